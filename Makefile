@@ -1,0 +1,38 @@
+# The README's commands. Each creates the virtual environment and installs what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# Extras every test needs; later parts of the project add theirs here.
+TEST_EXTRAS ?= dev
+
+.PHONY: play test lint typecheck bench clean
+
+$(VENV)/.installed-%: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[$*]"
+	touch $@
+
+## play: the main job, a game in the terminal against bots
+play: $(VENV)/.installed-dev
+	$(BIN)/nomercy play
+
+## test: lint, type-check the core, run every test
+test: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+## bench: engine throughput (and RLCard's, installed by the bench extra)
+bench: $(VENV)/.installed-dev,bench
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,27 @@
+"""``nomercy rules``: every house rule with its default and the rule it decides."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from nomercy.rules import PRESETS, Rules
+
+
+def rules(
+    preset: str = typer.Option("no_mercy", help="show the values of this preset (no_mercy, classic)"),
+) -> None:
+    """Print the house rules, their values in a preset, and what each decides."""
+    try:
+        chosen = Rules.preset(preset)
+    except Exception as exc:
+        raise typer.BadParameter(str(exc)) from None
+    table = Table(title=f"House rules ({preset}); presets: {', '.join(PRESETS)}")
+    table.add_column("rule")
+    table.add_column("value")
+    table.add_column("what it decides")
+    for name, _default, doc in Rules.describe():
+        value = chosen.to_dict()[name]
+        table.add_row(name, str(value), doc)
+    Console().print(table)

@@ -1,0 +1,866 @@
+"""The rules: dealing a round, listing legal actions, applying an action.
+
+This module is the hot loop of every simulation, search and training run, so it trades
+a little elegance for speed: plain lists, interned cards and actions, local variables,
+and work proportional to the cards an action moves. Rule IDs in comments point into
+``RULES.md``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from operator import attrgetter
+
+from nomercy.actions import (
+    CALL_UNO,
+    CHOOSE_COLOR,
+    DRAW,
+    PASS,
+    TAKE,
+    Action,
+    Catch,
+    Play,
+)
+from nomercy.cards import Card, Color, Face, deck_cards
+from nomercy.errors import GameOver, IllegalAction, InvalidRules, NotYourTurn
+from nomercy.events import (
+    Caught,
+    ColorNamed,
+    DiscardedAll,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    KnockedOut,
+    Passed,
+    Played,
+    Reshuffled,
+    Reversed,
+    RoundOver,
+    Skipped,
+    StackGrew,
+    Started,
+    UnoCalled,
+)
+from nomercy.rules import Rules
+from nomercy.state import Decision, GameState, KnockOut, Outcome
+
+__all__ = ["apply", "legal_actions", "new_game", "shuffle_rng"]
+
+_PLAY = Decision.PLAY
+_PLAY_DRAWN = Decision.PLAY_DRAWN
+_STACK = Decision.STACK
+_CHOOSE_COLOR = Decision.CHOOSE_COLOR
+_ROULETTE = Decision.ROULETTE
+_OVER = Decision.OVER
+
+_SEVEN = Face.SEVEN
+_ZERO = Face.ZERO
+_SKIP = Face.SKIP
+_REVERSE = Face.REVERSE
+_SKIP_EVERYONE = Face.SKIP_EVERYONE
+_DISCARD_ALL = Face.DISCARD_ALL
+_WRD4 = Face.WILD_REVERSE_DRAW_4
+_ROULETTE_FACE = Face.WILD_COLOR_ROULETTE
+_WD4 = Face.WILD_DRAW_4
+KNOCKOUT_POINTS = 250  # E3
+
+# Interned play actions, per card index: the plain play (or one per color for wilds).
+_PLAIN: list[tuple[Play, ...]] = []
+_WITH_UNO: list[tuple[Play, ...]] = []
+for _card in Card.ALL:
+    if _card.is_wild and _card.face is not _ROULETTE_FACE:
+        _PLAIN.append(tuple(Play(_card, c) for c in Color))
+        _WITH_UNO.append(tuple(Play(_card, c, None, True) for c in Color))
+    else:
+        _PLAIN.append((Play(_card),))
+        _WITH_UNO.append((Play(_card, None, None, True),))
+_SEVENS: dict[tuple[int, int, bool], Play] = {}
+_CATCH = [Catch(seat) for seat in range(64)]
+
+
+def _seven_play(card: Card, target: int, uno: bool) -> Play:
+    key = (card.index, target, uno)
+    play = _SEVENS.get(key)
+    if play is None:
+        play = _SEVENS[key] = Play(card, None, target, uno)
+    return play
+
+
+def shuffle_rng(seed: int, shuffle_number: int) -> random.Random:
+    """The RNG of one shuffle: the deal is shuffle 0, each reshuffle (T4) the next.
+
+    Deriving each shuffle from ``(seed, number)`` keeps the state's randomness two
+    integers, so states serialise, clone and replay exactly on every machine.
+    """
+    return random.Random(f"nomercy:{seed}:{shuffle_number}")
+
+
+# -- dealing ----------------------------------------------------------------------------
+
+
+def new_game(
+    players: int = 4,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    dealer: int | None = None,
+    sitting_out: frozenset[int] | set[int] | tuple[int, ...] = (),
+) -> GameState:
+    """Deal a new round (S1-S4). ``seed=None`` picks a fresh one, kept in the state.
+
+    ``sitting_out`` lists seats of a scored match that take no part in this round
+    (``knocked_out_return=False``, E4); they are dealt nothing.
+    """
+    rules = rules if rules is not None else Rules()
+    if not isinstance(players, int) or not 2 <= players <= rules.max_players:
+        raise InvalidRules("players", f"{players!r} players: a table seats 2 to {rules.max_players} (S1)")
+    total = sum(n for _, n in rules.deck)
+    if players * rules.hand_size + 1 > total:
+        raise InvalidRules(
+            "players", f"a {total}-card deck cannot deal {rules.hand_size} cards to {players} players (S2)"
+        )
+    if seed is None:
+        seed = secrets.randbits(63)
+    if not isinstance(seed, int) or seed < 0:
+        raise InvalidRules("seed", f"a seed is a whole number >= 0, got {seed!r}")
+    out = frozenset(sitting_out)
+    if any(not isinstance(x, int) or not 0 <= x < players for x in out) or players - len(out) < 2:
+        raise InvalidRules("sitting_out", f"{sorted(out)} must be seats 0-{players - 1}, leaving two players")
+    rng = shuffle_rng(seed, 0)
+    pile = deck_cards(rules.deck)
+    rng.shuffle(pile)
+    if dealer is None:
+        dealer = rng.randrange(players)
+    elif not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise InvalidRules("dealer", f"dealer must be a seat 0-{players - 1}, got {dealer!r}")
+    while dealer in out:
+        dealer = (dealer + 1) % players
+
+    s = object.__new__(GameState)
+    s.rules = rules
+    s.players = players
+    s.dealer = dealer
+    s.hands = [[] for _ in range(players)]
+    size = rules.hand_size
+    for i in range(1, players + 1):  # S2, from the dealer's left (a shuffled pile: blocks
+        seat = (dealer + i) % players  # deal the same as one card at a time)
+        if seat not in out:
+            s.hands[seat] = pile[-size:]
+            del pile[-size:]
+    s.draw_pile = pile
+    s.discard = [pile.pop()]
+    s.aside = []
+    s.direction = 1
+    s.active = [seat not in out for seat in range(players)]
+    s.active_count = players - len(out)
+    s.current = _next(s, dealer)  # S4
+    s.decision = _PLAY
+    s.pending_total = 0
+    s.last_draw_value = 0
+    s.last_draw_by = None
+    s.drawn = None
+    s.roulette_by = None
+    s.knocked_out = []
+    s.uno_seat = None
+    s.bonus = [0] * players
+    s.seed = seed
+    s.shuffles = 0
+    s.step = 0
+    s.outcome = None
+    if rules.first_card == "number":  # S3: turn cards up until a number card
+        while not s.discard[-1].is_number and pile:
+            s.discard.append(pile.pop())
+    top = s.discard[-1]
+    s.color = top.color
+    if rules.first_card == "apply" and not top.is_number:
+        if top.is_wild and top.face is not _ROULETTE_FACE:
+            s.decision = _CHOOSE_COLOR  # the first player names it, then the effect applies
+        else:
+            _effect(s, dealer, top, [])
+    return s
+
+
+def started_event(s: GameState) -> Started:
+    """The :class:`Started` event that describes a freshly dealt round."""
+    return Started(s.dealer, _next(s, s.dealer), tuple(s.discard))
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _next(s: GameState, seat: int) -> int:
+    """The next active seat after ``seat`` in the direction of play (M3)."""
+    n = s.players
+    d = s.direction
+    active = s.active
+    seat = (seat + d) % n
+    while not active[seat]:
+        seat = (seat + d) % n
+    return seat
+
+
+def _previous(s: GameState, seat: int) -> int:
+    n = s.players
+    d = s.direction
+    active = s.active
+    seat = (seat - d) % n
+    while not active[seat]:
+        seat = (seat - d) % n
+    return seat
+
+
+def _playable(s: GameState, card: Card, hand: list[Card]) -> bool:
+    """T1 matching, outside a stack."""
+    if card.is_wild:
+        if card.face is _WD4 and s.rules.wild_draw4_restricted:
+            return not any(
+                c.face is not _WD4 and (c.is_wild or c.color is s.color or c.face is s.discard[-1].face)
+                for c in hand
+            )
+        return True
+    return card.color is s.color or card.face is s.discard[-1].face
+
+
+def _stackable(s: GameState, card: Card) -> bool:
+    """K2-K5: may ``card`` be stacked on the pending total?"""
+    value = card.draw_value
+    last = s.last_draw_value
+    if not value or value < last:
+        return False
+    if last == 10 and not s.rules.draw10_stackable:
+        return False
+    if card.color is not None and s.rules.stack_color == "match":
+        return card.color is s.color or card.face is s.discard[-1].face
+    return True
+
+
+def _size_after(s: GameState, seat: int, card: Card, target: int | None) -> int:
+    """How many cards ``seat`` holds after playing ``card`` (N1/N2 move hands)."""
+    hand = s.hands[seat]
+    left = len(hand) - 1
+    if left == 0:
+        return 0
+    face = card.face
+    if face is _DISCARD_ALL:
+        color = card.color
+        return left - sum(1 for c in hand if c.color is color) + 1
+    if s.rules.seven_zero:
+        if face is _SEVEN and target is not None:
+            return len(s.hands[target])
+        if face is _ZERO:
+            return len(s.hands[_previous(s, seat)])
+    return left
+
+
+def _out_of_turn(s: GameState, seat: int) -> list[Action]:
+    uno = s.uno_seat
+    if uno is None or not s.active[seat]:
+        return []
+    return [CALL_UNO] if uno == seat else [_CATCH[uno]]
+
+
+# -- legal actions ---------------------------------------------------------------------
+
+
+def legal_actions(s: GameState, seat: int | None = None) -> list[Action]:
+    """Every legal action of ``seat`` (default: the deciding seat)."""
+    cur = s.current
+    if cur is None:
+        return []
+    if seat is not None and seat != cur:
+        return _out_of_turn(s, seat)
+    decision = s.decision
+    out: list[Action]
+    if decision is _PLAY:
+        out = _card_plays(s, cur, False)
+        if not out or s.rules.draw_when_playable:
+            out.append(DRAW)
+    elif decision is _STACK:
+        out = _card_plays(s, cur, True)
+        out.append(TAKE)
+    elif decision is _PLAY_DRAWN:
+        drawn = s.drawn
+        assert drawn is not None
+        out = _variants(s, cur, drawn)
+        if not s.rules.must_play_drawn:
+            out.append(PASS)
+    else:  # CHOOSE_COLOR, ROULETTE
+        out = list(CHOOSE_COLOR)
+    if s.uno_seat is not None:
+        out.extend(_out_of_turn(s, cur))
+    return out
+
+
+def _card_plays(s: GameState, seat: int, stacking: bool) -> list[Action]:
+    hand = s.hands[seat]
+    allowed = _stack_set(s) if stacking else _match_set(s.color, s.discard[-1].face)
+    cards = allowed.intersection(hand)
+    out: list[Action] = []
+    if not cards:
+        return out
+    rules = s.rules
+    # Two cards left: any plain play leaves one, so it comes with and without Uno (U1).
+    pairs = rules.uno_calls and len(hand) == 2
+    for card in sorted(cards, key=_BY_INDEX):  # a set: sort for a deterministic order
+        index = card.index
+        if _SPECIAL[index]:
+            restricted = card.face is _WD4 and rules.wild_draw4_restricted and not stacking
+            if restricted and not _playable(s, card, hand):
+                continue
+            out.extend(_variants(s, seat, card))
+        else:
+            out.extend(_PLAIN[index])
+            if pairs:
+                out.extend(_WITH_UNO[index])
+    return out
+
+
+_BY_INDEX = attrgetter("index")
+
+
+def _match_set(color: Color | None, face: Face) -> frozenset[Card]:
+    """T1: the cards that may be played on ``face`` with ``color`` in play (cached)."""
+    key = (color, face)
+    cards = _MATCH_SETS.get(key)
+    if cards is None:
+        cards = _MATCH_SETS[key] = frozenset(
+            c for c in Card.ALL if c.is_wild or c.color is color or c.face is face
+        )
+    return cards
+
+
+def _stack_set(s: GameState) -> frozenset[Card]:
+    """K2-K5: the cards that may be stacked now (cached by what decides it)."""
+    rules = s.rules
+    key = (s.last_draw_value, rules.draw10_stackable, rules.stack_color, s.color, s.discard[-1].face)
+    cards = _STACK_SETS.get(key)
+    if cards is None:
+        cards = _STACK_SETS[key] = frozenset(c for c in Card.ALL if c.is_draw and _stackable(s, c))
+    return cards
+
+
+_MATCH_SETS: dict[tuple[Color | None, Face], frozenset[Card]] = {}
+_STACK_SETS: dict[tuple[object, ...], frozenset[Card]] = {}
+# Cards whose plays depend on more than the card: Sevens (targets), Zeros and Discard
+# All (how many cards they leave), and the restricted classic Wild Draw 4.
+_SPECIAL = [c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4) for c in Card.ALL]
+# Cards whose plays need the full legality check: wilds (a color) and Sevens (a target).
+_SPECIAL_CHECK = [c.is_wild or c.face is Face.SEVEN for c in Card.ALL]
+
+
+def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
+    """Every play of ``card`` by ``seat``: colors, Seven targets, with and without Uno."""
+    rules = s.rules
+    hand_size = len(s.hands[seat])
+    if card.face is _SEVEN and rules.seven_zero and hand_size > 1:
+        out: list[Action] = []
+        n = s.players
+        for t in range(n):
+            if t != seat and s.active[t]:
+                out.append(_seven_play(card, t, False))
+                if rules.uno_calls and len(s.hands[t]) == 1:
+                    out.append(_seven_play(card, t, True))
+        return out
+    plain = _PLAIN[card.index]
+    if rules.uno_calls:
+        face = card.face
+        if face is _DISCARD_ALL or (face is _ZERO and rules.seven_zero):
+            needs_call = _size_after(s, seat, card, None) == 1
+        else:
+            needs_call = hand_size == 2
+        if needs_call:
+            return [*plain, *_WITH_UNO[card.index]]
+    return list(plain)
+
+
+# -- applying ---------------------------------------------------------------------------
+
+
+def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
+    """Check ``action`` against the rules and apply it; return what happened."""
+    if s.outcome is not None:
+        raise GameOver("the round is over")
+    cur = s.current
+    assert cur is not None
+    if seat is None:
+        seat = cur
+    kind = action.kind
+    if kind == "play" and seat == cur:
+        play: Play = action  # type: ignore[assignment]
+        card = play.card
+        # Fast path, most steps of every game: a plain colored card matching the top,
+        # no color, target or call to check. Everything else takes the full check.
+        if not (
+            s.decision is _PLAY
+            and not _SPECIAL_CHECK[card.index]
+            and not play.uno
+            and (card.color is s.color or card.face is s.discard[-1].face)
+            and play.color is None
+            and play.target is None
+            and card in s.hands[seat]
+        ):
+            _check_play(s, seat, play)
+        s.uno_seat = None  # U2: the next player's turn has begun
+        s.step += 1
+        events: list[Event] = []
+        _play(s, seat, play, events)
+        return events
+    if kind == "catch":
+        return _catch(s, action, seat)  # type: ignore[arg-type]
+    if kind == "uno":
+        return _call_uno(s, seat)
+    if seat != cur:
+        raise NotYourTurn(f"it is P{cur}'s turn, not P{seat}'s")
+    decision = s.decision
+    events = []
+    if kind == "draw":
+        if decision is not _PLAY:
+            raise IllegalAction(_not_now(s, "draw"))
+        if not s.rules.draw_when_playable:
+            hand = s.hands[seat]
+            for card in hand:
+                if _playable(s, card, hand):
+                    raise IllegalAction(
+                        f"you hold a playable card ({card}): you may draw only when none of "
+                        "your cards can be played (T3)"
+                    )
+        s.uno_seat = None
+        s.step += 1
+        _draw(s, seat, events)
+        return events
+    if kind == "take":
+        if decision is not _STACK:
+            raise IllegalAction("there is no pending draw total to take (K2)")
+        s.uno_seat = None
+        s.step += 1
+        _take(s, seat, events)
+        return events
+    if kind == "pass":
+        if decision is not _PLAY_DRAWN or s.rules.must_play_drawn:
+            if decision is _PLAY_DRAWN:
+                raise IllegalAction(f"you must play the {s.drawn} you drew (T2, must_play_drawn)")
+            raise IllegalAction(_not_now(s, "pass"))
+        s.uno_seat = None
+        s.step += 1
+        events.append(Passed(seat))
+        s.drawn = None
+        _advance(s, _next(s, seat))
+        return events
+    if kind == "color":
+        if decision is not _CHOOSE_COLOR and decision is not _ROULETTE:
+            raise IllegalAction(_not_now(s, "name a color"))
+        s.uno_seat = None
+        s.step += 1
+        color = action.color  # type: ignore[attr-defined]
+        if decision is _ROULETTE:
+            _roulette(s, seat, color, events)
+        else:
+            s.color = color
+            events.append(ColorNamed(seat, color))
+            s.decision = _PLAY
+            _effect(s, s.dealer, s.discard[-1], events)
+        return events
+    raise IllegalAction(f"unknown action {action!r}")
+
+
+def _not_now(s: GameState, what: str) -> str:
+    decision = s.decision
+    if decision is _STACK:
+        return f"you face +{s.pending_total}: stack a Draw card or take it (K2, K4)"
+    if decision is _PLAY_DRAWN:
+        return f"play the {s.drawn} you drew (T2)"
+    if decision is _ROULETTE:
+        return "name a color for the Wild Color Roulette first (W4)"
+    if decision is _CHOOSE_COLOR:
+        return "name the color of the first card first (S3)"
+    return f"you cannot {what} now: play a card or draw"
+
+
+def _check_play(s: GameState, seat: int, play: Play) -> None:
+    """Raise :class:`IllegalAction` unless ``play`` is legal now; changes nothing."""
+    card = play.card
+    decision = s.decision
+    hand = s.hands[seat]
+    if decision is _PLAY_DRAWN:
+        if card is not s.drawn:
+            raise IllegalAction(f"you may only play the {s.drawn} you just drew (T2)")
+    elif card not in hand:
+        raise IllegalAction(f"you have no {card.title} ({card})")
+    if decision is _STACK:
+        if not card.is_draw:
+            raise IllegalAction(
+                f"you face +{s.pending_total}: only a Draw card answers it, a {card.face.title} "
+                "does not; stack or take (K4)"
+            )
+        if not _stackable(s, card):
+            raise IllegalAction(_why_not_stackable(s, card))
+    elif decision is _PLAY or decision is _PLAY_DRAWN:
+        if not _playable(s, card, hand):
+            if card.face is _WD4 and s.rules.wild_draw4_restricted:
+                raise IllegalAction(
+                    "a Wild Draw 4 may be played only when nothing else can (wild_draw4_restricted)"
+                )
+            top = s.discard[-1]
+            raise IllegalAction(
+                f"a {card.title} does not match the {top.title}"
+                + (f" with {s.color.name.lower()} in play" if top.is_wild and s.color is not None else "")
+                + " (T1)"
+            )
+    else:
+        raise IllegalAction(_not_now(s, "play a card"))
+    if card.is_wild and card.face is not _ROULETTE_FACE:
+        if play.color is None:
+            raise IllegalAction(f"name a color for the {card.title} (T5): e.g. 'play {card} R'")
+    elif play.color is not None:
+        if card.face is _ROULETTE_FACE:
+            raise IllegalAction("the Wild Color Roulette's color is named by its victim, not its player (W4)")
+        raise IllegalAction(f"only a wild card names a color; a {card.title} keeps its own")
+    target = play.target
+    if card.face is _SEVEN and s.rules.seven_zero and len(hand) > 1:
+        if target is None:
+            raise IllegalAction(
+                f"a Seven swaps hands: name a player to swap with, e.g. 'play {card} @{_next(s, seat)}' (N1)"
+            )
+        if not isinstance(target, int) or not 0 <= target < s.players or target == seat:
+            raise IllegalAction(f"P{target} is not another player at this table (N1)")
+        if not s.active[target]:
+            raise IllegalAction(f"P{target} is knocked out and cannot be swapped with (M3)")
+    elif target is not None:
+        raise IllegalAction("only a Seven is played at another player (N1)")
+    if play.uno:
+        if not s.rules.uno_calls:
+            raise IllegalAction("this table plays without Uno calls (uno_calls is off)")
+        if _size_after(s, seat, card, target) != 1:
+            raise IllegalAction("call Uno only with a play that leaves you one card (U1)")
+
+
+def _why_not_stackable(s: GameState, card: Card) -> str:
+    last = s.last_draw_value
+    if last == 10 and not s.rules.draw10_stackable:
+        return "nothing stacks on a Wild Draw 10 at this table: take it (K3, draw10_stackable)"
+    if card.draw_value < last:
+        top = s.discard[-1]
+        name = top.face.title if top.draw_value == last else f"Draw {last}"
+        return f"a {card.face.title} cannot be stacked on a {name}: stack equal or higher (K3)"
+    return f"a {card.title} must match the color in play or the last card to be stacked (K5, stack_color)"
+
+
+def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
+    card = play.card
+    hand = s.hands[seat]
+    hand.remove(card)
+    s.discard.append(card)
+    s.drawn = None
+    events.append(Played(seat, card, play.color, play.target, play.uno))
+    face = card.face
+    if card.is_wild:
+        if play.color is not None:
+            s.color = play.color
+    else:
+        s.color = card.color
+    if face is _DISCARD_ALL:  # A5: the rest of its color goes under it
+        color = card.color
+        gone = [c for c in hand if c.color is color]
+        if gone:
+            hand[:] = [c for c in hand if c.color is not color]
+            s.discard[-1:-1] = gone
+            events.append(DiscardedAll(seat, tuple(gone)))
+    if not hand:  # E1 (N4: a last 7 or 0 moves no hands)
+        _went_out(s, seat, card, events)
+        return
+    rules = s.rules
+    if rules.seven_zero:
+        if face is _SEVEN:  # N1
+            target = play.target
+            assert target is not None
+            s.hands[seat], s.hands[target] = s.hands[target], s.hands[seat]
+            events.append(HandsSwapped(seat, target))
+        elif face is _ZERO:  # N2
+            order = [seat]
+            nxt = _next(s, seat)
+            while nxt != seat:
+                order.append(nxt)
+                nxt = _next(s, nxt)
+            moved = [s.hands[x] for x in order]
+            for i, hand_moved in enumerate(moved):
+                s.hands[order[(i + 1) % len(order)]] = hand_moved
+            events.append(HandsPassed(s.direction))
+    if rules.uno_calls and len(s.hands[seat]) == 1:  # U1
+        if play.uno:
+            events.append(UnoCalled(seat))
+        else:
+            s.uno_seat = seat
+    if card.is_number:
+        s.current = _next(s, seat)
+        s.decision = _PLAY
+    else:
+        _effect(s, seat, card, events)
+
+
+def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
+    """Apply the effect of ``card`` played by ``seat`` and pass the turn on."""
+    face = card.face
+    if card.draw_value:
+        if face is _WRD4:  # W1, K6
+            s.direction = -s.direction
+            events.append(Reversed(s.direction))
+            if s.active_count == 2 and s.rules.two_player_reverse_draw == "self":
+                victim = seat
+            else:
+                victim = _next(s, seat)
+        else:
+            victim = _next(s, seat)
+        if s.rules.stacking:  # K1
+            s.pending_total += card.draw_value
+            s.last_draw_value = card.draw_value
+            s.last_draw_by = seat
+            s.current = victim
+            s.decision = _STACK
+            events.append(StackGrew(victim, s.pending_total))
+        else:  # K2 stacking=false: the victim draws and loses the turn
+            _give(s, victim, card.draw_value, "penalty", seat, events)
+            if s.outcome is None:
+                _advance(s, _next(s, victim))
+        return
+    if face is _SKIP:  # A1
+        victim = _next(s, seat)
+        events.append(Skipped((victim,)))
+        _advance(s, _next(s, victim))
+    elif face is _REVERSE:  # A2
+        s.direction = -s.direction
+        events.append(Reversed(s.direction))
+        _advance(s, seat if s.active_count == 2 else _next(s, seat))
+    elif face is _SKIP_EVERYONE:  # A6
+        events.append(Skipped(tuple(x for x in range(s.players) if x != seat and s.active[x])))
+        _advance(s, seat)
+    elif face is _ROULETTE_FACE:  # W4: the next player names the color
+        s.roulette_by = seat
+        s.current = _next(s, seat)
+        s.decision = _ROULETTE
+    else:
+        _advance(s, _next(s, seat))
+
+
+def _advance(s: GameState, seat: int) -> None:
+    s.current = seat
+    s.decision = _PLAY
+
+
+def _went_out(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
+    s.current = None
+    s.decision = _OVER
+    if card.draw_value and s.rules.last_card_draw == "apply":  # E2
+        total = s.pending_total + card.draw_value
+        if card.face is _WRD4:
+            s.direction = -s.direction
+        victim = _next(s, seat)
+        s.pending_total = 0
+        _give(s, victim, total, "penalty", seat, events)
+    _finish(s, seat, "played_out", events)
+
+
+def _finish(s: GameState, winner: int, reason: str, events: list[Event]) -> None:
+    """E3: count the round's points and end it."""
+    rules = s.rules
+    points = s.bonus[:]
+    won = 0
+    for seat in range(s.players):
+        if seat != winner and s.active[seat]:
+            won += sum(c.points for c in s.hands[seat])
+    if rules.knockout_bonus_to == "winner":
+        won += KNOCKOUT_POINTS * len(s.knocked_out)
+    points[winner] += won
+    s.current = None
+    s.decision = _OVER
+    s.pending_total = 0
+    s.drawn = None
+    s.uno_seat = None
+    s.outcome = Outcome(winner, reason, tuple(s.knocked_out), tuple(points))
+    events.append(RoundOver(winner, reason, dict(enumerate(points))))
+
+
+def _draw_card(s: GameState, events: list[Event]) -> Card | None:
+    """The top card of the draw pile, reshuffling first if it is empty (T4)."""
+    pile = s.draw_pile
+    if not pile:
+        discard = s.discard
+        if len(discard) <= 1 and not s.aside:
+            return None
+        pile.extend(discard[:-1])
+        pile.extend(s.aside)
+        del discard[:-1]
+        s.aside.clear()
+        s.shuffles += 1
+        shuffle_rng(s.seed, s.shuffles).shuffle(pile)
+        events.append(Reshuffled(len(pile)))
+    return pile.pop()
+
+
+def _give(s: GameState, seat: int, count: int, reason: str, by: int | None, events: list[Event]) -> bool:
+    """``seat`` draws ``count`` cards one at a time (M1 after each). True if knocked out."""
+    hand = s.hands[seat]
+    limit = s.rules.mercy_limit
+    got: list[Card] = []
+    knocked = False
+    for _ in range(count):
+        card = _draw_card(s, events)
+        if card is None:
+            break
+        hand.append(card)
+        got.append(card)
+        if limit is not None and len(hand) >= limit:
+            knocked = True
+            break
+    if got:
+        events.append(Drew(seat, len(got), tuple(got), reason))
+    if knocked:
+        _knock_out(s, seat, by, events)
+    return knocked
+
+
+def _knock_out(s: GameState, seat: int, by: int | None, events: list[Event]) -> None:
+    """M1-M4: out of the round; the hand is set aside (or under the discard pile)."""
+    hand = s.hands[seat]
+    events.append(KnockedOut(seat, by, len(hand)))
+    if s.rules.knockout_hand == "aside":
+        s.aside.extend(hand)
+    else:
+        s.discard[0:0] = hand
+    s.hands[seat] = []
+    s.active[seat] = False
+    s.active_count -= 1
+    s.knocked_out.append(KnockOut(seat, by))
+    if s.uno_seat == seat:
+        s.uno_seat = None
+    if by is not None and by != seat and s.rules.knockout_bonus_to == "knocker":
+        s.bonus[by] += KNOCKOUT_POINTS
+    if s.active_count == 1 and s.decision is not _OVER:  # M4
+        winner = s.active.index(True)
+        _finish(s, winner, "last_standing", events)
+
+
+def _draw(s: GameState, seat: int, events: list[Event]) -> None:
+    """T2/T4: draw until playable (or one card)."""
+    hand = s.hands[seat]
+    limit = s.rules.mercy_limit
+    until_playable = s.rules.draw_rule == "until_playable"
+    got: list[Card] = []
+    found: Card | None = None
+    knocked = False
+    while True:
+        card = _draw_card(s, events)
+        if card is None:
+            break
+        hand.append(card)
+        got.append(card)
+        if limit is not None and len(hand) >= limit:
+            knocked = True
+            break
+        if _playable(s, card, hand):
+            found = card
+            break
+        if not until_playable:
+            break
+    if got:
+        events.append(Drew(seat, len(got), tuple(got), "draw"))
+    if knocked:
+        _knock_out(s, seat, None, events)
+        if s.outcome is None:
+            _advance(s, _next(s, seat))
+        return
+    if found is None:
+        events.append(Passed(seat))
+        _advance(s, _next(s, seat))
+        return
+    s.drawn = found
+    s.decision = _PLAY_DRAWN
+
+
+def _take(s: GameState, seat: int, events: list[Event]) -> None:
+    """K2: take the whole total card by card (K8), lose the turn; K7: play goes on."""
+    total = s.pending_total
+    by = s.last_draw_by
+    s.pending_total = 0
+    s.last_draw_value = 0
+    s.last_draw_by = None
+    _give(s, seat, total, "stack", by, events)
+    if s.outcome is None:
+        _advance(s, _next(s, seat))
+
+
+def _roulette(s: GameState, seat: int, color: Color, events: list[Event]) -> None:
+    """W4: turn up cards until one of the named color; keep them all; lose the turn."""
+    events.append(ColorNamed(seat, color))
+    hand = s.hands[seat]
+    limit = s.rules.mercy_limit
+    got: list[Card] = []
+    knocked = False
+    while True:
+        card = _draw_card(s, events)
+        if card is None:
+            break
+        hand.append(card)
+        got.append(card)
+        if limit is not None and len(hand) >= limit:
+            knocked = True
+            break
+        if card.color is color:
+            break
+    if got:
+        events.append(Drew(seat, len(got), tuple(got), "roulette"))
+    s.color = color
+    if s.rules.roulette_color == "revealed":
+        colored = [c for c in got if c.color is not None]
+        if colored:
+            s.color = colored[-1].color
+    by = s.roulette_by
+    s.roulette_by = None
+    if knocked:
+        _knock_out(s, seat, by, events)
+    if s.outcome is None:
+        _advance(s, _next(s, seat))
+
+
+def _catch(s: GameState, action: Catch, seat: int) -> list[Event]:
+    """U2/U3: catch a seat that did not call Uno before the next turn began."""
+    target = action.seat
+    if not s.rules.uno_calls:
+        raise IllegalAction("this table plays without Uno calls (uno_calls is off)")
+    if not 0 <= seat < s.players or not s.active[seat]:
+        raise IllegalAction(f"P{seat} is not an active player and cannot catch (U2)")
+    if target == seat:
+        raise IllegalAction("you cannot catch yourself: call 'uno' instead (U1)")
+    if s.uno_seat != target:
+        raise IllegalAction(
+            f"P{target} cannot be caught: only a player who was left one card without calling "
+            "Uno can be, and only until the next player begins their turn (U3)"
+        )
+    events: list[Event] = [Caught(target, seat)]
+    s.uno_seat = None
+    s.step += 1
+    knocked = _give(s, target, s.rules.uno_penalty, "uno_penalty", seat, events)
+    if knocked and s.outcome is None and s.current == target:
+        s.pending_total = 0
+        s.last_draw_value = 0
+        s.drawn = None
+        _advance(s, _next(s, target))
+    return events
+
+
+def _call_uno(s: GameState, seat: int) -> list[Event]:
+    if s.uno_seat != seat:
+        if not s.rules.uno_calls:
+            raise IllegalAction("this table plays without Uno calls (uno_calls is off)")
+        raise IllegalAction("nothing to call: Uno is called when a play leaves you one card (U1)")
+    s.uno_seat = None
+    s.step += 1
+    return [UnoCalled(seat)]
+
+
+# The two methods every simulation calls millions of times are bound straight to these
+# functions: same signature and docs as GameState's, one Python call frame less a step.
+legal_actions.__doc__ = GameState.legal_actions.__doc__
+apply.__doc__ = GameState.apply.__doc__
+GameState.legal_actions = legal_actions  # type: ignore[method-assign,assignment]
+GameState.apply = apply  # type: ignore[method-assign,assignment]

@@ -1,0 +1,267 @@
+"""Events: what happened, in order, for logs, user interfaces and replays.
+
+``state.apply(action)`` returns the events it caused. Events carry cards only where the
+whole table saw them; a card drawn into a hand is in :class:`Drew` for the drawer and is
+redacted (count only) by :func:`redact` for everyone else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
+
+from nomercy.cards import Card, Color
+
+__all__ = [
+    "Caught",
+    "ColorNamed",
+    "DiscardedAll",
+    "Drew",
+    "Event",
+    "HandsPassed",
+    "HandsSwapped",
+    "KnockedOut",
+    "Passed",
+    "Played",
+    "Reshuffled",
+    "Reversed",
+    "RoundOver",
+    "Skipped",
+    "StackGrew",
+    "Started",
+    "UnoCalled",
+    "redact",
+]
+
+
+class Event:
+    """Base class. ``type`` is the stable name used on the wire."""
+
+    __slots__ = ()
+    type: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            out[f.name] = _jsonable(getattr(self, f.name))
+        return out
+
+    def describe(self) -> str:
+        """One line in game terms, seats written as ``P<n>``."""
+        return self.type
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (Card, Color)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _cards(cards: tuple[Card, ...] | None) -> str:
+    return " ".join(c.code for c in cards) if cards else ""
+
+
+@dataclass(slots=True)
+class Started(Event):
+    """A round began: the dealer, the first player and the cards turned up (S3)."""
+
+    type: ClassVar[str] = "started"
+    dealer: int
+    first_player: int
+    turned_up: tuple[Card, ...]
+
+    def describe(self) -> str:
+        return f"P{self.dealer} dealt; turned up {_cards(self.turned_up)}; P{self.first_player} starts"
+
+
+@dataclass(slots=True)
+class Played(Event):
+    type: ClassVar[str] = "played"
+    seat: int
+    card: Card
+    color: Color | None = None
+    target: int | None = None
+    uno: bool = False
+
+    def describe(self) -> str:
+        text = f"P{self.seat} played {self.card.code}"
+        if self.color is not None:
+            text += f", named {self.color.name.lower()}"
+        if self.target is not None:
+            text += f" at P{self.target}"
+        return text + (" and called Uno" if self.uno else "")
+
+
+@dataclass(slots=True)
+class DiscardedAll(Event):
+    """A5: the other cards of the Discard All's color went under it, face up."""
+
+    type: ClassVar[str] = "discarded_all"
+    seat: int
+    cards: tuple[Card, ...]
+
+    def describe(self) -> str:
+        return f"P{self.seat} discarded {_cards(self.cards)}"
+
+
+@dataclass(slots=True)
+class Drew(Event):
+    """Cards into ``seat``'s hand. ``reason``: draw, stack, roulette, uno_penalty, penalty.
+
+    ``cards`` is ``None`` in a redacted copy; ``count`` is always there. Roulette cards
+    are turned up face up (W4), so they are never redacted.
+    """
+
+    type: ClassVar[str] = "drew"
+    seat: int
+    count: int
+    cards: tuple[Card, ...] | None
+    reason: str
+
+    def describe(self) -> str:
+        shown = f" ({_cards(self.cards)})" if self.cards else ""
+        return f"P{self.seat} drew {self.count}{shown} [{self.reason}]"
+
+
+@dataclass(slots=True)
+class Passed(Event):
+    """The turn ended without a play (a kept card, or nothing left to draw, T2/T4)."""
+
+    type: ClassVar[str] = "passed"
+    seat: int
+
+    def describe(self) -> str:
+        return f"P{self.seat} passed"
+
+
+@dataclass(slots=True)
+class Reshuffled(Event):
+    """T4: the discard pile (less its top) and set-aside hands became the draw pile."""
+
+    type: ClassVar[str] = "reshuffled"
+    size: int
+
+    def describe(self) -> str:
+        return f"reshuffled {self.size} cards into a new draw pile"
+
+
+@dataclass(slots=True)
+class ColorNamed(Event):
+    type: ClassVar[str] = "color_named"
+    seat: int
+    color: Color
+
+    def describe(self) -> str:
+        return f"P{self.seat} named {self.color.name.lower()}"
+
+
+@dataclass(slots=True)
+class Skipped(Event):
+    type: ClassVar[str] = "skipped"
+    seats: tuple[int, ...]
+
+    def describe(self) -> str:
+        return "skipped " + ", ".join(f"P{s}" for s in self.seats)
+
+
+@dataclass(slots=True)
+class Reversed(Event):
+    type: ClassVar[str] = "reversed"
+    direction: int
+
+    def describe(self) -> str:
+        return "play is now " + ("clockwise" if self.direction == 1 else "counter-clockwise")
+
+
+@dataclass(slots=True)
+class StackGrew(Event):
+    """K1: ``seat`` now faces a pending total of ``total``."""
+
+    type: ClassVar[str] = "stack"
+    seat: int
+    total: int
+
+    def describe(self) -> str:
+        return f"P{self.seat} faces +{self.total}"
+
+
+@dataclass(slots=True)
+class HandsSwapped(Event):
+    type: ClassVar[str] = "hands_swapped"
+    seat: int
+    target: int
+
+    def describe(self) -> str:
+        return f"P{self.seat} swapped hands with P{self.target}"
+
+
+@dataclass(slots=True)
+class HandsPassed(Event):
+    type: ClassVar[str] = "hands_passed"
+    direction: int
+
+    def describe(self) -> str:
+        return "every hand passed " + ("clockwise" if self.direction == 1 else "counter-clockwise")
+
+
+@dataclass(slots=True)
+class KnockedOut(Event):
+    """M1: ``seat`` reached the Mercy limit; ``by`` caused it (None: self-caused)."""
+
+    type: ClassVar[str] = "knocked_out"
+    seat: int
+    by: int | None
+    cards: int
+
+    def describe(self) -> str:
+        cause = f" by P{self.by}" if self.by is not None else ""
+        return f"P{self.seat} knocked out with {self.cards} cards{cause}"
+
+
+@dataclass(slots=True)
+class UnoCalled(Event):
+    type: ClassVar[str] = "uno"
+    seat: int
+
+    def describe(self) -> str:
+        return f"P{self.seat} called Uno"
+
+
+@dataclass(slots=True)
+class Caught(Event):
+    type: ClassVar[str] = "caught"
+    seat: int
+    by: int
+
+    def describe(self) -> str:
+        return f"P{self.by} caught P{self.seat} without Uno"
+
+
+@dataclass(slots=True)
+class RoundOver(Event):
+    type: ClassVar[str] = "round_over"
+    winner: int
+    reason: str
+    points: dict[int, int]
+
+    def describe(self) -> str:
+        return f"P{self.winner} won the round ({self.reason}), scoring {self.points.get(self.winner, 0)}"
+
+
+def redact(events: list[Event], seat: int | None) -> list[Event]:
+    """The events as ``seat`` may see them (``None``: a spectator)."""
+    out: list[Event] = []
+    for event in events:
+        if (
+            type(event) is Drew
+            and event.seat != seat
+            and event.reason != "roulette"
+            and event.cards is not None
+        ):
+            event = replace(event, cards=None)
+        out.append(event)
+    return out
