@@ -1,0 +1,97 @@
+"""Bots: players that decide from what their seat may see.
+
+A bot gets a :class:`~nomercy.PlayerView` (its own hand, public facts, its legal
+actions) and never the hidden state. Its randomness comes from its own seeded RNG, so
+the same seed gives the same decisions. Bots are found by name::
+
+    bot = nomercy.bots.make("random", seed=7)
+    action = bot.choose(state.view(seat))
+
+Out-of-turn decisions (catching a player who did not call Uno, U2; calling a late Uno,
+U1) go through :meth:`Bot.react`, which every driver asks after each action.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from nomercy.actions import Action
+from nomercy.events import Event
+from nomercy.views import PlayerView
+
+__all__ = ["Bot", "RandomBot", "available", "make", "register"]
+
+_REGISTRY: dict[str, Callable[..., Bot]] = {}
+B = TypeVar("B", bound="type[Bot]")
+
+
+class Bot(ABC):
+    """Base class of every bot. Subclasses set ``name`` and implement :meth:`choose`."""
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: PlayerView) -> Action:
+        """The action to take now; ``view.legal_actions`` is never empty when asked."""
+
+    def react(self, view: PlayerView) -> Action | None:
+        """An out-of-turn action (``catch N`` or ``uno``) from ``view.legal_actions``, or None."""
+        return None
+
+    def observe(self, events: list[Event]) -> None:  # noqa: B027 (optional hook)
+        """Events of the table, already redacted for this bot's seat."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+def register(name: str) -> Callable[[B], B]:
+    """Class decorator: make a bot available to :func:`make` under ``name``."""
+
+    def deco(cls: B) -> B:
+        _REGISTRY[name] = cls
+        return cls
+
+    return deco
+
+
+def make(name: str, **options: Any) -> Bot:
+    """A bot by name (``random``, ...); options go to its constructor (``seed=...``)."""
+    _load_builtin()
+    key = name.strip().lower()
+    if key not in _REGISTRY:
+        raise ValueError(f"unknown bot {name!r}: choose from {', '.join(available())}")
+    return _REGISTRY[key](**options)
+
+
+def available() -> list[str]:
+    """Names of every registered bot."""
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def _load_builtin() -> None:
+    """Import the built-in bot modules so that they register themselves."""
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.iter_modules(__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{module.name}")
+
+
+@register("random")
+class RandomBot(Bot):
+    """Uniform over the legal actions of its turn; never acts out of turn."""
+
+    name: ClassVar[str] = "random"
+
+    def choose(self, view: PlayerView) -> Action:
+        return self.rng.choice(view.legal_actions)
