@@ -58,7 +58,7 @@ def reactions(state: GameState, bots: Sequence[Bot | None], after: int) -> list[
             if bot is None or not state.active[seat]:
                 continue
             view = state.view(seat)
-            if not view.legal_actions or view.is_my_turn and not _has_out_of_turn(view.legal_actions):
+            if not view.legal_actions or (view.is_my_turn and not _has_out_of_turn(view.legal_actions)):
                 continue
             action = bot.react(view)
             if action is None:
