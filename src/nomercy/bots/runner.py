@@ -19,6 +19,8 @@ from nomercy.state import GameState
 __all__ = ["StepResult", "play_round", "step"]
 
 Listener = Callable[[int, Action, list[Event]], None]
+#: Applies ``(action, seat)`` and returns the events, like ``GameState.apply``.
+Applier = Callable[[Action, int], list[Event]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +30,13 @@ class StepResult:
     events: list[Event]
 
 
-def step(state: GameState, bots: Sequence[Bot | None]) -> list[StepResult]:
+def step(state: GameState, bots: Sequence[Bot | None], *, apply: Applier | None = None) -> list[StepResult]:
     """One decision of the deciding seat's bot, then any out-of-turn reactions.
 
     ``bots[seat]`` may be ``None`` for a seat that is not a bot (a human): it is then
     not asked, and this function must not be called while that seat is deciding.
+    ``apply(action, seat)`` applies every action (default ``state.apply``); a driver
+    that keeps a record passes its own, e.g. ``Match.apply``.
     """
     seat = state.current
     assert seat is not None, "the round is over"
@@ -40,13 +44,15 @@ def step(state: GameState, bots: Sequence[Bot | None]) -> list[StepResult]:
     if bot is None:
         raise ValueError(f"P{seat} is not a bot")
     action = bot.choose(state.view(seat))
-    results = [StepResult(seat, action, state.apply(action, seat))]
+    results = [StepResult(seat, action, (apply or state.apply)(action, seat))]
     _tell(bots, results[-1].events, skip=None)
-    results.extend(reactions(state, bots, after=seat))
+    results.extend(reactions(state, bots, after=seat, apply=apply))
     return results
 
 
-def reactions(state: GameState, bots: Sequence[Bot | None], after: int) -> list[StepResult]:
+def reactions(
+    state: GameState, bots: Sequence[Bot | None], after: int, *, apply: Applier | None = None
+) -> list[StepResult]:
     """Let bots act out of turn (catch / late Uno) while any of them wants to."""
     results: list[StepResult] = []
     n = state.players
@@ -63,7 +69,7 @@ def reactions(state: GameState, bots: Sequence[Bot | None], after: int) -> list[
             action = bot.react(view)
             if action is None:
                 continue
-            events = state.apply(action, seat)
+            events = (apply or state.apply)(action, seat)
             results.append(StepResult(seat, action, events))
             _tell(bots, events, skip=None)
             acted = True
