@@ -380,7 +380,7 @@ def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
 def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
     """Check ``action`` against the rules and apply it; return what happened."""
     if s.outcome is not None:
-        raise GameOver("the round is over")
+        raise GameOver("the round is over (E1)")
     cur = s.current
     assert cur is not None
     if seat is None:
@@ -411,7 +411,7 @@ def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
     if kind == "uno":
         return _call_uno(s, seat)
     if seat != cur:
-        raise NotYourTurn(f"it is P{cur}'s turn, not P{seat}'s")
+        raise NotYourTurn(f"it is P{cur}'s turn, not P{seat}'s (T1)")
     decision = s.decision
     events = []
     if kind == "draw":
@@ -474,7 +474,7 @@ def _not_now(s: GameState, what: str) -> str:
         return "name a color for the Wild Color Roulette first (W4)"
     if decision is _CHOOSE_COLOR:
         return "name the color of the first card first (S3)"
-    return f"you cannot {what} now: play a card or draw"
+    return f"you cannot {what} now: play a card or draw (T1, T2)"
 
 
 def _check_play(s: GameState, seat: int, play: Play) -> None:
@@ -486,7 +486,7 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
         if card is not s.drawn:
             raise IllegalAction(f"you may only play the {s.drawn} you just drew (T2)")
     elif card not in hand:
-        raise IllegalAction(f"you have no {card.title} ({card})")
+        raise IllegalAction(f"you have no {card.title} ({card}) to play (T1)")
     if decision is _STACK:
         if not card.is_draw:
             raise IllegalAction(
@@ -515,7 +515,7 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
     elif play.color is not None:
         if card.face is _ROULETTE_FACE:
             raise IllegalAction("the Wild Color Roulette's color is named by its victim, not its player (W4)")
-        raise IllegalAction(f"only a wild card names a color; a {card.title} keeps its own")
+        raise IllegalAction(f"only a wild card names a color; a {card.title} keeps its own (T5)")
     target = play.target
     if card.face is _SEVEN and s.rules.seven_zero and len(hand) > 1:
         if target is None:
@@ -530,7 +530,7 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
         raise IllegalAction("only a Seven is played at another player (N1)")
     if play.uno:
         if not s.rules.uno_calls:
-            raise IllegalAction("this table plays without Uno calls (uno_calls is off)")
+            raise IllegalAction("this table plays without Uno calls (U1, uno_calls is off)")
         if _size_after(s, seat, card, target) != 1:
             raise IllegalAction("call Uno only with a play that leaves you one card (U1)")
 
@@ -826,7 +826,7 @@ def _catch(s: GameState, action: Catch, seat: int) -> list[Event]:
     """U2/U3: catch a seat that did not call Uno before the next turn began."""
     target = action.seat
     if not s.rules.uno_calls:
-        raise IllegalAction("this table plays without Uno calls (uno_calls is off)")
+        raise IllegalAction("this table plays without Uno calls (U1, uno_calls is off)")
     if not 0 <= seat < s.players or not s.active[seat]:
         raise IllegalAction(f"P{seat} is not an active player and cannot catch (U2)")
     if target == seat:
@@ -851,7 +851,7 @@ def _catch(s: GameState, action: Catch, seat: int) -> list[Event]:
 def _call_uno(s: GameState, seat: int) -> list[Event]:
     if s.uno_seat != seat:
         if not s.rules.uno_calls:
-            raise IllegalAction("this table plays without Uno calls (uno_calls is off)")
+            raise IllegalAction("this table plays without Uno calls (U1, uno_calls is off)")
         raise IllegalAction("nothing to call: Uno is called when a play leaves you one card (U1)")
     s.uno_seat = None
     s.step += 1
