@@ -630,7 +630,8 @@ def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
     elif face is _REVERSE:  # A2
         s.direction = -s.direction
         events.append(Reversed(s.direction))
-        _advance(s, seat if s.active_count == 2 else _next(s, seat))
+        again = s.active_count == 2 and s.rules.two_player_reverse == "self"  # P1
+        _advance(s, seat if again else _next(s, seat))
     elif face is _SKIP_EVERYONE:  # A6
         events.append(Skipped(tuple(x for x in range(s.players) if x != seat and s.active[x])))
         _advance(s, seat)

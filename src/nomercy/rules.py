@@ -50,6 +50,11 @@ class Rules:
     )
     must_play_drawn: bool = _rule(True, "T2: a playable drawn card must be played (false: it may be kept)")
     draw_when_playable: bool = _rule(False, "T3: a player may draw even when holding a playable card")
+    two_player_reverse: Literal["self", "opponent"] = _rule(
+        "self",
+        "A2/P1: with 2 players a Reverse works like a Skip, so its own player goes again ('self'), "
+        "or only changes direction, so the opponent plays next ('opponent', RLCard's UNO)",
+    )
     two_player_reverse_draw: Literal["self", "opponent"] = _rule(
         "self", "W1/P3: with 2 players a Wild Reverse Draw 4 hits its own player or the opponent"
     )
@@ -91,6 +96,7 @@ class Rules:
     _CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
         "first_card": ("number", "apply"),
         "draw_rule": ("until_playable", "one"),
+        "two_player_reverse": ("self", "opponent"),
         "two_player_reverse_draw": ("self", "opponent"),
         "roulette_color": ("named", "revealed"),
         "stack_color": ("any", "match"),
@@ -135,7 +141,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """A preset by name or alias: ``no_mercy`` (``nomercy``, ``default``) or ``classic``."""
+        """A preset by name or alias: ``no_mercy`` (``nomercy``, ``default``), ``classic`` or ``rlcard``."""
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
         if key not in PRESETS:
@@ -228,6 +234,16 @@ PRESETS: dict[str, Rules] = {
         target_score=500,
     ),
 }
+#: RLCard's UNO (``rlcard.make("uno")``) as far as house rules can say it, so that the
+#: benchmark compares like with like; ``benchmarks/README.md`` lists what still differs.
+PRESETS["rlcard"] = PRESETS["classic"].replace(
+    first_card="apply",
+    must_play_drawn=True,
+    wild_draw4_restricted=True,
+    uno_calls=False,
+    two_player_reverse="opponent",
+    last_card_draw="apply",
+)
 _ALIASES = {
     "nomercy": "no_mercy",
     "default": "no_mercy",
