@@ -1,0 +1,59 @@
+"""Pieces every environment shares: reading the rules argument, and round-end rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from nomercy.rules import Rules
+from nomercy.state import GameState
+
+__all__ = ["KNOCKOUT_CONCEDED", "RewardMode", "knockout_reward", "resolve_rules", "round_rewards"]
+
+RewardMode = Literal["win", "points"]
+#: E3: what a knocked-out seat concedes in ``points`` mode (the winner's 250).
+KNOCKOUT_CONCEDED = 250
+
+
+def resolve_rules(rules: Rules | str | Mapping[str, Any] | None) -> Rules:
+    """``Rules``, a preset name (``"classic"``), a dict of house rules, or None (no_mercy)."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise TypeError(f"rules must be a Rules, a preset name or a dict, got {type(rules).__name__}")
+
+
+def check_reward(reward: str) -> RewardMode:
+    if reward not in ("win", "points"):
+        raise ValueError(f"reward must be 'win' (+1/-1) or 'points' (round points), got {reward!r}")
+    return reward  # type: ignore[return-value]
+
+
+def knockout_reward(mode: RewardMode) -> float:
+    """Reward of a seat at the moment it is knocked out (M1): it has lost the round."""
+    return -1.0 if mode == "win" else -float(KNOCKOUT_CONCEDED)
+
+
+def round_rewards(state: GameState, mode: RewardMode) -> list[float]:
+    """Rewards at the end of the round for the seats still in it (knocked-out seats got
+    theirs when they went out).
+
+    ``win``: +1 for the winner, -1 for everyone else.
+    ``points``: a seat's round points (E3) less what it concedes: the points (C4) of the
+    cards left in its hand. With the knock-outs' -250 this sums to zero.
+    """
+    outcome = state.outcome
+    assert outcome is not None, "the round is not over"
+    out: list[float] = []
+    for seat in range(state.players):
+        if mode == "win":
+            out.append(1.0 if seat == outcome.winner else -1.0)
+        else:
+            conceded = sum(c.points for c in state.hands[seat]) if state.active[seat] else 0
+            out.append(float(outcome.points[seat] - conceded))
+    return out

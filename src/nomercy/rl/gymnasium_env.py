@@ -1,0 +1,133 @@
+"""Gymnasium single-agent environment: the learner plays one seat against bots.
+
+>>> import gymnasium, nomercy.rl
+>>> env = gymnasium.make("nomercy/NoMercy-v0", players=2, opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
+
+Masked algorithms read :meth:`NoMercyEnv.action_masks` (the sb3-contrib ``MaskablePPO``
+convention) or ``info["action_mask"]``. Gymnasium expects every action of the space to
+be accepted, so by default (``illegal_action="lose"``) an illegal action ends the episode
+as a loss (reward -1, or -250 with ``reward="points"``) and ``info["illegal_action"]``
+says why in game terms; ``illegal_action="raise"`` raises
+:class:`~nomercy.IllegalAction` instead, with the round unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from nomercy.errors import IllegalAction
+from nomercy.rl.common import knockout_reward, resolve_rules
+from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, legal_mask, observe
+from nomercy.rl.render import render_view
+from nomercy.rl.single import SingleAgentGame
+from nomercy.rules import Rules
+from nomercy.views import PlayerView
+
+__all__ = ["GYM_ENV_ID", "NoMercyEnv"]
+
+GYM_ENV_ID = "nomercy/NoMercy-v0"
+
+
+class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+    """One seat of a No Mercy round against bots from :mod:`nomercy.bots`.
+
+    ``opponents`` is a bot name for every other seat (``"random"``, ...) or one name per
+    seat. ``seat`` is the learner's seat (``None``: a random seat each episode, drawn
+    from the reset seed). ``reward`` is ``"win"`` (+1/-1 at the end) or ``"points"``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        players: int = 2,
+        rules: Rules | str | Mapping[str, Any] | None = None,
+        opponents: str | Sequence[str] = "random",
+        seat: int | None = 0,
+        reward: str = "win",
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+    ) -> None:
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.fixed_seat = seat
+        self.game = SingleAgentGame(players, resolve_rules(rules), opponents, seat or 0, reward)
+        self.observation_space = spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._view: PlayerView | None = None
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._forfeit: str | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        if self.fixed_seat is None:
+            self.game.seat = int(self.np_random.integers(self.game.players))
+        self._forfeit = None
+        view = self.game.reset(int(self.np_random.integers(2**63 - 1)))
+        return self._obs(view), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        if self._forfeit is not None:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            view, reward, terminated = self.game.step(int(action))
+        except (IllegalAction, ValueError) as exc:
+            if self.illegal_action == "raise" or self.game.done:
+                raise
+            self._forfeit = str(exc)
+            self._mask.fill(0)
+            info = self._info()
+            info["illegal_action"] = self._forfeit
+            assert self._view is not None
+            return observe(self._view), knockout_reward(self.game.reward_mode), True, False, info
+        obs = self._obs(view)
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal actions now, as booleans (sb3-contrib ``MaskablePPO``)."""
+        return self._mask.astype(bool)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self._view is None or self.render_mode is None:
+            return None
+        text = render_view(self._view)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _obs(self, view: PlayerView) -> npt.NDArray[np.float32]:
+        self._view = view
+        if self.game.done:
+            self._mask.fill(0)
+        else:
+            legal_mask(view, self._mask)
+        return observe(view)
+
+    def _info(self) -> dict[str, Any]:
+        state = self.game.state
+        assert state is not None
+        info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": self.game.seat}
+        if state.outcome is not None:
+            info["winner"] = state.outcome.winner
+        return info

@@ -1,0 +1,191 @@
+"""PettingZoo AEC environment: every seat is an agent (``player_0`` ... ``player_{n-1}``).
+
+>>> from nomercy.rl import pettingzoo as nm
+>>> env = nm.env(players=4)
+>>> env.reset(seed=42)
+>>> for agent in env.agent_iter():
+...     obs, reward, terminated, truncated, info = env.last()
+...     action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+...     env.step(action)
+
+Observations are ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``
+from the agent's own view (``docs/rl.md``). Rewards come when the round ends for an agent:
+a knocked-out seat (M1) is terminated at once with -1 (``reward="points"``: -250); at the
+end of the round the others get +1 (winner) / -1, or their round points less the points
+left in their hand.
+
+**Out-of-turn actions.** Only the agent whose turn it is acts (AEC). Its mask includes
+``catch +k`` while the seat just before it is open to a catch (U2: the window closes when
+this next player begins its turn) and the ``uno`` variant of every play that leaves one
+card (U1). Other seats do not catch or call late in this environment: an AEC turn order
+has no place for simultaneous reactions, and the catch of the next player is the one
+that matters before the window closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from nomercy.engine import new_game
+from nomercy.rl.common import check_reward, knockout_reward, resolve_rules, round_rewards
+from nomercy.rl.encoding import (
+    NUM_ACTIONS,
+    OBS_HIGH,
+    OBS_SIZE,
+    check_table,
+    index_to_action,
+    legal_mask,
+    observe,
+)
+from nomercy.rl.render import render_view
+from nomercy.rules import Rules
+from nomercy.state import GameState
+
+__all__ = ["PZ_ENV_ID", "NoMercyAECEnv", "env", "raw_env"]
+
+PZ_ENV_ID = "nomercy/NoMercy-v0"
+
+
+class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
+    """The AEC environment (use :func:`env` for the wrapped, checked version)."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "nomercy_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: Rules | str | Mapping[str, Any] | None = None,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = resolve_rules(rules)
+        check_table(players, self.rules)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        self.players = players
+        self.reward_mode = check_reward(reward)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._np_random = np.random.default_rng()
+        self.state_: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self.state_ = new_game(self.players, self.rules, seed=int(self._np_random.integers(2**63 - 1)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self._current()]
+        if self.render_mode == "human":
+            self.render()
+
+    def _current(self) -> int:
+        state = self.state_
+        assert state is not None and state.current is not None
+        return state.current
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        state = self.state_
+        assert state is not None, "call reset() first"
+        view = state.view(self._seat[agent])
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+            legal_mask(view, mask)  # only the agent to move acts (see the module docstring)
+        return {"observation": observe(view), "action_mask": mask}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state_
+        assert state is not None
+        if action is None:
+            raise ValueError(f"{agent} is still in the round and must act (action None)")
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        state.apply(index_to_action(state, int(action), seat), seat)  # IllegalAction: unchanged
+        for other in self.agents:
+            if not state.active[self._seat[other]] and not self.terminations[other]:
+                self.terminations[other] = True  # M1: knocked out
+                self.rewards[other] = knockout_reward(self.reward_mode)
+        if state.outcome is not None:
+            final = round_rewards(state, self.reward_mode)
+            for other in self.agents:
+                if not self.terminations[other]:
+                    self.terminations[other] = True
+                    self.rewards[other] = final[self._seat[other]]
+                self.infos[other] = {"winner": state.outcome.winner}
+            self.agent_selection = agent
+        else:
+            self.agent_selection = self.possible_agents[self._current()]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode is None or self.state_ is None:
+            return None
+        text = render_view(self.state_.view(None))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> NoMercyAECEnv:
+    """The environment without PettingZoo's checking wrappers."""
+    return NoMercyAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int | None]:
+    """The environment wrapped with PettingZoo's order and bounds checks.
+
+    Unlike PettingZoo's classic games there is no ``TerminateIllegalWrapper``: an illegal
+    action raises :class:`~nomercy.IllegalAction` and leaves the round as it was.
+    """
+    from pettingzoo.utils import wrappers
+
+    wrapped: Any = NoMercyAECEnv(**kwargs)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped  # type: ignore[no-any-return]
