@@ -5,6 +5,8 @@ from __future__ import annotations
 import typer
 
 from nomercy.cli import rules_cmd, simulate
+from nomercy.cli.play import play
+from nomercy.cli.replay import replay_cmd
 
 app = typer.Typer(
     name="nomercy",
@@ -13,8 +15,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command("simulate")(simulate.simulate)
+app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
 app.command("rules")(rules_cmd.rules)
+app.command("play")(play)
+app.command("replay")(replay_cmd)
 
 
 def main() -> None:

@@ -1,0 +1,5 @@
+"""``python -m nomercy.cli``: the same program as the ``nomercy`` command."""
+
+from nomercy.cli import main
+
+main()

@@ -1,0 +1,118 @@
+"""``nomercy play``: a person against bots in the terminal (one round or a match)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import platformdirs
+import typer
+from rich.console import Console
+
+from nomercy import bots as bot_registry
+from nomercy.cli.options import load_rules
+from nomercy.errors import NoMercyError
+from nomercy.state import GameState
+from nomercy.tui.game import Game
+from nomercy.tui.session import SaveError, Session, new_session
+
+
+def default_bots() -> str:
+    """The strongest everyday opponent available: ``heuristic``, else ``random``."""
+    return "heuristic" if "heuristic" in bot_registry.available() else "random"
+
+
+def default_save_path() -> Path:
+    """A new file under the user's data directory (e.g. ``~/.local/share/nomercy/saves``)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return platformdirs.user_data_path("nomercy") / "saves" / f"game-{stamp}.json"
+
+
+def fail(console: Console, message: str) -> typer.Exit:
+    console.print(f"[bold red]Error:[/] {message}", highlight=False)
+    return typer.Exit(1)
+
+
+def play(
+    players: int = typer.Option(4, "--players", "-p", help="players at the table, you included (2-6)"),
+    bots: str | None = typer.Option(
+        None, "--bots", "-b", help="bot names for the other seats, comma-separated, repeated to fill them"
+    ),
+    preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
+    rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
+    match: bool = typer.Option(False, "--match", help="play a scored match to the target score (E4)"),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", min=0, help="seed: the same seed deals the same game"
+    ),
+    name: str = typer.Option("You", "--name", help="your name at the table"),
+    speed: float = typer.Option(0.6, "--speed", min=0.0, help="seconds to pause after each bot move"),
+    fast: bool = typer.Option(False, "--fast", help="no pauses between bot moves"),
+    save: Path | None = typer.Option(None, "--save", help="save file (default: under your data directory)"),
+    resume: Path | None = typer.Option(None, "--resume", help="continue a game saved with q or Ctrl-C"),
+    start_state: Path | None = typer.Option(
+        None, "--start-state", hidden=True, help="tutorials/debugging: play one round from a GameState JSON"
+    ),
+) -> None:
+    """Play No Mercy against bots. q or Ctrl-C saves; --resume FILE continues."""
+    console = Console()
+    if resume is not None:
+        try:
+            session = Session.load(resume)
+        except SaveError as exc:
+            raise fail(console, str(exc)) from None
+        if session.finished:
+            raise fail(console, f"that game is over; watch it with: nomercy replay {resume}")
+        save_path = save or resume
+    else:
+        session = _new(console, players, bots, preset, rule, rules_file, match, seed, name, start_state)
+        save_path = save or default_save_path()
+    game = Game(session, console, save_path, delay=0.0 if fast else speed)
+    try:
+        game.run()
+    except SaveError as exc:
+        raise fail(console, str(exc)) from None
+
+
+def _new(
+    console: Console,
+    players: int,
+    bots: str | None,
+    preset: str | None,
+    rule: list[str],
+    rules_file: Path | None,
+    match: bool,
+    seed: int | None,
+    name: str,
+    start_state: Path | None,
+) -> Session:
+    rules = load_rules(preset, rule, rules_file)
+    names = [b.strip() for b in (bots or default_bots()).split(",") if b.strip()]
+    known = bot_registry.available()
+    for bot in names:
+        if bot.lower() not in known:
+            raise typer.BadParameter(
+                f"unknown bot {bot!r}: choose from {', '.join(known)}", param_hint="--bots"
+            )
+    start: GameState | None = None
+    if start_state is not None:
+        try:
+            start = GameState.from_json(start_state.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise fail(console, f"cannot read {start_state}: {exc.strerror or exc}") from None
+        except NoMercyError as exc:
+            raise fail(console, f"{start_state} is not a usable game state: {exc}") from None
+        players = start.players
+        if start.is_over or start.current is None:
+            raise fail(console, f"{start_state}: that round is already over")
+    if not 2 <= players <= rules.max_players:
+        raise typer.BadParameter(f"{players} players: a table seats 2 to {rules.max_players} (S1)")
+    if len(names) > players - 1:
+        raise typer.BadParameter(f"{len(names)} bots for {players - 1} seats", param_hint="--bots")
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(63)
+    try:
+        return new_session(players, rules, [n.lower() for n in names], seed, name, match, start)
+    except NoMercyError as exc:
+        raise fail(console, str(exc)) from None

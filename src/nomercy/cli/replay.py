@@ -1,0 +1,26 @@
+"""``nomercy replay``: watch a saved or finished game again, move by move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from nomercy.tui.replay import load_replayable, replay
+from nomercy.tui.session import SaveError
+
+
+def replay_cmd(
+    file: Path = typer.Argument(..., help="a save file of nomercy play, a saved match or a game record"),
+    speed: float = typer.Option(0.4, "--speed", min=0.0, help="seconds between moves"),
+    fast: bool = typer.Option(False, "--fast", help="no pauses"),
+    reveal: bool = typer.Option(False, "--reveal", help="show every hand and every card drawn"),
+) -> None:
+    """Show a game move by move, as the person at the table saw it."""
+    console = Console()
+    try:
+        replay(load_replayable(file), console, delay=0.0 if fast else speed, reveal=reveal)
+    except SaveError as exc:
+        console.print(f"[bold red]Error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from None

@@ -1,0 +1,44 @@
+"""How a hand is shown and numbered: grouped by color, playable cards numbered 1, 2, ...
+
+The screen and the input parser share this order, so that ``3`` always means the card
+the screen marked ``3``.
+"""
+
+from __future__ import annotations
+
+from nomercy.actions import Action, Play
+from nomercy.cards import Card, Color
+from nomercy.views import PlayerView
+
+#: Group order on screen: the four colors, then the wild cards.
+GROUPS: tuple[Color | None, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, None)
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    return (4 if card.color is None else int(card.color), int(card.face))
+
+
+def grouped(hand: tuple[Card, ...] | list[Card]) -> list[tuple[Color | None, list[Card]]]:
+    """The hand as (color, sorted cards) groups, empty groups left out; wilds last."""
+    out: list[tuple[Color | None, list[Card]]] = []
+    for group in GROUPS:
+        cards = sorted((c for c in hand if c.color is group), key=sort_key)
+        if cards:
+            out.append((group, cards))
+    return out
+
+
+def plays_of(actions: tuple[Action, ...] | list[Action], card: Card) -> list[Play]:
+    """The legal plays of ``card`` (its colors, Seven targets, with and without Uno)."""
+    return [a for a in actions if isinstance(a, Play) and a.card is card]
+
+
+def playable(view: PlayerView) -> list[Card]:
+    """The distinct playable cards in screen order; their position + 1 is their number."""
+    legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
+    seen: list[Card] = []
+    for _group, cards in grouped(view.hand):
+        for card in cards:
+            if card in legal and card not in seen:
+                seen.append(card)
+    return seen
