@@ -167,12 +167,17 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     s.step = view.step
     s.outcome = view.outcome
     if s.decision is Decision.PLAY_DRAWN and s.drawn is None and s.current is not None:
-        _sample_drawn(s, rng)
+        _sample_drawn(s, view.seat)
     return s
 
 
-def _sample_drawn(s: GameState, rng: random.Random) -> None:
-    """Another seat is about to play a card it drew: give it a playable one."""
+def _sample_drawn(s: GameState, viewer: int | None) -> None:
+    """Another seat is about to play a card it drew: give it a playable one.
+
+    The real drawn card is one of the cards the viewer cannot see, so a playable one
+    is always found: in the seat's sampled hand, else swapped in from the draw pile,
+    the set-aside cards or another hidden hand (never the viewer's).
+    """
     from nomercy.engine import _playable
 
     seat = s.current
@@ -182,9 +187,11 @@ def _sample_drawn(s: GameState, rng: random.Random) -> None:
         if _playable(s, hand[i], hand):
             s.drawn = hand[i]
             return
-    for i, card in enumerate(s.draw_pile):
-        if _playable(s, card, hand) and hand:
-            s.draw_pile[i], hand[-1] = hand[-1], card
-            s.drawn = card
-            return
+    others = [h for x, h in enumerate(s.hands) if x not in (seat, viewer)]
+    for pile in (s.draw_pile, s.aside, *others):
+        for i, card in enumerate(pile):
+            if _playable(s, card, hand) and hand:
+                pile[i], hand[-1] = hand[-1], card
+                s.drawn = card
+                return
     s.decision = Decision.PLAY
