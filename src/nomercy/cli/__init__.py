@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from nomercy.cli import rules_cmd, simulate
+from nomercy.cli.lab import compare, report
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
 
@@ -17,6 +18,8 @@ app = typer.Typer(
 )
 app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
 app.command("rules")(rules_cmd.rules)
+app.command("report")(report)
+app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)
 app.command("replay")(replay_cmd)
 

@@ -1,86 +1,274 @@
-"""``nomercy simulate``: play many games between random players and summarise them."""
+"""``nomercy simulate``: play many seeded games between bots, in parallel, and summarise them.
+
+Games run on local worker processes (``--workers``, default: every core) or on Ray
+(``--ray [ADDRESS]``); the rows are the same for a seed whatever runs them. ``--out`` streams
+one row per game to Parquet or CSV for ``nomercy report``. Ctrl-C stops the run, and every
+game that finished is still written and summarised.
+"""
 
 from __future__ import annotations
 
-import random
+import shlex
+import sys
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import click
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
+from typer.core import TyperCommand
 
 from nomercy.cli.options import load_rules
-from nomercy.engine import new_game
-from nomercy.events import Drew
+from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
+from nomercy.sim.backends import Backend, RunResult, execute, make_backend
+from nomercy.sim.runner import Row, RunSpec, game_seed
+from nomercy.sim.stats import rate
+
+__all__ = ["OptionalRayCommand", "Tally", "game_seed", "rules_label", "run_with_progress", "simulate"]
+
+RAY_LOCAL = "local"
+
+
+class OptionalRayCommand(TyperCommand):
+    """Lets ``--ray`` stand alone (a local Ray) or take an address: ``--ray [ADDRESS]``.
+
+    Click options take a value or none, never an optional one; a bare ``--ray`` (last, or
+    followed by another option) is read as ``--ray local`` before parsing.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        fixed: list[str] = []
+        for i, arg in enumerate(args):
+            fixed.append(arg)
+            if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                fixed.append(RAY_LOCAL)
+        return super().parse_args(ctx, fixed)
 
 
 @dataclass
-class Summary:
-    """Totals over many games."""
+class Tally:
+    """The console summary, counted as rows stream past (nothing kept per game)."""
 
+    players: int
     games: int = 0
     wins: Counter[int] = field(default_factory=Counter)
+    positions: Counter[int] = field(default_factory=Counter)
     decisions: int = 0
     cards_drawn: int = 0
     knockouts: int = 0
+    rounds_with_knockout: int = 0
+    largest_stack: int = 0
     endings: Counter[str] = field(default_factory=Counter)
 
+    def add(self, rows: list[Row]) -> None:
+        for row in rows:
+            self.games += 1
+            self.wins[row["winner"]] += 1
+            self.positions[row["winner_position"]] += 1
+            self.decisions += row["decisions"]
+            self.cards_drawn += row["cards_drawn"]
+            self.knockouts += row["knockouts"]
+            self.rounds_with_knockout += row["knockouts"] > 0
+            self.largest_stack = max(self.largest_stack, row["largest_stack"])
+            self.endings[row["reason"]] += 1
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run: independent of how games are split up."""
-    return random.Random(f"nomercy-sim:{seed}:{index}").getrandbits(63)
+    def print(self, console: Console, title: str) -> None:
+        n = self.games
+        if n == 0:
+            console.print("no game finished")
+            return
+        table = Table(title=title)
+        table.add_column("seat")
+        table.add_column("wins", justify="right")
+        table.add_column("win rate [95% CI]", justify="right")
+        table.add_column("turn position")
+        table.add_column("win rate [95% CI]", justify="right")
+        for seat in range(self.players):
+            table.add_row(
+                f"P{seat}",
+                str(self.wins[seat]),
+                str(rate(self.wins[seat], n)),
+                f"{ordinal(seat + 1)} to play",
+                str(rate(self.positions[seat], n)),
+            )
+        console.print(table)
+        console.print(f"decisions per game: {self.decisions / n:.1f}")
+        console.print(f"cards drawn per game: {self.cards_drawn / n:.1f}")
+        console.print(
+            f"knock-outs per game: {self.knockouts / n:.2f}; "
+            f"rounds with a knock-out: {rate(self.rounds_with_knockout, n)}"
+        )
+        console.print(f"largest stack seen: {self.largest_stack}")
+        endings = ", ".join(f"{reason} {rate(count, n)}" for reason, count in self.endings.most_common())
+        console.print(f"rounds ended: {endings}")
 
 
-def play_random_game(players: int, rules: Rules, seed: int, summary: Summary) -> None:
-    state = new_game(players, rules, seed)
-    chooser = random.Random(seed)
-    while state.current is not None:
-        for event in state.apply(chooser.choice(state.legal_actions())):
-            if type(event) is Drew:
-                summary.cards_drawn += event.count
-        summary.decisions += 1
-    outcome = state.outcome
-    assert outcome is not None
-    summary.games += 1
-    summary.wins[outcome.winner] += 1
-    summary.knockouts += len(outcome.knocked_out)
-    summary.endings[outcome.reason] += 1
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class _GamesPerSecond(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "- games/s", style="progress.data.speed")
+
+
+def run_with_progress(
+    spec: RunSpec,
+    backend: Backend,
+    on_rows: Any,
+    console: Console,
+    description: str = "games",
+    show: bool = True,
+) -> RunResult:
+    """:func:`execute` under a Rich progress bar (games done, games/s, time left)."""
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _GamesPerSecond(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, disable=not show, speed_estimate_period=10) as progress:
+        task = progress.add_task(description, total=spec.games)
+        return execute(
+            spec, backend, on_rows=on_rows, keep=False, on_progress=lambda n: progress.advance(task, n)
+        )
+
+
+def rules_label(preset: str | None, rule: list[str], rules_file: Path | None) -> str:
+    """A short name for a rule set: preset, file stem and overrides (``no_mercy`` by default)."""
+    parts = [preset] if preset else []
+    if rules_file is not None:
+        parts.append(rules_file.stem)
+    parts.extend(r.replace(" ", "") for r in rule)
+    return "+".join(parts) or "no_mercy"
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise typer.BadParameter("name at least one bot, e.g. --bots random or --bots random,heuristic")
+    return names
+
+
+def make_spec(games: int, players: int, rules: Rules, bots: str, seed: int, label: str) -> RunSpec:
+    """A :class:`RunSpec` from command-line values; mistakes become usage errors."""
+    try:
+        return RunSpec(
+            games=games, players=players, rules=rules, bots=parse_bots(bots), seed=seed, label=label
+        )
+    except InvalidRules as exc:
+        raise typer.BadParameter(str(exc)) from None
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def backend_for(workers: int | None, ray: str | None) -> Backend:
+    try:
+        backend = make_backend(workers, ray)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if ray is not None:
+        try:
+            import ray as _ray  # noqa: F401
+        except ImportError:
+            raise typer.BadParameter("--ray needs Ray: pip install 'nomercy[ray]'") from None
+    return backend
 
 
 def simulate(
-    games: int = typer.Option(1000, "--games", "-n", min=1, help="number of games"),
+    games: int = typer.Option(1000, "--games", "-n", min=0, help="number of games"),
     players: int = typer.Option(4, "--players", "-p", min=2, help="players per game"),
     seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole run"),
     preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
     rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
     rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
+    bots: str = typer.Option(
+        "random", "--bots", "-b", help="bot per seat, comma-separated (one name: every seat)"
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", help="worker processes [default: every core]"
+    ),
+    ray: str | None = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        help="run on Ray: bare --ray starts a local Ray; or a cluster address",
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="write one row per game: results.parquet or .csv"
+    ),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="show the progress bar"),
 ) -> None:
-    """Play random games and print a summary: wins by seat, game length, knock-outs."""
+    """Play seeded games between bots and summarise them (rows to --out for 'nomercy report')."""
     rules = load_rules(preset, rule, rules_file)
-    if players > rules.max_players:
-        raise typer.BadParameter(f"{players} players: this table seats at most {rules.max_players} (S1)")
-    summary = Summary()
-    for index in range(games):
-        play_random_game(players, rules, game_seed(seed, index), summary)
-    print_summary(summary, players)
-
-
-def print_summary(summary: Summary, players: int) -> None:
+    spec = make_spec(games, players, rules, bots, seed, rules_label(preset, rule, rules_file))
+    backend = backend_for(workers, ray)
     console = Console()
-    n = summary.games
-    table = Table(title=f"{n} games, {players} players")
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    for seat in range(players):
-        wins = summary.wins[seat]
-        table.add_row(f"P{seat}", str(wins), f"{wins / n:.1%}")
-    console.print(table)
-    console.print(f"decisions per game: {summary.decisions / n:.1f}")
-    console.print(f"cards drawn per game: {summary.cards_drawn / n:.1f}")
-    console.print(f"knock-outs per game: {summary.knockouts / n:.2f}")
-    endings = ", ".join(f"{reason} {count / n:.1%}" for reason, count in summary.endings.most_common())
-    console.print(f"rounds ended: {endings}")
+    status = Console(stderr=True)
+    tally = Tally(players)
+    writer = _open_writer(out, spec, rules)
+    try:
+
+        def on_rows(rows: list[Row]) -> None:
+            tally.add(rows)
+            if writer is not None:
+                writer.write(rows)
+
+        started = time.perf_counter()
+        result = run_with_progress(spec, backend, on_rows, status, show=progress)
+        elapsed = time.perf_counter() - started
+    finally:
+        if writer is not None:
+            writer.close()
+    bots_text = ",".join(dict.fromkeys(spec.bots))
+    tally.print(console, f"{tally.games} games, {players} players, bots {bots_text}, rules {spec.label}")
+    console.print(
+        f"{tally.games / elapsed:,.0f} games/s on {backend.name} ({backend.workers} workers), {elapsed:.1f} s"
+    )
+    if out is not None:
+        console.print(f"wrote {tally.games} rows to {out}")
+    if result.interrupted:
+        status.print(f"interrupted: kept the {tally.games} of {games} games that finished")
+        raise typer.Exit(130)
+
+
+def _open_writer(out: Path | None, spec: RunSpec, rules: Rules) -> Any:
+    if out is None:
+        return None
+    from nomercy.sim.results import ResultWriter
+
+    meta = {
+        "run_seed": spec.seed,
+        "players": spec.players,
+        "bots": list(spec.bots),
+        "label": spec.label,
+        "rules": rules.to_dict(),
+        "games": spec.games,
+        "command": "nomercy " + shlex.join(sys.argv[1:]),
+    }
+    try:
+        return ResultWriter(out, meta)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--out") from None

@@ -1,0 +1,249 @@
+"""Where the games run: this process, local worker processes, or a Ray cluster.
+
+A backend plays chunks of game indexes (:func:`nomercy.sim.runner.run_chunk`) and yields
+each chunk's rows as it finishes, in any order; :func:`execute` puts them back in game
+order. Because every game is seeded from ``(run seed, index)``, the rows are the same
+whatever the backend, the worker count or the chunk size.
+
+Stopping: on ``KeyboardInterrupt`` (Ctrl-C) :func:`execute` stops handing out work, keeps
+every chunk that finished and reports the run as interrupted. Local workers ignore SIGINT
+themselves, so a Ctrl-C reaches only the parent, which shuts them down in order.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Generator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from nomercy.sim.runner import Row, RunSpec, run_chunk
+
+__all__ = [
+    "Backend",
+    "InProcess",
+    "LocalProcesses",
+    "RayBackend",
+    "RunResult",
+    "chunk_ranges",
+    "default_workers",
+    "execute",
+    "make_backend",
+]
+
+Chunk = tuple[int, int]
+
+
+def default_workers() -> int:
+    """The cores this process may use (the default ``--workers``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunk_ranges(games: int, workers: int, size: int | None = None) -> list[Chunk]:
+    """Split ``range(games)`` into chunks: about 8 per worker, 1 to 1000 games each.
+
+    Small enough for a smooth progress bar and a quick Ctrl-C, large enough that handing
+    a chunk to another process costs little next to playing it.
+    """
+    if size is None:
+        size = min(1000, max(1, math.ceil(games / (max(1, workers) * 8))))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+class Backend(Protocol):
+    """Plays chunks and yields ``(chunk, rows)`` as each finishes, in any order."""
+
+    name: str
+    workers: int
+
+    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]: ...
+
+
+@dataclass
+class InProcess:
+    """Plays every chunk here, one after another (``--workers 1``)."""
+
+    name: str = "in-process"
+    workers: int = 1
+
+    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]:
+        for chunk in chunks:
+            yield chunk, run_chunk(spec, *chunk)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class LocalProcesses:
+    """A :class:`~concurrent.futures.ProcessPoolExecutor` of ``workers`` processes.
+
+    Workers are started with ``spawn`` (a clean interpreter: safe beside the progress bar's
+    thread, and the same on every OS). At most ``2 * workers`` chunks are in flight, so
+    memory stays bounded on long runs.
+    """
+
+    workers: int = field(default_factory=default_workers)
+    name: str = "processes"
+
+    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]:
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_ignore_sigint)
+        todo = iter(chunks)
+        running: dict[Future[list[Row]], Chunk] = {}
+        try:
+            for chunk in todo:
+                running[pool.submit(run_chunk, spec, *chunk)] = chunk
+                if len(running) >= 2 * self.workers:
+                    break
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    chunk = running.pop(future)
+                    for more in todo:
+                        running[pool.submit(run_chunk, spec, *more)] = more
+                        break
+                    yield chunk, future.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass
+class RayBackend:
+    """Ray tasks, one per chunk. ``address`` is passed to :func:`ray.init`.
+
+    ``"local"`` starts a private Ray on this machine with ``workers`` CPUs; any other
+    address (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.5:6379"``) joins that cluster,
+    which then decides how many tasks run at once, and ships this ``nomercy`` package to
+    the cluster's workers (``runtime_env.py_modules``), so they need not install it.
+    """
+
+    address: str = "local"
+    workers: int = field(default_factory=default_workers)
+    name: str = "ray"
+
+    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]:
+        ray = _import_ray()
+        started_here = not ray.is_initialized()
+        if started_here:
+            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if self.address == "local":
+                options["num_cpus"] = self.workers
+            else:
+                import nomercy
+
+                options["runtime_env"] = {"py_modules": [str(Path(nomercy.__file__).parent)]}
+            ray.init(address=self.address, **options)
+        task = ray.remote(run_chunk).options(num_cpus=1, max_retries=2)
+        capacity = max(self.workers, int(ray.cluster_resources().get("CPU", self.workers)))
+        todo = iter(chunks)
+        running: dict[Any, Chunk] = {}
+        try:
+            for chunk in todo:
+                running[task.remote(spec, *chunk)] = chunk
+                if len(running) >= 2 * capacity:
+                    break
+            while running:
+                done, _ = ray.wait(list(running), num_returns=1)
+                for ref in done:
+                    chunk = running.pop(ref)
+                    for more in todo:
+                        running[task.remote(spec, *more)] = more
+                        break
+                    yield chunk, ray.get(ref)
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+            if started_here:
+                ray.shutdown()
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("the Ray backend needs Ray: pip install 'nomercy[ray]'") from None
+    return ray
+
+
+def make_backend(workers: int | None = None, ray: str | None = None) -> Backend:
+    """The backend for ``--workers K`` / ``--ray [ADDRESS]`` (``ray="local"``: a local Ray)."""
+    count = default_workers() if workers is None else workers
+    if count < 1:
+        raise ValueError(f"--workers must be at least 1, got {count}")
+    if ray is not None:
+        return RayBackend(address=ray, workers=count)
+    if count == 1:
+        return InProcess()
+    return LocalProcesses(workers=count)
+
+
+@dataclass
+class RunResult:
+    """What a run produced: rows in game order, and whether it was cut short."""
+
+    rows: list[Row]
+    interrupted: bool
+    requested: int
+    played: int
+
+    @property
+    def complete(self) -> bool:
+        return not self.interrupted and self.played == self.requested
+
+
+def execute(
+    spec: RunSpec,
+    backend: Backend,
+    *,
+    on_rows: Callable[[list[Row]], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    chunk_size: int | None = None,
+    keep: bool = True,
+) -> RunResult:
+    """Play ``spec`` on ``backend``; hand rows to ``on_rows`` in game order as they line up.
+
+    ``on_progress(n)`` is told each finished chunk's game count. ``keep=False`` does not
+    hold the rows in memory (for runs streamed to a file through ``on_rows``). Ctrl-C stops
+    the run; every finished chunk is still handed over (in game order, gaps possible).
+    """
+    chunks = chunk_ranges(spec.games, backend.workers, chunk_size)
+    waiting: dict[int, list[Row]] = {}
+    kept: list[Row] = []
+    next_start = 0
+    interrupted = False
+    played = 0
+
+    def emit(rows: list[Row]) -> None:
+        nonlocal played
+        played += len(rows)
+        if on_rows is not None:
+            on_rows(rows)
+        if keep:
+            kept.extend(rows)
+
+    try:
+        with closing(backend.imap(spec, chunks)) as results:  # closing shuts the workers down
+            for (start, stop), rows in results:
+                waiting[start] = rows
+                if on_progress is not None:
+                    on_progress(stop - start)
+                while next_start in waiting:
+                    ready = waiting.pop(next_start)
+                    next_start += len(ready)
+                    emit(ready)
+    except KeyboardInterrupt:
+        interrupted = True
+    for start in sorted(waiting):
+        emit(waiting.pop(start))
+    return RunResult(kept, interrupted, spec.games, played)

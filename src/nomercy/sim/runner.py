@@ -1,0 +1,168 @@
+"""Play the games of a run and turn each into one result row.
+
+A run is a :class:`RunSpec` (players, rules, a bot name per seat, the run seed, how many
+games). Game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` and each bot is seeded from
+that game seed and its seat, so any chunk of games can be played anywhere (another process,
+another machine) and give exactly the rows it would give here.
+
+Games go through :func:`nomercy.bots.runner.play_round`, the loop every driver shares. When
+every seat is the built-in random bot, a shortcut loop makes the same choices with the same
+RNGs without building a view per decision (about three times the throughput); a test
+checks that both loops give identical rows.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from nomercy.actions import Action
+from nomercy.bots import Bot, RandomBot, make
+from nomercy.bots.runner import play_round
+from nomercy.engine import new_game
+from nomercy.errors import InvalidRules
+from nomercy.events import Caught, Drew, Event, KnockedOut, Reshuffled, StackGrew
+from nomercy.rules import Rules
+
+__all__ = ["Row", "RunSpec", "bot_seed", "game_seed", "play_game", "run_chunk"]
+
+Row = dict[str, Any]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run: independent of how games are split up."""
+    return random.Random(f"nomercy-sim:{seed}:{index}").getrandbits(63)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for the game dealt from ``seed``."""
+    return random.Random(f"nomercy-bot:{seed}:{seat}").getrandbits(63)
+
+
+@dataclass(frozen=True, slots=True)
+class RunSpec:
+    """What to play: ``games`` games of ``players`` seats under ``rules``.
+
+    ``bots`` names one bot per seat (a single name seats it everywhere); ``label`` names
+    the rule set in every row so that runs under different rules can share a file.
+    """
+
+    games: int
+    players: int = 4
+    rules: Rules = field(default_factory=Rules)
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 0
+    label: str = "default"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.games, int) or self.games < 0:
+            raise ValueError(f"games must be a whole number >= 0, got {self.games!r}")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"the run seed must be a whole number >= 0, got {self.seed!r}")
+        if not 2 <= self.players <= self.rules.max_players:
+            raise InvalidRules(
+                "players", f"{self.players} players: this table seats 2 to {self.rules.max_players} (S1)"
+            )
+        names = tuple(name.strip().lower() for name in self.bots)
+        if len(names) == 1:
+            names = names * self.players
+        if len(names) != self.players:
+            raise ValueError(f"{len(self.bots)} bots for {self.players} seats: name one bot or one per seat")
+        for name in set(names):
+            make(name)  # unknown names fail here, in game terms, before any game starts
+        object.__setattr__(self, "bots", names)
+
+
+def _random_is_plain() -> bool:
+    """True while ``random`` is the uniform bot that never reacts (the shortcut's premise)."""
+    bot = make("random")
+    return type(bot) is RandomBot and type(bot).react is Bot.react and type(bot).observe is Bot.observe
+
+
+class _Tally:
+    """Counts what the row needs from the events of one game."""
+
+    __slots__ = ("cards_drawn", "catches", "decisions", "largest_stack", "reshuffles")
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.cards_drawn = 0
+        self.largest_stack = 0
+        self.catches = 0
+        self.reshuffles = 0
+
+    def add(self, events: list[Event]) -> None:
+        self.decisions += 1
+        for event in events:
+            kind = type(event)
+            if kind is Drew:
+                self.cards_drawn += event.count  # type: ignore[attr-defined]
+            elif kind is StackGrew:
+                total: int = event.total  # type: ignore[attr-defined]
+                if total > self.largest_stack:
+                    self.largest_stack = total
+            elif kind is Caught:
+                self.catches += 1
+            elif kind is Reshuffled:
+                self.reshuffles += 1
+            elif kind is KnockedOut:
+                pass  # the outcome lists knock-outs with their cause
+
+
+def play_game(spec: RunSpec, index: int, *, shortcut: bool | None = None) -> Row:
+    """Play game ``index`` of ``spec`` and return its row (see :mod:`nomercy.sim.results`).
+
+    ``shortcut=None`` uses the all-random shortcut loop when it applies; ``False`` forces
+    the shared bot loop (tests compare the two).
+    """
+    seed = game_seed(spec.seed, index)
+    state = new_game(spec.players, spec.rules, seed)
+    first = state.current
+    assert first is not None
+    seeds = [bot_seed(seed, seat) for seat in range(spec.players)]
+    tally = _Tally()
+    if shortcut is None:
+        shortcut = all(name == "random" for name in spec.bots) and _random_is_plain()
+    if shortcut:
+        rngs = [random.Random(s) for s in seeds]
+        add = tally.add
+        while (seat := state.current) is not None:
+            add(state.apply(rngs[seat].choice(state.legal_actions())))
+    else:
+        bots = [make(name, seed=s) for name, s in zip(spec.bots, seeds, strict=True)]
+
+        def listen(seat: int, action: Action, events: list[Event]) -> None:
+            tally.add(events)
+
+        play_round(state, bots, listen)
+    outcome = state.outcome
+    assert outcome is not None
+    n = spec.players
+    return {
+        "game": index,
+        "seed": seed,
+        "rules": spec.label,
+        "players": n,
+        "bots": list(spec.bots),
+        "dealer": state.dealer,
+        "first_player": first,
+        "winner": outcome.winner,
+        "winner_position": (outcome.winner - first) % n,
+        "reason": outcome.reason,
+        "decisions": tally.decisions,
+        "cards_drawn": tally.cards_drawn,
+        "largest_stack": tally.largest_stack,
+        "knockouts": len(outcome.knocked_out),
+        "knocked_out": [k.seat for k in outcome.knocked_out],
+        "knocked_out_by": [-1 if k.by is None or k.by == k.seat else k.by for k in outcome.knocked_out],
+        "catches": tally.catches,
+        "reshuffles": tally.reshuffles,
+        "points": list(outcome.points),
+    }
+
+
+def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
+    """Rows of games ``start`` (inclusive) to ``stop`` (exclusive): the unit of parallel work."""
+    shortcut = all(name == "random" for name in spec.bots) and _random_is_plain()
+    return [play_game(spec, index, shortcut=shortcut) for index in range(start, stop)]
