@@ -1,0 +1,48 @@
+"""P1-P4: the two-player game."""
+
+from __future__ import annotations
+
+from nomercy import Decision
+from nomercy.events import HandsPassed, HandsSwapped, Played, Skipped, StackGrew
+
+from .builders import C, act, bag, hand, make
+
+
+def test_P1_reverse_and_skip_everyone_work_like_skip() -> None:
+    """P1: with 2 players Reverse and Skip Everyone work like Skip: the player goes again."""
+    s = make(["RR RSE G1 G2", "Y1 Y2 Y3"], "R5")
+    act(s, "play RR")
+    assert (s.current, s.decision) == (0, Decision.PLAY)
+    assert act(s, "play RSE") == [Played(0, C("RSE")), Skipped((1,))]
+    assert (s.current, s.decision) == (0, Decision.PLAY)
+
+
+def test_P2_turn_comes_straight_back() -> None:
+    """P2: after a Skip, or a Draw card the opponent does not stack, the turn comes back."""
+    s = make(["RS R+2 G1 G2", "Y1 Y2 Y3"], "R5", "B1 B2 B3")
+    assert act(s, "play RS") == [Played(0, C("RS")), Skipped((1,))]
+    assert s.current == 0
+    assert act(s, "play R+2")[-1] == StackGrew(1, 2)
+    act(s, "take")
+    assert (s.current, s.decision) == (0, Decision.PLAY)
+    assert hand(s, 1) == bag("Y1 Y2 Y3 B1 B2")
+
+
+def test_P3_wild_reverse_draw4_drawn_by_its_player() -> None:
+    """P3/W1: a Wild Reverse Draw 4 is drawn by its own player unless stacked."""
+    s = make(["WR+4 G1 G2", "Y1 Y2 Y3"], "R5", "B1 B2 B3 B4 B5")
+    act(s, "play WR+4 Y")
+    assert (s.current, s.pending_total) == (0, 4)
+    act(s, "take")
+    assert hand(s, 0) == bag("G1 G2 B1 B2 B3 B4") and s.current == 1
+
+
+def test_P4_seven_and_zero_swap_the_two_hands() -> None:
+    """P4: a 7 swaps with your opponent; a 0 swaps the two hands too."""
+    s = make(["R7 G0 G2", "Y1 Y2 Y3 Y4"], "R5")
+    assert {str(a) for a in s.legal_actions() if str(a).startswith("play R7")} == {"play R7 @1"}
+    assert act(s, "play R7 @1")[-1] == HandsSwapped(0, 1)
+    assert hand(s, 0) == bag("Y1 Y2 Y3 Y4") and hand(s, 1) == bag("G0 G2")
+    s = make(["R0 G7 G2", "Y1 Y2 Y3 Y4"], "R5")
+    assert act(s, "play R0")[-1] == HandsPassed(1)
+    assert hand(s, 0) == bag("Y1 Y2 Y3 Y4") and hand(s, 1) == bag("G7 G2") and s.current == 1
