@@ -30,7 +30,7 @@ def default_save_path() -> Path:
 
 
 def fail(console: Console, message: str) -> typer.Exit:
-    console.print(f"[bold red]Error:[/] {message}", highlight=False)
+    console.print(f"[bold red]Error:[/] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(1)
 
 
@@ -56,7 +56,7 @@ def play(
     ),
 ) -> None:
     """Play No Mercy against bots. q or Ctrl-C saves; --resume FILE continues."""
-    console = Console()
+    console = Console(highlight=False)
     if resume is not None:
         try:
             session = Session.load(resume)

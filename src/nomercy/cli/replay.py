@@ -18,9 +18,9 @@ def replay_cmd(
     reveal: bool = typer.Option(False, "--reveal", help="show every hand and every card drawn"),
 ) -> None:
     """Show a game move by move, as the person at the table saw it."""
-    console = Console()
+    console = Console(highlight=False)
     try:
         replay(load_replayable(file), console, delay=0.0 if fast else speed, reveal=reveal)
     except SaveError as exc:
-        console.print(f"[bold red]Error:[/] {exc}", highlight=False)
+        console.print(f"[bold red]Error:[/] {exc}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None

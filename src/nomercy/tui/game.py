@@ -24,7 +24,7 @@ from nomercy.events import Event, redact
 from nomercy.rules import Rules
 from nomercy.state import Decision
 from nomercy.tui import render
-from nomercy.tui.hand import playable, plays_of
+from nomercy.tui.hand import playable, plays_of, sort_key
 from nomercy.tui.inputs import HELP, Command, InputError, parse_color, parse_command, parse_seat
 from nomercy.tui.session import Session
 from nomercy.views import PlayerView
@@ -90,7 +90,7 @@ class Game:
         self.console = console
         self.save_path = save_path
         self.delay = delay
-        self.read = read or (lambda prompt: console.input(prompt))
+        self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
         self.log: list[str] = []
         self.uno_armed = False
 
@@ -115,13 +115,12 @@ class Game:
                 self.log.clear()
         except (QuitGame, KeyboardInterrupt, EOFError):
             self.session.save(self.save_path)
-            self.console.print(f"\nGame saved to {self.save_path}")
-            self.console.print(f"Continue it with: nomercy play --resume {self.save_path}")
+            self.console.print(f"\nGame saved to {self.save_path}", soft_wrap=True)
+            self.console.print(f"Continue it with: nomercy play --resume {self.save_path}", soft_wrap=True)
             return False
         self.session.save(self.save_path)
-        self.console.print(
-            f"\nThe game is saved in {self.save_path}; watch it again: nomercy replay {self.save_path}"
-        )
+        self.console.print(f"\nThe game is saved in {self.save_path}", soft_wrap=True)
+        self.console.print(f"Watch it again: nomercy replay {self.save_path}", soft_wrap=True)
         return True
 
     def play_round(self) -> None:
@@ -148,7 +147,7 @@ class Game:
         for seat in range(state.players):
             if seat != outcome.winner and state.active[seat] and state.hands[seat]:
                 line = Text(f"  {render.player_name(seat, names)} held ")
-                for i, card in enumerate(sorted(state.hands[seat], key=lambda c: (c.color or 9, c.face))):
+                for i, card in enumerate(sorted(state.hands[seat], key=sort_key)):
                     if i:
                         line.append(" ")
                     line.append_text(render.card_text(card))

@@ -83,7 +83,7 @@ def parse_command(line: str) -> Command:
         card = Card.parse(first)
     except InvalidCard:
         raise InputError(
-            f"{words[0]!r} is not a card or a key: type a number, a card code like r7 or w+6, or ? for help"
+            f"{words[0]!r} is not a card or a key: type a number, a code like r7, or ? for help"
         ) from None
     return _play(words[1:], card=card)
 

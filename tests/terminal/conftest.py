@@ -1,0 +1,52 @@
+"""Helpers to drive the real ``nomercy`` program through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
+import pytest
+
+HERE = Path(__file__).resolve().parent
+PROGRAM = HERE / "program.py"
+SCENARIO = HERE / "scenario.json"
+
+
+@pytest.fixture
+def term_env(tmp_path: Path) -> dict[str, str]:
+    """An environment whose data directory is private to the test."""
+    env = dict(os.environ)
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE.parents[1] / "src"), env.get("PYTHONPATH")) if p)
+    env.pop("NO_COLOR", None)
+    env["TERM"] = "xterm-256color"
+    return env
+
+
+Spawn = Callable[[list[str]], pexpect.spawn]
+
+
+@pytest.fixture
+def spawn(term_env: dict[str, str]) -> Spawn:
+    """Start the program in an 80x24 pseudo-terminal, with the predictable bots registered."""
+
+    def run(args: list[str]) -> pexpect.spawn:
+        return pexpect.spawn(
+            sys.executable,
+            [str(PROGRAM), *args],
+            env=term_env,
+            encoding="utf-8",
+            timeout=20,
+            dimensions=(24, 80),
+        )
+
+    return run
+
+
+@pytest.fixture
+def scenario() -> Path:
+    """The hand-built position every scripted round starts from."""
+    return SCENARIO
