@@ -44,8 +44,8 @@ def round_rewards(state: GameState, mode: RewardMode) -> list[float]:
     theirs when they went out).
 
     ``win``: +1 for the winner, -1 for everyone else.
-    ``points``: a seat's round points (E3) less what it concedes: the points (C4) of the
-    cards left in its hand. With the knock-outs' -250 this sums to zero.
+    ``points``: a seat's round points (E3) less what it concedes: a loser the points (C4)
+    of the cards left in its hand. With the knock-outs' -250 this sums to zero.
     """
     outcome = state.outcome
     assert outcome is not None, "the round is not over"
@@ -54,6 +54,8 @@ def round_rewards(state: GameState, mode: RewardMode) -> list[float]:
         if mode == "win":
             out.append(1.0 if seat == outcome.winner else -1.0)
         else:
-            conceded = sum(c.points for c in state.hands[seat]) if state.active[seat] else 0
+            # The winner concedes nothing, even holding cards (M4: last one standing).
+            loser = state.active[seat] and seat != outcome.winner
+            conceded = sum(c.points for c in state.hands[seat]) if loser else 0
             out.append(float(outcome.points[seat] - conceded))
     return out
