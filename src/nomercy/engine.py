@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import struct
 from operator import attrgetter
 
 from nomercy.actions import (
@@ -98,50 +97,6 @@ def shuffle_rng(seed: int, shuffle_number: int) -> random.Random:
     return random.Random(f"nomercy:{seed}:{shuffle_number}")
 
 
-def shuffle(rng: random.Random, cards: list[Card]) -> None:
-    """``rng.shuffle(cards)``: the same permutation and RNG state after, in half the time.
-
-    ``random.shuffle`` makes a Python call to ``rng._randbelow(i + 1)`` for every card,
-    which draws ``getrandbits(k)`` (``k`` = the bit length of ``i + 1``) until a value
-    is below ``i + 1``; for ``k <= 32`` that value is the top ``k`` bits of one 32-bit
-    Mersenne Twister output. Here the outputs come in bulk from one ``getrandbits`` call
-    (the outputs in order, least significant first), never more of them than are still
-    certainly needed, so the same values are drawn and the RNG ends where
-    ``rng.shuffle`` leaves it. Dealing is a fifth of a short game's time; the tests check
-    this against ``random.shuffle``.
-    """
-    n = len(cards)
-    if n >= 1 << 31:  # one output per draw only holds for k <= 32
-        rng.shuffle(cards)
-        return
-    shifts = _SHIFTS if n < len(_SHIFTS) else [32 - m.bit_length() for m in range(n + 1)]
-    i = n - 1
-    words = _words(rng, i)
-    pos = 0
-    while i:
-        m = i + 1
-        try:
-            j = words[pos] >> shifts[m]
-        except IndexError:  # more rejections than the batch allowed for: fetch what is left
-            words = _words(rng, i)
-            pos = 0
-            continue
-        pos += 1
-        if j < m:  # else rejected, like _randbelow: draw again for the same i
-            cards[i], cards[j] = cards[j], cards[i]
-            i -= 1
-
-
-def _words(rng: random.Random, count: int) -> tuple[int, ...]:
-    """The next ``count`` 32-bit outputs of ``rng``, in the order they are generated."""
-    if count <= 0:
-        return ()
-    return struct.unpack(f"<{count}I", rng.getrandbits(32 * count).to_bytes(4 * count, "little"))
-
-
-_SHIFTS = [32 - m.bit_length() for m in range(512)]
-
-
 # -- dealing ----------------------------------------------------------------------------
 
 
@@ -174,7 +129,7 @@ def new_game(
         raise InvalidRules("sitting_out", f"{sorted(out)} must be seats 0-{players - 1}, leaving two players")
     rng = shuffle_rng(seed, 0)
     pile = deck_cards(rules.deck)
-    shuffle(rng, pile)
+    rng.shuffle(pile)
     if dealer is None:
         dealer = rng.randrange(players)
     elif not isinstance(dealer, int) or not 0 <= dealer < players:
@@ -738,7 +693,7 @@ def _draw_card(s: GameState, events: list[Event]) -> Card | None:
         del discard[:-1]
         s.aside.clear()
         s.shuffles += 1
-        shuffle(shuffle_rng(s.seed, s.shuffles), pile)
+        shuffle_rng(s.seed, s.shuffles).shuffle(pile)
         events.append(Reshuffled(len(pile)))
     return pile.pop()
 
