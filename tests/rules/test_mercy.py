@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from nomercy import Decision
-from nomercy.events import ColorNamed, Drew, KnockedOut, Reshuffled, RoundOver
+from nomercy.events import ColorNamed, Drew, KnockedOut, Reshuffled, RoundOver, StackGrew
 
 from .builders import C, act, bag, color, discard, draw_pile, filler, hand, legal, make, refused, sizes
 
@@ -127,3 +127,13 @@ def test_M4_last_one_standing_wins() -> None:
     assert (s.outcome.winner, s.outcome.reason, s.outcome.points) == (0, "last_standing", (500, 0, 0))
     assert [(k.seat, k.by) for k in s.outcome.knocked_out] == [(2, 0), (1, 0)]
     assert (s.current, s.decision, s.is_over) == (None, Decision.OVER, True)
+
+
+def test_M3_count_of_players_two_left_of_four() -> None:
+    """M3: the count of players skips knocked-out seats: with two of four left, a Reverse
+    works like a Skip (A2/P1) and a Wild Reverse Draw 4 hits its own player (W1/P3)."""
+    s = make(["RR R2 R3", "", "G1 G2 G3", ""], "R5", knocked_out=[1, 3])
+    act(s, "play RR")
+    assert (s.current, s.direction) == (0, -1)
+    s = make(["WR+4 R2 R3", "", "G1 G2 G3", ""], "R5", knocked_out=[1, 3])
+    assert act(s, "play WR+4 G")[-1] == StackGrew(0, 4)

@@ -171,3 +171,21 @@ def test_S4_random_dealer_and_deal_passes_left_in_a_match() -> None:
         seen.append(m.state.dealer)
     assert seen == [2, 0, 1, 2]
     assert m.state.current == 0
+
+
+def test_S3_apply_first_wild_reverse_draw4_reading() -> None:
+    """S3 ``first_card=apply``, a first Wild Reverse Draw 4: the first player names the color;
+    then, as if the dealer had played it (W1), direction reverses and the player before the
+    dealer (on the dealer's right) faces +4. Our reading: "as if the dealer had played it"
+    decides who is hit, since W1 hits the player before the card's player."""
+    s = _seed_where(APPLY, 4, lambda g: g.discard[-1].face is Face.WILD_REVERSE_DRAW_4)
+    assert (s.current, s.decision) == (1, Decision.CHOOSE_COLOR)
+    act(s, "color Y")
+    assert (s.direction, s.current, s.decision, s.pending_total) == (-1, 3, Decision.STACK, 4)
+
+
+def test_S3_apply_first_skip_everyone_dealer_goes_first() -> None:
+    """S3 ``first_card=apply``, a first Skip Everyone: as if the dealer had played it, every
+    other player is skipped and the dealer takes the first turn (our reading)."""
+    s = _seed_where(APPLY, 4, lambda g: g.discard[-1].face is Face.SKIP_EVERYONE)
+    assert (s.current, s.decision) == (0, Decision.PLAY)

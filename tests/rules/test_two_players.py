@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nomercy import Decision
-from nomercy.events import HandsPassed, HandsSwapped, Played, Skipped, StackGrew
+from nomercy.events import HandsPassed, HandsSwapped, Played, Reversed, Skipped, StackGrew
 
 from .builders import C, act, bag, hand, make
 
@@ -46,3 +46,13 @@ def test_P4_seven_and_zero_swap_the_two_hands() -> None:
     s = make(["R0 G7 G2", "Y1 Y2 Y3 Y4"], "R5")
     assert act(s, "play R0")[-1] == HandsPassed(1)
     assert hand(s, 0) == bag("Y1 Y2 Y3 Y4") and hand(s, 1) == bag("G7 G2") and s.current == 1
+
+
+def test_P3_K6_wild_reverse_draw4_stacked_comes_back_to_its_player() -> None:
+    """P3/K6 (our reading of W1 "with 2 players the next player in the new direction is
+    you"): with the default ``two_player_reverse_draw=self`` a Wild Reverse Draw 4 stacked
+    on a total sends the total to its own player, who may stack again or take it."""
+    s = make(["R1 R2", "WR+4 W+6 Y3"], "R+2", current=1, pending=(2, 2, 0))
+    assert act(s, "play WR+4 B")[-2:] == [Reversed(-1), StackGrew(1, 6)]
+    assert (s.current, s.decision, s.pending_total) == (1, Decision.STACK, 6)
+    assert act(s, "play W+6 B")[-1] == StackGrew(0, 12)

@@ -119,3 +119,12 @@ def test_U_uno_calls_false_no_calls_no_catches() -> None:
     assert s.uno_seat is None and s.legal_actions(2) == []
     refused(s, "catch 0", "U1", seat=2, contains="uno_calls")
     refused(s, "uno", "U1", seat=0, contains="uno_calls")
+
+
+def test_U2_only_seats_at_the_table_are_offered_a_catch() -> None:
+    """U2: ``legal_actions(seat)`` for a seat that is not at the table offers nothing (it
+    offered ``catch 0`` to seat -1 and raised IndexError for seat 9: fixed)."""
+    s = make(TABLE, "R0", PILE)
+    act(s, "play R5")
+    assert s.legal_actions(-1) == [] and s.legal_actions(9) == []
+    refused(s, "catch 0", "U2", seat=-1, contains="not an active player")
