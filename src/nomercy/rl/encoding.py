@@ -168,7 +168,9 @@ def legal_mask(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt
     mask = np.zeros(NUM_ACTIONS, np.int8) if out is None else out
     if out is not None:
         mask.fill(0)
-    mask[legal_indices(view)] = 1
+    indices = legal_indices(view)
+    if indices:
+        mask[indices] = 1
     return mask
 
 

@@ -107,7 +107,7 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Legal actions now, as booleans (sb3-contrib ``MaskablePPO``)."""
         return self._mask.astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self._view is None or self.render_mode is None:
             return None
         text = render_view(self._view)
