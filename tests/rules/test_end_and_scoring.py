@@ -159,14 +159,37 @@ def test_E4_match_to_target_score() -> None:
 
 
 def test_E4_knocked_out_return_false() -> None:
-    """E4 ``knocked_out_return=false``: a player knocked out sits out the rest of the match."""
-    m = Match(players=3, rules=Rules(target_score=100_000, knocked_out_return=False), seed=0, dealer=0)
-    _play_round(m, random.Random(0))
-    out = set(m.rounds[-1].knocked_out)
-    assert out == {2} and m.eliminated == {2}
+    """E4 ``knocked_out_return=false``: a player knocked out sits out the rest of the match:
+    dealt nothing, never deciding, skipped by the deal."""
+    rules = Rules(target_score=100_000, knocked_out_return=False)
+    for seed in range(60):  # the first seeded match whose first round knocks one player out
+        m = Match(players=4, rules=rules, seed=seed, dealer=0)
+        _play_round(m, random.Random(seed))
+        if len(m.rounds[-1].knocked_out) == 1:
+            break
+    else:
+        raise AssertionError("no seed in 0-59 knocks exactly one player out in round 1")
+    (out,) = m.rounds[-1].knocked_out
+    assert m.eliminated == {out} and not m.is_over
     m.next_round()
     s = m.state
-    assert s.active == [True, True, False] and s.hands[2] == [] and s.dealer == 1
-    assert s.legal_actions(2) == []
-    _play_round(m, random.Random(1))
-    assert all(seat != 2 for seat in {m.rounds[-1].winner})
+    assert s.active == [seat != out for seat in range(4)]
+    assert s.hands[out] == [] and all(len(s.hands[x]) == 7 for x in range(4) if x != out)
+    assert s.dealer == (1 if out != 1 else 2) and s.legal_actions(out) == []
+    rng = random.Random(1)
+    while not m.round_over:
+        assert m.state.current != out
+        m.apply(rng.choice(m.state.legal_actions()))
+    assert m.rounds[-1].winner != out
+
+
+def test_E4_knocked_out_return_default_deals_everyone_back_in() -> None:
+    """E4 default ``knocked_out_return=true``: every player is dealt back in each round."""
+    for seed in range(60):
+        m = Match(players=4, rules=Rules(target_score=100_000), seed=seed, dealer=0)
+        _play_round(m, random.Random(seed))
+        if m.rounds[-1].knocked_out:
+            break
+    assert m.rounds[-1].knocked_out and m.eliminated == set()
+    m.next_round()
+    assert m.state.active == [True] * 4 and [len(h) for h in m.state.hands] == [7] * 4
