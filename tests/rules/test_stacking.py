@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nomercy import Decision
+from nomercy import Decision, GameState
 from nomercy.events import Drew, KnockedOut, Played, Reversed, StackGrew
 
 from .builders import C, act, bag, color, cs, discard, draw_pile, filler, hand, legal, make, refused, sizes
@@ -14,11 +14,11 @@ VALUE = {"R+2": 2, "B+2": 2, "R+4": 4, "B+4": 4, "WR+4": 4, "W+6": 6, "W+10": 10
 PILE = "G6 G7 G8 G9 R6 R7 R8 R9 Y6 Y7 Y8 Y9 B6 B7 B8 G6 G7 G8 G9 R6"
 
 
-def _facing(last: str, hand1: str, rules: dict[str, object] | None = None, total: int | None = None):  # type: ignore[no-untyped-def]
+def _facing(last: str, hand1: str, rules: dict[str, object] | None = None) -> GameState:
     """Seat 1 of 4 faces the pending total of ``last``, played by seat 0, red in play."""
     return make(
         ["R1 R2 R3", hand1, "Y7 Y8 Y9", "B7 B8 B9"], last, "G1 G2 G3 G4 G5 G6 G7 G8 G9 G1 G2 G3 G4 G5",
-        rules=rules, current=1, color="R", pending=(total or VALUE[last], VALUE[last], 0),
+        rules=rules, current=1, color="R", pending=(VALUE[last], VALUE[last], 0),
     )  # fmt: skip
 
 
