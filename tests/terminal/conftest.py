@@ -50,3 +50,13 @@ def spawn(term_env: dict[str, str]) -> Spawn:
 def scenario() -> Path:
     """The hand-built position every scripted round starts from."""
     return SCENARIO
+
+
+@pytest.fixture(scope="session")
+def test_bots() -> None:
+    """Register the predictable ``first`` and ``quiet`` bots in this process too."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("nomercy_test_program", PROGRAM)
+    assert spec is not None and spec.loader is not None
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))

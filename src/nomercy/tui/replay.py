@@ -26,7 +26,7 @@ from nomercy.state import GameState
 from nomercy.tui import render
 from nomercy.tui.game import describe
 from nomercy.tui.hand import grouped
-from nomercy.tui.session import SESSION_FORMAT, SaveError
+from nomercy.tui.session import SESSION_FORMAT, SESSION_VERSION, SaveError
 
 
 class Replayable:
@@ -57,7 +57,7 @@ def load_replayable(path: Path) -> Replayable:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SaveError(f"cannot read {path}: {reason}") from None
     except json.JSONDecodeError:
-        raise SaveError(f"{path} is not a nomercy game file (it is not JSON)") from None
+        raise SaveError(f"{path} is not a nomercy save file (it is not JSON)") from None
     try:
         return _from_data(data)
     except SaveError as exc:
@@ -71,6 +71,8 @@ def load_replayable(path: Path) -> Replayable:
 def _from_data(data: Any) -> Replayable:
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == SESSION_FORMAT:
+        if data.get("format_version") != SESSION_VERSION:
+            raise SaveError(f"save format version {data.get('format_version')!r} is not supported")
         names = [str(n) for n in data["names"]]
         human = int(data["human"])
         if "match" in data:
@@ -83,7 +85,7 @@ def _from_data(data: Any) -> Replayable:
     if kind == "nomercy.record":
         record = GameRecord.from_dict(data)
         return Replayable(_start(record), record.actions, _bot_names(record.players), None)
-    raise SaveError("not a nomercy save file, match or game record")
+    raise SaveError("not a nomercy save file (nor a saved match or game record)")
 
 
 def _from_match(data: Any, names: list[str] | None, human: int | None, match_mode: bool) -> Replayable:
