@@ -78,7 +78,7 @@ class Action:
 
 def _parse_seat(word: str, text: str) -> int:
     word = word.lstrip("@")
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):  # int() refuses "²", which isdigit() accepts
         raise InvalidAction(f"{text!r}: {word!r} is not a seat number")
     return int(word)
 

@@ -164,7 +164,7 @@ class Match:
     def from_json(cls, text: str | bytes) -> Match:
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             raise InvalidState(f"not a saved match: invalid JSON ({exc})") from None
         return cls.from_dict(data)
 
@@ -200,7 +200,7 @@ class Match:
             m.state = replay(m.record)
         except NoMercyError as exc:
             raise InvalidState(f"corrupt saved match: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise InvalidState(f"corrupt saved match: {exc!r}") from None
         return m
 

@@ -63,7 +63,7 @@ class GameRecord:
     def from_json(cls, text: str | bytes) -> GameRecord:
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             raise InvalidState(f"not a game record: invalid JSON ({exc})") from None
         return cls.from_dict(data)
 
@@ -85,7 +85,7 @@ class GameRecord:
             )
         except (InvalidAction, InvalidRules) as exc:
             raise InvalidState(f"corrupt game record: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise InvalidState(f"corrupt game record: {exc!r}") from None
 
 

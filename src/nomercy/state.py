@@ -263,7 +263,7 @@ class GameState:
         """Read a state written by :meth:`to_json`, or built by hand (see the docs)."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             raise InvalidState(f"not valid JSON: {exc}") from None
         return cls.from_dict(data)
 
@@ -275,7 +275,7 @@ class GameState:
             raise
         except (InvalidCard, InvalidRules) as exc:
             raise InvalidState(str(exc)) from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise InvalidState(f"malformed state: {exc!r}") from None
 
 
@@ -344,7 +344,7 @@ def _from_dict(data: Any) -> GameState:
     else:
         raise InvalidState(f"color must be R, Y, G or B, got {color!r}")
     direction = data.get("direction", 1)
-    if direction not in (1, -1):
+    if type(direction) is not int or direction not in (1, -1):  # not 1.0 or true: seats index lists
         raise InvalidState(f"direction must be 1 (clockwise) or -1, got {direction!r}")
     s.direction = direction
     pending = data.get("pending") or {}
