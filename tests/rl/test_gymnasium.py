@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium.utils.env_checker import check_env
 
 import nomercy
+import nomercy.bots
 from nomercy.rl import GYM_ENV_ID, NoMercyEnv
 
 from .helpers import PLAYERS, PRESETS
@@ -80,3 +81,11 @@ def test_ansi_render_shows_only_the_learners_hand() -> None:
     assert isinstance(text, str) and state is not None
     assert "P0 holds: " + " ".join(c.code for c in sorted(state.hands[0])) in text
     assert "P1 holds" not in text
+
+
+@pytest.mark.parametrize("bot", nomercy.bots.available())
+def test_every_registered_bot_can_be_the_opponent(bot: str) -> None:
+    """Bots play through the shared runner, reactions (U2 catches) included."""
+    env = NoMercyEnv(players=3, opponents=bot)
+    reward, steps = _episode(env, seed=1)
+    assert reward in (1.0, -1.0) and steps >= 1

@@ -18,6 +18,7 @@ from .helpers import PLAYERS, PRESETS
 
 
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")  # dict observations
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")  # likewise
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_api_test_and_seed_test_pass(players: int, preset: str) -> None:
