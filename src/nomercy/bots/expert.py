@@ -1,0 +1,160 @@
+"""``expert``: determinized Monte Carlo search over the information set.
+
+The bot never sees hidden cards. At each decision with more than one sensible action it:
+
+1. **Samples worlds** consistent with its view (:func:`nomercy.determinize`: the unseen
+   cards dealt at random to the other hands and the draw pile), drawing them lazily and
+   *reusing* each one for every candidate action (common random numbers: candidates are
+   compared on the same worlds, which removes most of the deal's noise).
+2. **Ranks candidates** with the heuristic (:mod:`nomercy.bots.heuristic`) and keeps the
+   best ``width`` of them (progressive widening by a prior: a hand of wilds offers dozens
+   of plays, and the weak ones need no playouts).
+3. **Allocates playouts by sequential halving** (Karnin et al. 2013, the fixed-budget
+   best-arm method used at the root of Gumbel MuZero): every round each surviving
+   candidate gets an equal share of the round's playouts, then the worse half is
+   dropped.
+4. **Plays out** each (world, candidate): the candidate is applied, then every seat plays
+   the heuristic policy (reading only its own hand of the sampled world) for up to
+   ``depth`` decisions. A finished round scores 1 for a win and 0 otherwise; a playout cut
+   at ``depth`` scores this seat's share of ``exp(-hand size / 3)`` among active players.
+5. **Picks** the candidate with the best mean; ties go to the heuristic's order.
+
+This is the root of information-set MCTS with a heuristic default policy (flat
+determinized search, "perfect-information Monte Carlo"): with a small budget a flat root
+plus a strong playout policy beats a deeper but thinner tree in this game, where hidden
+hands and a shuffled pile make deep lines mostly noise.
+
+Budget: ``budget`` playouts per decision (default 160, reproducible: same seed, same
+decisions). ``ms`` adds a wall-clock limit per decision; a time limit makes decisions
+depend on the machine's speed, so runs with ``ms`` set are *not* reproducible. Decisions
+with one sensible action return at once, without search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, ClassVar
+
+from nomercy.actions import Action
+from nomercy.bots import Bot, register
+from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
+from nomercy.state import GameState
+from nomercy.views import PlayerView, determinize
+
+__all__ = ["DEFAULT_BUDGET", "ExpertBot"]
+
+DEFAULT_BUDGET = 160
+_EXP = [math.exp(-k / 3.0) for k in range(200)]
+
+
+def _evaluate(state: GameState, seat: int) -> float:
+    """This seat's chance to win, estimated from hand sizes (finished: 1 or 0)."""
+    outcome = state.outcome
+    if outcome is not None:
+        return 1.0 if outcome.winner == seat else 0.0
+    if not state.active[seat]:
+        return 0.0
+    total = 0.0
+    mine = 0.0
+    for other, hand in enumerate(state.hands):
+        if state.active[other]:
+            w = _EXP[min(len(hand), 199)]
+            total += w
+            if other == seat:
+                mine = w
+    return mine / total
+
+
+def playout(state: GameState, seat: int, depth: int) -> float:
+    """Play the heuristic policy for every seat for ``depth`` decisions; the value for ``seat``."""
+    for _ in range(depth):
+        if state.current is None:
+            break
+        legal = state.legal_actions()
+        action = legal[0] if len(legal) == 1 else best_action(table_from_state(state), legal)
+        state.apply(action)
+    return _evaluate(state, seat)
+
+
+@register("expert")
+class ExpertBot(Bot):
+    """Determinized search at the root with heuristic playouts (see the module docstring)."""
+
+    name: ClassVar[str] = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = DEFAULT_BUDGET,
+        ms: float | None = None,
+        depth: int = 40,
+        width: int = 8,
+        catch_miss: float = 0.0,
+        **options: Any,
+    ) -> None:
+        super().__init__(seed)
+        if options:
+            raise ValueError(f"expert bot: unknown option(s) {', '.join(sorted(options))}")
+        if int(budget) < 1:
+            raise ValueError(f"budget is the number of playouts per decision (>= 1), got {budget!r}")
+        if ms is not None and float(ms) <= 0:
+            raise ValueError(f"ms is a time limit per decision in milliseconds (> 0), got {ms!r}")
+        if int(depth) < 1 or int(width) < 1:
+            raise ValueError("depth and width must be >= 1")
+        if not 0.0 <= float(catch_miss) <= 1.0:
+            raise ValueError(f"catch_miss must be a probability 0-1, got {catch_miss!r}")
+        self.budget = int(budget)
+        self.ms = float(ms) if ms is not None else None
+        self.depth = int(depth)
+        self.width = int(width)
+        self.catch_miss = float(catch_miss)
+        #: Playouts run by the last decision (0 when it was trivial).
+        self.last_playouts = 0
+
+    def react(self, view: PlayerView) -> Action | None:
+        return react(view, self.rng.random, self.catch_miss)
+
+    def choose(self, view: PlayerView) -> Action:
+        self.last_playouts = 0
+        ranked = score_actions(table_from_view(view), view.legal_actions)
+        if len(ranked) == 1:
+            return ranked[0][1]
+        candidates = [a for _, a in ranked[: self.width]]
+        assert view.seat is not None
+        return self._search(view, view.seat, candidates)
+
+    def _search(self, view: PlayerView, seat: int, candidates: list[Action]) -> Action:
+        deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
+        rng = self.rng
+        worlds: list[GameState] = []
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        alive = list(range(len(candidates)))
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        left = self.budget
+        depth = self.depth
+        for r in range(rounds):
+            share = max(1, (left // (rounds - r)) // len(alive))
+            for j in range(share):
+                index = counts[alive[0]]
+                if index >= len(worlds):
+                    worlds.append(determinize(view, rng))
+                world = worlds[index]
+                for c in alive:
+                    s = world.clone()
+                    s.apply(candidates[c], seat)
+                    totals[c] += playout(s, seat, depth)
+                    counts[c] += 1
+                left -= len(alive)
+                if deadline is not None and j % 4 == 3 and time.perf_counter() > deadline:
+                    left = 0
+                    break
+            if left <= 0 or len(alive) == 1:
+                break
+            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+            alive.sort()
+        self.last_playouts = sum(counts)
+        best = max(alive, key=lambda c: (totals[c] / counts[c], -c))
+        return candidates[best]
