@@ -8,6 +8,7 @@ from nomercy.cli import rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
+from nomercy.cli.tournament import tournament
 
 app = typer.Typer(
     name="nomercy",
@@ -18,6 +19,7 @@ app = typer.Typer(
 )
 app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
 app.command("rules")(rules_cmd.rules)
+app.command("tournament")(tournament)
 app.command("report")(report)
 app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)

@@ -1,0 +1,110 @@
+"""``nomercy tournament``: measure bots against each other (see :mod:`nomercy.bots.tournament`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from nomercy.bots.tournament import TournamentResult, default_workers, parse_bots, run_tournament
+from nomercy.cli.options import load_rules
+
+
+def tournament(
+    bots: str = typer.Option(
+        "expert,heuristic,random,random",
+        "--bots",
+        "-b",
+        help="one bot per seat, comma-separated; name*K repeats, name:key=value sets an option "
+        "(e.g. expert:budget=300,heuristic*3)",
+    ),
+    games: int = typer.Option(2000, "--games", "-n", min=1, help="games (or matches with --match)"),
+    players: int | None = typer.Option(None, "--players", "-p", min=2, help="players (default: one per bot)"),
+    seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole run"),
+    workers: int = typer.Option(0, "--workers", "-w", min=0, help="worker processes (0: one per core)"),
+    match: bool = typer.Option(False, "--match", help="play full scored matches to the target score (E4)"),
+    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
+    preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
+    rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
+    rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
+) -> None:
+    """Play bots against each other with seat rotation; print win rates with 95% intervals."""
+    rules = load_rules(preset, rule, rules_file)
+    try:
+        specs = parse_bots(bots)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bots") from None
+    players = players if players is not None else len(specs)
+    if len(specs) != players:
+        raise typer.BadParameter(
+            f"{len(specs)} bots for {players} players: name one bot per seat (name*K repeats)",
+            param_hint="--bots",
+        )
+    if players > rules.max_players:
+        raise typer.BadParameter(f"{players} players: this table seats at most {rules.max_players} (S1)")
+    workers = workers or default_workers()
+    err = Console(stderr=True)
+    show = not as_json and sys.stderr.isatty()
+    unit = "matches" if match else "games"
+    try:
+        if show:
+            with Progress(
+                TextColumn("[bold]tournament"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn(unit),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
+            ) as bar:
+                task = bar.add_task(unit, total=games)
+                result = run_tournament(
+                    specs, games, players, seed, rules, workers, match, lambda k: bar.advance(task, k)
+                )
+        else:
+            result = run_tournament(specs, games, players, seed, rules, workers, match)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        # Piped output is not cut to 80 columns: the table is the result.
+        print_result(result, Console() if sys.stdout.isatty() else Console(width=140))
+
+
+def print_result(result: TournamentResult, console: Console) -> None:
+    """The human-readable table."""
+    mode = "matches" if result.match else "games"
+    table = Table(title=f"{result.games} {mode}, {result.players} players, seed {result.seed}")
+    table.add_column("bot", no_wrap=True)
+    table.add_column("match wins" if result.match else "wins", justify="right")
+    table.add_column("win rate", justify="right", no_wrap=True)
+    table.add_column("95% CI (Wilson)", justify="right", no_wrap=True)
+    table.add_column("pts/round", justify="right")
+    table.add_column("KOs caused", justify="right")
+    table.add_column("KOs suffered", justify="right")
+    table.add_column("decisions/game", justify="right")
+    for e in result.entries:
+        low, high = e.interval
+        table.add_row(
+            e.label,
+            str(e.wins),
+            f"{e.win_rate:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{e.points / e.rounds:.1f}" if e.rounds else "-",
+            str(e.caused),
+            str(e.suffered),
+            f"{e.decisions / e.games:.1f}",
+        )
+    console.print(table)
+    if result.match:
+        console.print(f"rounds per match: {result.rounds / result.games:.1f}")
+    if result.games % result.players:
+        console.print(
+            f"note: {result.games} is not a multiple of {result.players}: seats are not played equally often"
+        )
