@@ -8,6 +8,7 @@ from nomercy.cli import rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
+from nomercy.cli.serve import serve
 from nomercy.cli.tournament import tournament
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ app.command("report")(report)
 app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)
 app.command("replay")(replay_cmd)
+app.command("serve")(serve)
 
 
 def main() -> None:

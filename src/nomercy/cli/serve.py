@@ -1,0 +1,52 @@
+"""``nomercy serve``: the online rooms and the browser game (needs the ``server`` extra).
+
+FastAPI and uvicorn are imported only when the command runs, so the rest of the command
+line works without the extra installed.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+import typer
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0 to let other machines in)."),
+    port: int = typer.Option(8000, min=1, max=65535, help="TCP port."),
+    database_url: str = typer.Option(
+        None,
+        "--database-url",
+        help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db (default: SQLite in your data dir).",
+    ),
+    allow_origin: list[str] = typer.Option(
+        None, "--allow-origin", help="Another web origin allowed to open WebSockets (repeatable)."
+    ),
+    log_level: str = typer.Option("info", help="uvicorn log level."),
+) -> None:
+    """Serve online rooms: create a room in the browser, share the code, play."""
+    try:
+        import uvicorn
+
+        from nomercy.server import Settings, create_app
+    except ImportError as exc:
+        raise typer.BadParameter(
+            f"the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)"
+        ) from None
+    settings = Settings.from_env(database_url=database_url, allowed_origins=tuple(allow_origin or ()) or None)
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        typer.echo(f"warning: listening on {host}: other machines can reach this server", err=True)
+    shown = "localhost" if loopback else host
+    typer.echo(f"nomercy: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        log_level=log_level,
+        proxy_headers=False,
+    )

@@ -1,0 +1,262 @@
+"""The wire protocol: pydantic models of every message, limits and error codes.
+
+Clients send *intents* only (``hello``, ``action``, ``chat``, ``react``, ``ping``); the
+server answers with ``welcome``, ``state``, ``room``, ``chat``, ``reaction``, ``error``
+and ``pong``. Every client message is a JSON object of at most
+``Settings.max_message_bytes`` bytes whose ``type`` selects the model; unknown fields are
+refused (``extra="forbid"``). ``docs/protocol.md`` documents every field.
+
+The version is :data:`PROTOCOL_VERSION`; a change that breaks old clients bumps it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+PROTOCOL_VERSION = 1
+
+#: Join codes: no 0/O, 1/I/L, so they can be read aloud and typed from a phone.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+CODE_PATTERN = f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$"
+
+#: Quick reactions a player may send (names, drawn by the client).
+REACTIONS = ("gg", "wow", "ouch", "haha", "hurry", "oops")
+
+NICKNAME_MAX = 24
+CHAT_MAX = 200
+
+
+class ErrorCode:
+    """Stable error codes (``error.code`` on the wire, ``detail.code`` over HTTP)."""
+
+    BAD_JSON = "bad_json"  #: not a JSON object
+    TOO_LARGE = "too_large"  #: the message is over the size limit
+    BAD_MESSAGE = "bad_message"  #: the JSON does not match any message's schema
+    HELLO_FIRST = "hello_first"  #: the first message of a connection must be hello
+    ALREADY_JOINED = "already_joined"  #: a second hello on the same connection
+    NOT_FOUND = "not_found"  #: no room with that join code
+    UNAUTHORIZED = "unauthorized"  #: the seat token is missing or wrong
+    FORBIDDEN = "forbidden"  #: not allowed for this client (spectator acting, not host)
+    RATE_LIMITED = "rate_limited"  #: too many messages, rooms or failed joins
+    NOT_STARTED = "not_started"  #: the game has not started yet
+    STALE = "stale"  #: the action was for another state version: dropped
+    TOO_LATE = "too_late"  #: a catch / Uno call that someone else's message beat
+    INVALID_ACTION = "invalid_action"  #: action text that does not parse
+    ILLEGAL_ACTION = "illegal_action"  #: the rules refuse it now (state unchanged)
+    NOT_YOUR_TURN = "not_your_turn"  #: another seat is deciding
+    GAME_OVER = "game_over"  #: the round or match is over
+    INVALID_RULES = "invalid_rules"  #: a house rule value out of range
+    ROOM_FULL = "room_full"  #: no free seat
+    BAD_REQUEST = "bad_request"  #: an HTTP request that does not fit (seats, bots...)
+    SERVER_ERROR = "server_error"  #: storage failed; the action was not applied
+
+
+def _clean_text(value: str, what: str, limit: int) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError(f"{what} is empty")
+    if len(value) > limit:
+        raise ValueError(f"{what} is longer than {limit} characters")
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+        raise ValueError(f"{what} contains control characters")
+    return value
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_max_length=4096)
+
+
+# -- client -> server (WebSocket) --------------------------------------------------------
+
+
+class Hello(_Model):
+    """First message of a connection: sit at ``token``'s seat, or watch (``token`` null)."""
+
+    type: Literal["hello"]
+    room: Annotated[str, Field(pattern=CODE_PATTERN)]
+    token: Annotated[str, Field(min_length=16, max_length=64)] | None = None
+    protocol: int = PROTOCOL_VERSION
+
+
+class ActionMessage(_Model):
+    """An action in the text form of ``nomercy.actions`` for the state ``version``."""
+
+    type: Literal["action"]
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    version: Annotated[int, Field(ge=0, le=10_000_000)]
+    #: Echoed in a refusal so the client knows which message failed.
+    id: Annotated[str, Field(max_length=32)] | None = None
+
+
+class ChatMessage(_Model):
+    type: Literal["chat"]
+    text: str
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        return _clean_text(value, "chat text", CHAT_MAX)
+
+
+class ReactMessage(_Model):
+    type: Literal["react"]
+    reaction: Literal["gg", "wow", "ouch", "haha", "hurry", "oops"]
+
+
+class PingMessage(_Model):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | ActionMessage | ChatMessage | ReactMessage | PingMessage, Field(discriminator="type")
+]
+client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+# -- HTTP requests ---------------------------------------------------------------------
+
+
+class _Nickname(_Model):
+    nickname: str
+
+    @field_validator("nickname")
+    @classmethod
+    def _nick(cls, value: str) -> str:
+        return _clean_text(value, "nickname", NICKNAME_MAX)
+
+
+class CreateRoom(_Nickname):
+    """The host's table: rules (a preset and overrides), seats, bots, mode, timer."""
+
+    preset: Annotated[str, Field(max_length=32)] = "no_mercy"
+    #: House-rule overrides, field name -> value (see ``GET /api/options``).
+    rules: Annotated[dict[str, Any], Field(max_length=40)] = Field(default_factory=dict)
+    seats: Annotated[int, Field(ge=2, le=10)] = 4
+    #: How many of the seats bots take from the start (the last ones).
+    bots: Annotated[int, Field(ge=0, le=9)] = 0
+    #: Bot strength, a name of ``nomercy.bots.available()``.
+    bot: Annotated[str, Field(max_length=32)] = "random"
+    mode: Literal["round", "match"] = "round"
+    #: Seconds per turn before the server draws/takes for an idle player; 0/None: off.
+    turn_seconds: Annotated[int, Field(ge=0, le=3600)] | None = None
+    #: Tests only (refused unless the server runs with ``test_options``): the match seed.
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
+class JoinRoom(_Nickname):
+    pass
+
+
+class KickRequest(_Model):
+    seat: Annotated[int, Field(ge=0, le=9)]
+
+
+# -- server -> client --------------------------------------------------------------------
+
+
+class SeatInfo(_Model):
+    seat: int
+    nickname: str | None
+    #: ``human``, ``bot`` or ``open`` (waiting for a player).
+    kind: Literal["human", "bot", "open"]
+    #: A human with at least one live connection.
+    connected: bool
+    #: A bot plays this human's seat (away past the grace period).
+    standin: bool
+    host: bool
+
+
+class RoomInfo(_Model):
+    code: str
+    status: Literal["lobby", "playing", "finished"]
+    seats: list[SeatInfo]
+    rules: dict[str, Any]
+    preset: str
+    mode: Literal["round", "match"]
+    bot: str
+    turn_seconds: int | None
+    round: int
+    scores: list[int]
+    #: Finished rounds: number, winner, reason, points per seat.
+    rounds: list[dict[str, Any]]
+    match_winner: int | None
+    spectators: int
+
+
+class Welcome(_Model):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    #: Your seat, or null for a spectator.
+    seat: int | None
+    room: RoomInfo
+
+
+class StateMessage(_Model):
+    """The table as this connection may see it, and what happened since the last one."""
+
+    type: Literal["state"] = "state"
+    #: ``PlayerView.to_dict()`` of this seat (spectators: of ``None``), or null in the lobby.
+    view: dict[str, Any] | None
+    #: The room's state version: the number of entries in its action log. It grows by one
+    #: with every applied action and every new round; an action must name the current one.
+    version: int
+    #: Redacted events (``Event.to_dict()``) with a ``text`` line each.
+    events: list[dict[str, Any]]
+    #: True on a (re)connect snapshot: ``events`` is then the recent log, not news.
+    snapshot: bool = False
+    #: Seconds left on the turn timer of the deciding seat, or null.
+    deadline: float | None = None
+
+
+class RoomMessage(_Model):
+    type: Literal["room"] = "room"
+    room: RoomInfo
+
+
+class ChatOut(_Model):
+    type: Literal["chat"] = "chat"
+    seat: int | None
+    nickname: str
+    text: str
+
+
+class ReactionOut(_Model):
+    type: Literal["reaction"] = "reaction"
+    seat: int | None
+    nickname: str
+    reaction: str
+
+
+class ErrorMessage(_Model):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    #: The ``id`` of the refused action message, when it had one.
+    ref: str | None = None
+    #: The room's current state version, so a stale client can resynchronise.
+    version: int | None = None
+
+
+class Pong(_Model):
+    type: Literal["pong"] = "pong"
+
+
+class Kicked(_Model):
+    """Sent before the server closes a removed player's connection."""
+
+    type: Literal["kicked"] = "kicked"
+    message: str
+
+
+class ProtocolError(Exception):
+    """A refusal with a stable code; the connection stays open unless ``close`` is set."""
+
+    def __init__(self, code: str, message: str, *, close: bool = False, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.close = close
+        self.ref = ref

@@ -1,0 +1,88 @@
+"""The server's configuration, from the command line or ``NOMERCY_*`` environment variables.
+
+The environment form exists so that a server started as a subprocess (tests, the load
+benchmark, ``uvicorn --factory``) is configured without code.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+
+def default_database_url() -> str:
+    """SQLite in the user's data directory (created on first use)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("nomercy", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'rooms.sqlite3'}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob of the server. Times are in seconds."""
+
+    #: SQLAlchemy URL; None means SQLite under the user's data directory.
+    database_url: str | None = None
+    #: Extra origins allowed to open a WebSocket (the server's own origin always is).
+    allowed_origins: tuple[str, ...] = ()
+    #: Pause before a bot (or a stand-in for an absent human) moves, so people can follow.
+    bot_delay: float = 0.9
+    #: Pause before a bot catches a player who did not call Uno, giving humans a chance.
+    reaction_delay: float = 1.5
+    #: Seconds a disconnected human keeps the seat before a bot plays for them.
+    grace_seconds: float = 45.0
+    #: Pause between the rounds of a match.
+    between_rounds: float = 8.0
+    #: Largest turn timer a host may choose (0/None in a room turns it off).
+    max_turn_seconds: int = 600
+    #: Largest WebSocket message accepted from a client, in bytes.
+    max_message_bytes: int = 4096
+    #: Messages per second a connection may send (token bucket rate and burst).
+    message_rate: float = 8.0
+    message_burst: int = 30
+    #: Chat lines and quick reactions per connection: rate per second and burst.
+    chat_rate: float = 0.5
+    chat_burst: int = 5
+    #: Rooms one client address may create per minute (burst = the same number).
+    rooms_per_minute: int = 10
+    #: Unknown join codes or bad seat tokens one address may try per minute.
+    join_failures_per_minute: int = 20
+    #: Most rooms in memory at once.
+    max_rooms: int = 2000
+    #: Finished or idle rooms are forgotten by memory (not by storage) after this long.
+    idle_room_seconds: float = 6 * 3600
+    #: Tests only: let room creation fix the seed. Off by default: a known seed reveals
+    #: every hand and the whole draw pile.
+    test_options: bool = False
+    #: Messages kept per room for the game log a (re)connecting client receives.
+    log_length: int = 200
+
+    def resolved_database_url(self) -> str:
+        return self.database_url or default_database_url()
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+        """Settings from ``NOMERCY_<FIELD>`` variables, then keyword overrides."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            key = "NOMERCY_" + f.name.upper()
+            if key not in env:
+                continue
+            raw = env[key]
+            kind = str(f.type)
+            if kind == "bool":
+                values[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
+            elif kind == "int":
+                values[f.name] = int(raw)
+            elif kind == "float":
+                values[f.name] = float(raw)
+            elif kind.startswith("tuple"):
+                values[f.name] = tuple(x.strip() for x in raw.split(",") if x.strip())
+            else:
+                values[f.name] = raw or None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(cls(), **values)  # type: ignore[arg-type]

@@ -1,0 +1,241 @@
+"""Storage: rooms, seats and an append-only action log, through SQLAlchemy 2.x Core.
+
+A game is ``(rules, seed, actions)``: the log holds every applied action in order (and a
+marker where a match dealt its next round), so a restarted server rebuilds each room by
+replaying it and continues with exactly the same future draws. Each append is committed
+before the action is broadcast (see :func:`nomercy.server.rooms.RoomManager.act`).
+
+Seat tokens are never stored, only their SHA-256 (a leaked database seats nobody).
+SQLite (the default, a file under the user's data directory) and PostgreSQL
+(``postgresql+psycopg://...``) are both supported and tested.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+SCHEMA_VERSION = 1
+
+metadata = MetaData()
+
+rooms = Table(
+    "nomercy_rooms",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(12), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),
+    #: CreateRoom settings as JSON (rules overrides, preset, mode, bot, turn timer).
+    Column("settings", Text, nullable=False),
+    #: The match seed, set when the host starts the game.
+    Column("seed", BigInteger, nullable=True),
+)
+
+seats = Table(
+    "nomercy_seats",
+    metadata,
+    Column("room_id", Integer, ForeignKey("nomercy_rooms.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("nickname", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("host", Boolean, nullable=False, default=False),
+)
+
+actions = Table(
+    "nomercy_actions",
+    metadata,
+    Column("room_id", Integer, ForeignKey("nomercy_rooms.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    #: The acting seat; -1 for the ``next_round`` marker.
+    Column("seat", Integer, nullable=False),
+    #: Action text (``nomercy.actions``) or ``@next_round``.
+    Column("action", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+NEXT_ROUND = "@next_round"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    nickname: str | None
+    token_hash: str | None
+    host: bool
+
+
+@dataclass
+class StoredRoom:
+    id: int
+    code: str
+    status: str
+    settings: dict[str, Any]
+    seed: int | None
+    seats: list[StoredSeat]
+    log: list[tuple[int, str]] = field(default_factory=list)
+
+
+class Storage:
+    """All database access of the server. Methods commit before they return."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {"future": True}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes ------------------------------------------------------------------------
+
+    def create_room(self, code: str, settings: dict[str, Any], room_seats: list[StoredSeat]) -> int:
+        now = time.time()
+        with self.engine.begin() as conn:
+            key = conn.execute(
+                insert(rooms).values(
+                    code=code, created_at=now, updated_at=now, status="lobby", settings=json.dumps(settings)
+                )
+            ).inserted_primary_key
+            assert key is not None
+            room_id = key[0]
+            conn.execute(insert(seats), [_seat_row(room_id, s) for s in room_seats])
+        return int(room_id)
+
+    def update_seat(self, room_id: int, seat: StoredSeat) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats)
+                .where(seats.c.room_id == room_id, seats.c.seat == seat.seat)
+                .values(kind=seat.kind, nickname=seat.nickname, token_hash=seat.token_hash, host=seat.host)
+            )
+            conn.execute(update(rooms).where(rooms.c.id == room_id).values(updated_at=time.time()))
+
+    def start(self, room_id: int, seed: int, room_seats: list[StoredSeat]) -> None:
+        """The host started: the seed and the seats as dealt, in one transaction."""
+        with self.engine.begin() as conn:
+            for s in room_seats:
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.room_id == room_id, seats.c.seat == s.seat)
+                    .values(kind=s.kind, nickname=s.nickname, token_hash=s.token_hash, host=s.host)
+                )
+            conn.execute(
+                update(rooms)
+                .where(rooms.c.id == room_id)
+                .values(seed=seed, status="playing", updated_at=time.time())
+            )
+
+    def append(self, room_id: int, seq: int, seat: int, action: str, status: str | None = None) -> None:
+        """One log entry (and the room's new status), committed before returning.
+
+        ``seq`` is the primary key with the room: a second writer of the same ``seq`` fails
+        instead of forking the log.
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(actions).values(room_id=room_id, seq=seq, seat=seat, action=action, at=now))
+            values: dict[str, Any] = {"updated_at": now}
+            if status is not None:
+                values["status"] = status
+            conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
+
+    # -- reads -------------------------------------------------------------------------
+
+    def load_rooms(self, since: float = 0.0) -> Iterator[StoredRoom]:
+        """Every room updated after ``since``, with its seats and its whole log."""
+        with self.engine.connect() as conn:
+            room_rows = conn.execute(
+                select(rooms).where(rooms.c.updated_at >= since).order_by(rooms.c.id)
+            ).all()
+            for row in room_rows:
+                seat_rows = conn.execute(
+                    select(seats).where(seats.c.room_id == row.id).order_by(seats.c.seat)
+                ).all()
+                log_rows = conn.execute(
+                    select(actions.c.seat, actions.c.action)
+                    .where(actions.c.room_id == row.id)
+                    .order_by(actions.c.seq)
+                ).all()
+                yield StoredRoom(
+                    id=row.id,
+                    code=row.code,
+                    status=row.status,
+                    settings=json.loads(row.settings),
+                    seed=row.seed,
+                    seats=[
+                        StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host)) for r in seat_rows
+                    ],
+                    log=[(r.seat, r.action) for r in log_rows],
+                )
+
+    def code_exists(self, code: str) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first() is not None
+
+    def log(self, room_id: int) -> list[tuple[int, str]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions.c.seat, actions.c.action)
+                .where(actions.c.room_id == room_id)
+                .order_by(actions.c.seq)
+            ).all()
+        return [(r.seat, r.action) for r in rows]
+
+
+def _seat_row(room_id: int, s: StoredSeat) -> dict[str, Any]:
+    return {
+        "room_id": room_id,
+        "seat": s.seat,
+        "kind": s.kind,
+        "nickname": s.nickname,
+        "token_hash": s.token_hash,
+        "host": s.host,
+    }
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL keeps readers off the writer's back; synchronous=FULL: a commit survives SIGKILL
+    and power loss alike (NORMAL in WAL mode would only lose on power loss)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,208 @@
+"""The room driver: one task per room that does what no message asks for.
+
+After every change it plans the *earliest* of these and sleeps until then (or until the
+next change, which replans):
+
+- a bot's move (bot seats, and human seats whose grace period ran out: a stand-in bot
+  plays them until they return), ``bot_delay`` after the last change;
+- a bot's out-of-turn reaction (catching a player who did not call Uno, a late Uno
+  call), ``reaction_delay`` after the change that opened it, so humans have a fair chance
+  to be first (the server's order of processing decides);
+- the turn timer of an idle human: the server takes the pending total, or draws, or
+  plays the drawn card, or names a color for them (:func:`idle_action`);
+- the end of a disconnected human's grace period (the stand-in takes over);
+- the next round of a match, ``between_rounds`` after a round ends.
+
+Every job re-checks the room's version before acting, so a job planned for a state
+that has since changed does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from nomercy.actions import Action
+from nomercy.server.protocol import ProtocolError
+from nomercy.server.rooms import Room, RoomManager
+from nomercy.views import PlayerView
+
+log = logging.getLogger("nomercy.server")
+
+Job = Callable[[], Awaitable[None]]
+
+
+def idle_action(view: PlayerView) -> Action:
+    """What the turn timer does for an idle player: take, draw, or the first legal action."""
+    legal = [a for a in view.legal_actions if a.kind not in ("catch", "uno")]
+    for kind in ("take", "draw", "pass"):
+        for action in legal:
+            if action.kind == kind:
+                return action
+    return legal[0]
+
+
+class RoomDriver:
+    """Plans and runs the room's timed jobs; :meth:`poke` after every change."""
+
+    def __init__(self, manager: RoomManager, room: Room) -> None:
+        self.manager = manager
+        self.room = room
+        self.settings = manager.settings
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        #: (version, seat) of bot actions the engine refused: never planned again.
+        self._refused: set[tuple[int, int]] = set()
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.room.code}")
+
+    def poke(self) -> None:
+        self.changed.set()
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    async def _run(self) -> None:
+        while True:
+            self.changed.clear()
+            try:
+                plan = self.plan(time.monotonic())
+            except Exception:
+                log.exception("planning failed in room %s", self.room.code)
+                plan = None
+            if plan is None:
+                await self.changed.wait()
+                continue
+            due, job = plan
+            delay = due - time.monotonic()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), delay)
+                    continue
+                except TimeoutError:
+                    pass
+            try:
+                await job()
+            except ProtocolError as exc:
+                log.debug("room %s: job refused: %s", self.room.code, exc.message)
+            except Exception:
+                log.exception("room %s: job failed", self.room.code)
+                await asyncio.sleep(1.0)  # never spin on a failing job
+
+    # -- planning -------------------------------------------------------------------------
+
+    def plan(self, now: float) -> tuple[float, Job] | None:
+        room = self.room
+        match = room.match
+        if room.status != "playing" or match is None:
+            return None
+        if match.round_over:
+            if room.finished:
+                return None
+            return room.changed_at + self.settings.between_rounds, self._next_round(room.version)
+        jobs: list[tuple[float, Job]] = []
+        for seat in room.seats:
+            if (
+                seat.kind == "human"
+                and not seat.standin
+                and seat.connections == 0
+                and seat.away_since is not None
+            ):
+                jobs.append((seat.away_since + self.settings.grace_seconds, self._standin(seat.seat)))
+        reaction = self._reaction()
+        if reaction is not None:
+            jobs.append((room.changed_at + self.settings.reaction_delay, reaction))
+        current = match.state.current
+        if current is not None:
+            if room.controller(current) is not None:
+                jobs.append(
+                    (room.changed_at + self.settings.bot_delay, self._bot_move(current, room.version))
+                )
+            elif room.turn_seconds:
+                jobs.append((room.changed_at + room.turn_seconds, self._idle(current, room.version)))
+        if not jobs:
+            return None
+        return min(jobs, key=lambda j: j[0])
+
+    def _reaction(self) -> Job | None:
+        """The first bot (in seat order after the last actor) that wants to act out of turn."""
+        room = self.room
+        state = room.match.state  # type: ignore[union-attr]
+        if state.uno_seat is None:
+            return None
+        n = state.players
+        for i in range(1, n + 1):
+            seat = (room.last_actor + i) % n
+            bot = room.controller(seat)
+            if bot is None or not state.active[seat] or (room.version, seat) in self._refused:
+                continue
+            view = state.view(seat)
+            if not any(a.kind in ("catch", "uno") for a in view.legal_actions):
+                continue
+            action = bot.react(view)
+            if action is not None:
+                return self._apply(seat, action, room.version)
+        return None
+
+    # -- jobs -----------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action, version: int) -> Job:
+        async def job() -> None:
+            if self.room.version == version:
+                try:
+                    self.manager.apply(self.room, seat, action)
+                except ProtocolError:
+                    self._refused.add((version, seat))
+                    raise
+
+        return job
+
+    def _bot_move(self, seat: int, version: int) -> Job:
+        async def job() -> None:
+            room = self.room
+            bot = room.controller(seat)
+            if bot is None or room.version != version or room.match is None:
+                return
+            view = room.match.state.view(seat)
+            # A searching bot may think for a while: off the event loop, on an immutable view.
+            action = await asyncio.to_thread(bot.choose, view)
+            if room.version == version and room.controller(seat) is bot:
+                try:
+                    self.manager.apply(room, seat, action)
+                except ProtocolError as exc:  # a bot bug must not stop the table
+                    log.warning("room %s: bot %r chose %s: %s", room.code, bot, action, exc.message)
+                    self.manager.apply(room, seat, idle_action(view))
+
+        return job
+
+    def _idle(self, seat: int, version: int) -> Job:
+        async def job() -> None:
+            room = self.room
+            if room.version != version or room.match is None or room.match.state.current != seat:
+                return
+            self.manager.apply(room, seat, idle_action(room.match.state.view(seat)))
+
+        return job
+
+    def _standin(self, seat: int) -> Job:
+        async def job() -> None:
+            s = self.room.seats[seat]
+            if s.kind == "human" and s.connections == 0:
+                s.standin = True
+                self.manager.broadcast_room(self.room)
+
+        return job
+
+    def _next_round(self, version: int) -> Job:
+        async def job() -> None:
+            if self.room.version == version:
+                self.manager.next_round(self.room)
+
+        return job

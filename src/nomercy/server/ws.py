@@ -1,0 +1,191 @@
+"""The WebSocket endpoint ``/ws``: one connection, one seat (or one spectator).
+
+The first message must be ``hello`` with the room's join code and, for a player, the
+seat token (never in the URL, where proxies and logs would keep it). From then on the
+connection sends intents and receives only what its seat may see: everything it gets
+is built by :meth:`RoomManager.state_text` from ``state.view(seat)`` and
+``redact(events, seat)``.
+
+Checks, in order, on every message: size, rate, JSON, schema, then (in the room) seat,
+version, whose turn and the rules. A refusal is an ``error`` message with a stable code
+and changes nothing; the connection stays open except for a bad ``Origin`` (refused at
+the handshake) and repeated failed joins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from nomercy.server import protocol as P
+from nomercy.server.limits import KeyedLimiter, TokenBucket
+from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.rooms import Client, Room, RoomManager
+from nomercy.server.settings import Settings
+
+log = logging.getLogger("nomercy.server")
+
+
+def origin_allowed(headers: Any, settings: Settings) -> bool:
+    """Same origin as the ``Host`` header, or listed in ``allowed_origins``.
+
+    A request without ``Origin`` comes from a non-browser client (which could forge the
+    header anyway); the check exists to stop other web sites from driving a visitor's
+    browser into a room (cross-site WebSocket hijacking).
+    """
+    origin: str | None = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins:
+        return True
+    return urlsplit(origin).netloc.lower() == str(headers.get("host", "")).lower()
+
+
+def parse_message(raw: str | bytes, limit: int) -> Any:
+    """Size, JSON and schema checks; returns one of the client message models."""
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > limit:
+        raise ProtocolError(
+            ErrorCode.TOO_LARGE, f"a message may be {limit} bytes at most, this one is {size}"
+        )
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(ErrorCode.BAD_JSON, "messages are JSON objects") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(ErrorCode.BAD_JSON, "messages are JSON objects")
+    try:
+        return P.client_message.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+        ) from None
+
+
+def error_text(exc: ProtocolError, version: int | None = None) -> str:
+    return P.ErrorMessage(code=exc.code, message=exc.message, ref=exc.ref, version=version).model_dump_json()
+
+
+class Connection:
+    """Reads one WebSocket until it closes; writes through the client's queue."""
+
+    def __init__(self, ws: WebSocket, manager: RoomManager, join_failures: KeyedLimiter) -> None:
+        self.ws = ws
+        self.manager = manager
+        self.settings = manager.settings
+        self.join_failures = join_failures
+        self.address = ws.client.host if ws.client else "?"
+        self.bucket = TokenBucket(self.settings.message_rate, self.settings.message_burst)
+        self.room: Room | None = None
+        self.client: Client | None = None
+
+    async def run(self) -> None:
+        if not origin_allowed(self.ws.headers, self.settings):
+            await self.ws.close(code=1008, reason="origin not allowed")  # before accept: HTTP 403
+            return
+        await self.ws.accept()
+        writer: asyncio.Task[None] | None = None
+        try:
+            while True:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                try:
+                    await self.handle(raw)
+                except ProtocolError as exc:
+                    version = self.room.version if self.room is not None else None
+                    await self.send(error_text(exc, version))
+                    if exc.close:
+                        return
+                if self.client is not None and writer is None:
+                    writer = asyncio.get_running_loop().create_task(self._write(self.client))
+                if self.client is not None and self.client.closed and writer is not None and writer.done():
+                    return
+        except WebSocketDisconnect:
+            return
+        finally:
+            if self.room is not None and self.client is not None:
+                self.manager.disconnect(self.room, self.client)
+                self.client.close()
+            if writer is not None:
+                with contextlib.suppress(asyncio.TimeoutError, Exception):
+                    await asyncio.wait_for(writer, 2.0)
+                writer.cancel()
+
+    async def send(self, text: str) -> None:
+        """Before hello, errors go straight out; afterwards through the ordered queue."""
+        if self.client is not None:
+            self.client.send(text)
+        else:
+            with contextlib.suppress(Exception):
+                await self.ws.send_text(text)
+
+    async def _write(self, client: Client) -> None:
+        try:
+            while True:
+                text = await client.queue.get()
+                if text is None:
+                    await self.ws.close(code=1000)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the peer went away: the reader will notice
+            client.closed = True
+
+    async def handle(self, raw: str | bytes) -> None:
+        if not self.bucket.allow():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "slow down: too many messages")
+        msg = parse_message(raw, self.settings.max_message_bytes)
+        if isinstance(msg, P.Hello):
+            self.hello(msg)
+            return
+        if isinstance(msg, P.PingMessage):
+            await self.send(P.Pong().model_dump_json())
+            return
+        if self.room is None or self.client is None:
+            raise ProtocolError(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, room, token}")
+        room, client = self.room, self.client
+        if isinstance(msg, P.ActionMessage):
+            self.manager.act(room, client.seat, msg.action, msg.version, msg.id)
+        elif isinstance(msg, P.ChatMessage | P.ReactMessage):
+            if client.seat is None:
+                raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot chat")
+            if not client.chat.allow():
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "slow down: too many chat messages")
+            nickname = room.seats[client.seat].nickname or f"P{client.seat}"
+            if isinstance(msg, P.ChatMessage):
+                out: P._Model = P.ChatOut(seat=client.seat, nickname=nickname, text=msg.text)
+            else:
+                out = P.ReactionOut(seat=client.seat, nickname=nickname, reaction=msg.reaction)
+            self.manager.broadcast(room, out.model_dump_json())
+
+    def hello(self, msg: P.Hello) -> None:
+        if self.client is not None:
+            raise ProtocolError(ErrorCode.ALREADY_JOINED, "this connection has already joined a room")
+        if self.join_failures.blocked(self.address):
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many failed attempts: wait a minute", close=True)
+        try:
+            room = self.manager.get(msg.room)
+            seat = self.manager.authenticate(room, msg.token) if msg.token is not None else None
+        except ProtocolError:
+            self.join_failures.charge(self.address)
+            raise
+        self.room = room
+        self.client = Client(seat, self.settings, self.address)
+        self.manager.connect(room, self.client)
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    state = ws.app.state
+    await Connection(ws, state.manager, state.join_failures).run()

@@ -1,0 +1,248 @@
+"""Fixtures: a real uvicorn server in a subprocess on 127.0.0.1, real HTTP and WebSocket clients.
+
+The server runs as a subprocess (not a thread) so that a test can SIGKILL it and start
+it again on the same database. It is configured through ``NOMERCY_*`` variables with
+short bot delays and the test-only seed option on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi")
+from websockets.sync.client import ClientConnection, connect
+
+from nomercy.server.storage import Storage, metadata
+
+POSTGRES_URL = os.environ.get("NOMERCY_TEST_POSTGRES_URL")
+
+FAST = {
+    "NOMERCY_BOT_DELAY": "0.01",
+    "NOMERCY_REACTION_DELAY": "0.03",
+    "NOMERCY_GRACE_SECONDS": "30",
+    "NOMERCY_BETWEEN_ROUNDS": "0.05",
+    "NOMERCY_TEST_OPTIONS": "1",
+    "NOMERCY_MESSAGE_RATE": "200",
+    "NOMERCY_MESSAGE_BURST": "400",
+    "NOMERCY_ROOMS_PER_MINUTE": "1000",
+    "NOMERCY_JOIN_FAILURES_PER_MINUTE": "1000",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``uvicorn --factory nomercy.server.app:create_app`` on a free loopback port."""
+
+    def __init__(self, database_url: str, env: dict[str, str] | None = None, log: Path | None = None) -> None:
+        self.database_url = database_url
+        self.env = {**FAST, **(env or {})}
+        self.port = free_port()
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, **self.env, "NOMERCY_DATABASE_URL": self.database_url}
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app",
+                "--host", "127.0.0.1", "--port", str(self.port), "--ws-max-size", "65536",
+                "--log-level", "warning", "--timeout-graceful-shutdown", "1",
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; what was committed is all there is."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def reset_postgres(url: str) -> None:
+    storage = Storage(url)
+    metadata.drop_all(storage.engine)
+    storage.close()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """Factory: ``start_server(database_url=None, **env)``; every server is stopped after."""
+    started: list[ServerProcess] = []
+
+    def start(database_url: str | None = None, **env: str) -> ServerProcess:
+        url = database_url or f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+        server = ServerProcess(url, env, log=tmp_path / "server.log").start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One shared server (SQLite) for the tests that need nothing special."""
+    folder = tmp_path_factory.mktemp("server")
+    srv = ServerProcess(f"sqlite:///{folder / 'rooms.sqlite3'}", log=folder / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+# -- clients ------------------------------------------------------------------------------
+
+
+class WS:
+    """A WebSocket client that records *every* message it receives (for the leak test)."""
+
+    def __init__(self, url: str, origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self.conn: ClientConnection = connect(url, additional_headers=headers, open_timeout=10).__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.closed = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            for text in self.conn:
+                assert isinstance(text, str)
+                with self._cond:
+                    self.raw.append(text)
+                    self.received.append(json.loads(text))
+                    self._cond.notify_all()
+        except Exception:
+            pass
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.conn.send(message if isinstance(message, str) else json.dumps(message))
+
+    def wait(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0, start: int = 0
+    ) -> dict[str, Any]:
+        """The first message from index ``start`` on that satisfies ``pred``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for msg in self.received[start:]:
+                    if pred(msg):
+                        return msg
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed:
+                    raise AssertionError(
+                        f"no matching message within {timeout}s (closed={self.closed}); "
+                        f"last: {self.received[-3:]}"
+                    )
+                self._cond.wait(left)
+
+    def mark(self) -> int:
+        with self._cond:
+            return len(self.received)
+
+    def error(self, start: int, timeout: float = 10.0) -> dict[str, Any]:
+        return self.wait(lambda m: m["type"] == "error", timeout, start)
+
+    def latest_state(self) -> dict[str, Any]:
+        with self._cond:
+            for msg in reversed(self.received):
+                if msg["type"] == "state":
+                    return msg
+        raise AssertionError("no state received")
+
+    def wait_closed(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self.closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("connection still open")
+                self._cond.wait(left)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def hello(server: ServerProcess, code: str, token: str | None) -> WS:
+    ws = WS(server.ws_url)
+    ws.send({"type": "hello", "room": code, "token": token})
+    ws.wait(lambda m: m["type"] == "state" and m.get("snapshot"))
+    return ws
+
+
+def create_room(server: ServerProcess, **body: Any) -> dict[str, Any]:
+    body.setdefault("nickname", "Host")
+    r = httpx.post(server.url + "/api/rooms", json=body, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def join_room(server: ServerProcess, code: str, nickname: str) -> dict[str, Any]:
+    r = httpx.post(f"{server.url}/api/rooms/{code}/join", json={"nickname": nickname}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def start_room(server: ServerProcess, code: str, token: str) -> None:
+    r = httpx.post(
+        f"{server.url}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    )
+    assert r.status_code == 200, r.text
