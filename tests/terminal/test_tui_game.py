@@ -100,7 +100,7 @@ def test_a_seven_cannot_target_a_knocked_out_player(tmp_path: Path) -> None:
     game, prompts = game_from(start, ["r7", "2", "3", "q"], tmp_path)
     game.run()
     assert prompts[1] == prompts[2] and prompts[1].startswith(
-        "Swap hands with whom? 1 (P1 first, 2 cards), 3"
+        "Swap hands with whom? 1=P1 (2 cards), 3=P3 (2 cards);"
     )
     assert "P2 is knocked out and cannot be swapped with (M3)" in output(game)
     assert game.session.round_actions[0] == (0, Action.parse("play R7 @3"))

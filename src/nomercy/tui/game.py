@@ -187,13 +187,22 @@ class Game:
             notices.append(f"P{view.uno_open} did not call Uno: c catches them (U2).")
         if self.uno_armed:
             notices.append("Uno is armed: your next play calls it.")
-        height = self.console.size.height
-        log_limit = max(2, min(8, height - 16))
+        log_limit = self.log_room(view, len(notices))
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(
             render.screen(view, self.session.names, self.log, self.title(view), notices, log_limit)
         )
+
+    def log_room(self, view: PlayerView, notices: int) -> int:
+        """How many log lines fit under the rest of the screen (at least 2, at most 12)."""
+        rows = -(-view.players // (2 if view.players > 3 else 1))
+        groups = len({c.color for c in view.hand})
+        stack = 1 if view.pending_total else 0
+        # title, players, top card, order, stack, "earlier", hand title, groups, notices,
+        # prompt, and one spare line for an error message
+        used = 1 + rows + 2 + stack + 1 + 1 + groups + notices + 1 + 1
+        return max(2, min(12, self.console.size.height - used))
 
     def error(self, message: str) -> None:
         self.console.print(Text(f"✗ {message}", style="bold red"))
@@ -289,7 +298,7 @@ class Game:
             raise InputError(self.why_not(card, command, view))
         color = command.color
         if card.is_wild and card.face is not Face.WILD_COLOR_ROULETTE and color is None:
-            color = self.ask_color(f"Color to name for {card.code} (r y g b, Enter to go back): ")
+            color = self.ask_color(f"Color to name for {card.code}? r y g b; Enter: back: ")
         target = command.target
         if target is None and any(p.target is not None for p in plays):
             target = self.ask_target(view, [p.target for p in plays if p.target is not None])
@@ -343,10 +352,8 @@ class Game:
                 self.error(str(exc))
 
     def ask_target(self, view: PlayerView, targets: list[int]) -> int:
-        choices = ", ".join(
-            f"{t} (P{t} {self.session.names[t]}, {view.hand_sizes[t]} cards)" for t in sorted(set(targets))
-        )
-        prompt = f"Swap hands with whom? {choices} (Enter to go back): "
+        choices = ", ".join(f"{t}=P{t} ({view.hand_sizes[t]} cards)" for t in sorted(set(targets)))
+        prompt = f"Swap hands with whom? {choices}; Enter: back: "
         while True:
             line = self.read(prompt)
             if not line.strip():
