@@ -17,10 +17,9 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from server.conftest import ServerProcess, create_room, join_room  # noqa: E402
-
 from nomercy.match import Match  # noqa: E402
 from nomercy.rules import Rules  # noqa: E402
+from server.conftest import ServerProcess, create_room, join_room, start_room  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -168,9 +167,7 @@ def test_play_a_seven_and_a_wild_then_reload_back_into_the_seat(browser: Any, se
     host = create_room(server, nickname="Ann", seats=2, bots=0, seed=seed)
     code = host["code"]
     guest = join_room(server, code, "Bob")
-    import httpx
-
-    httpx.post(f"{server.url}/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host['token']}"})
+    start_room(server, code, host["token"])
     ann = sit(browser, server, code, host["token"], 0, viewport={"width": 1280, "height": 860})
     bob = sit(browser, server, code, guest["token"], 1, viewport={"width": 900, "height": 800})
     wait_turn(ann)
