@@ -5,8 +5,6 @@ Thin wrappers: the work is in :mod:`nomercy.sim.report` and :mod:`nomercy.sim.co
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from nomercy.cli.options import load_rules
-from nomercy.cli.simulate import backend_for, make_spec, run_with_progress
+from nomercy.cli.simulate import backend_for, make_spec, reproduce, run_with_progress
 from nomercy.errors import InvalidRules
 from nomercy.sim.runner import Row
 
@@ -92,6 +90,9 @@ def compare(
     from nomercy.sim.results import ResultWriter
 
     sets = _rule_sets(preset, rule, rules_files, variant)
+    extra = [arg for path in rules_files for arg in ("--rules", str(path))]
+    extra += [arg for v in variant for arg in ("--variant", v)]
+    command = reproduce("compare", games, players, seed, preset, rule, None, bots, extra)
     specs = [make_spec(games, players, rules, bots, seed, label) for label, rules in sets]
     backend = backend_for(workers, ray)
     console, status = Console(), Console(stderr=True)
@@ -102,7 +103,7 @@ def compare(
         meta = {
             "run_seed": seed,
             "players": players,
-            "command": "nomercy " + shlex.join(sys.argv[1:]),
+            "command": command,
             "rule_sets": {label: r.to_dict() for label, r in sets},
         }
         try:
@@ -132,7 +133,7 @@ def compare(
     intro = [
         f"{games:,} games per rule set, {players} players, bots {bots}, run seed {seed}",
         *(f"{label}: {_changes(r)}" for label, r in sets if label in labels),
-        "command: nomercy " + shlex.join(sys.argv[1:]),
+        f"command: {command}",
     ]
     tables = write_compare_report(rows, labels, html, md_path, intro)
     for section in tables:

@@ -9,7 +9,6 @@ game that finished is still written and summarised.
 from __future__ import annotations
 
 import shlex
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -138,6 +137,7 @@ def run_with_progress(
     console: Console,
     description: str = "games",
     show: bool = True,
+    chunk_size: int | None = None,
 ) -> RunResult:
     """:func:`execute` under a Rich progress bar (games done, games/s, time left)."""
     columns = (
@@ -152,7 +152,12 @@ def run_with_progress(
     with Progress(*columns, console=console, disable=not show, speed_estimate_period=10) as progress:
         task = progress.add_task(description, total=spec.games)
         return execute(
-            spec, backend, on_rows=on_rows, keep=False, on_progress=lambda n: progress.advance(task, n)
+            spec,
+            backend,
+            on_rows=on_rows,
+            keep=False,
+            on_progress=lambda n: progress.advance(task, n),
+            chunk_size=chunk_size,
         )
 
 
@@ -163,6 +168,29 @@ def rules_label(preset: str | None, rule: list[str], rules_file: Path | None) ->
         parts.append(rules_file.stem)
     parts.extend(r.replace(" ", "") for r in rule)
     return "+".join(parts) or "no_mercy"
+
+
+def reproduce(
+    command: str,
+    games: int,
+    players: int,
+    seed: int,
+    preset: str | None,
+    rule: list[str],
+    rules_file: Path | None,
+    bots: str,
+    extra: list[str] | None = None,
+) -> str:
+    """The command line that plays the same games again (workers and backend do not matter)."""
+    args = [command, "--games", str(games), "--players", str(players), "--seed", str(seed)]
+    if preset:
+        args += ["--preset", preset]
+    for item in rule:
+        args += ["--rule", item]
+    if rules_file is not None:
+        args += ["--rules", str(rules_file)]
+    args += ["--bots", bots, *(extra or [])]
+    return "nomercy " + shlex.join(args)
 
 
 def parse_bots(text: str) -> tuple[str, ...]:
@@ -220,6 +248,7 @@ def simulate(
         None, "--out", "-o", help="write one row per game: results.parquet or .csv"
     ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show the progress bar"),
+    chunk_size: int | None = typer.Option(None, "--chunk-size", min=1, hidden=True, help="games per task"),
 ) -> None:
     """Play seeded games between bots and summarise them (rows to --out for 'nomercy report')."""
     rules = load_rules(preset, rule, rules_file)
@@ -228,7 +257,8 @@ def simulate(
     console = Console()
     status = Console(stderr=True)
     tally = Tally(players)
-    writer = _open_writer(out, spec, rules)
+    command = reproduce("simulate", games, players, seed, preset, rule, rules_file, bots)
+    writer = _open_writer(out, spec, rules, command + f" --out {shlex.quote(str(out))}")
     try:
 
         def on_rows(rows: list[Row]) -> None:
@@ -237,7 +267,7 @@ def simulate(
                 writer.write(rows)
 
         started = time.perf_counter()
-        result = run_with_progress(spec, backend, on_rows, status, show=progress)
+        result = run_with_progress(spec, backend, on_rows, status, show=progress, chunk_size=chunk_size)
         elapsed = time.perf_counter() - started
     finally:
         if writer is not None:
@@ -254,7 +284,7 @@ def simulate(
         raise typer.Exit(130)
 
 
-def _open_writer(out: Path | None, spec: RunSpec, rules: Rules) -> Any:
+def _open_writer(out: Path | None, spec: RunSpec, rules: Rules, command: str) -> Any:
     if out is None:
         return None
     from nomercy.sim.results import ResultWriter
@@ -266,7 +296,7 @@ def _open_writer(out: Path | None, spec: RunSpec, rules: Rules) -> Any:
         "label": spec.label,
         "rules": rules.to_dict(),
         "games": spec.games,
-        "command": "nomercy " + shlex.join(sys.argv[1:]),
+        "command": command,
     }
     try:
         return ResultWriter(out, meta)

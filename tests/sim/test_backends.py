@@ -1,0 +1,80 @@
+"""The same rows whatever runs the games: this process, 2 worker processes, or a local Ray."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import pytest
+
+from nomercy.sim.backends import (
+    InProcess,
+    LocalProcesses,
+    RayBackend,
+    chunk_ranges,
+    execute,
+    make_backend,
+)
+from nomercy.sim.runner import Row, RunSpec, run_chunk
+
+SPEC = RunSpec(games=90, players=3, seed=21, bots=("random", "random", "random"))
+
+
+@pytest.fixture(scope="module")
+def reference() -> list[Row]:
+    return run_chunk(SPEC, 0, SPEC.games)
+
+
+def test_chunks_cover_every_game_once() -> None:
+    for games, workers in [(0, 2), (1, 4), (90, 2), (10_001, 3), (5_000_000, 16)]:
+        chunks = chunk_ranges(games, workers)
+        assert [i for a, b in chunks for i in range(a, b)] == list(range(games))
+        assert all(1 <= b - a <= 1000 for a, b in chunks)
+
+
+def test_backend_choice() -> None:
+    assert isinstance(make_backend(1), InProcess)
+    assert isinstance(make_backend(2), LocalProcesses)
+    assert isinstance(make_backend(2, ray="local"), RayBackend)
+    with pytest.raises(ValueError, match="at least 1"):
+        make_backend(0)
+
+
+def test_one_and_two_workers_give_identical_rows(reference: list[Row]) -> None:
+    one = execute(SPEC, make_backend(1))
+    two = execute(SPEC, make_backend(2), chunk_size=7)  # uneven chunks finish out of order
+    assert one.complete and two.complete
+    assert one.rows == reference
+    assert two.rows == reference
+
+
+def test_local_ray_gives_identical_rows(reference: list[Row]) -> None:
+    pytest.importorskip("ray")
+    result = execute(SPEC, RayBackend(address="local", workers=2), chunk_size=15)
+    assert result.complete
+    assert result.rows == reference
+
+
+class _StopsAfter:
+    """Yields some chunks out of order, then the user presses Ctrl-C."""
+
+    name = "stub"
+    workers = 1
+
+    def __init__(self, finished: list[tuple[int, int]]) -> None:
+        self.finished = finished
+
+    def imap(
+        self, spec: RunSpec, chunks: list[tuple[int, int]]
+    ) -> Generator[tuple[tuple[int, int], list[Row]]]:
+        for chunk in self.finished:
+            yield chunk, run_chunk(spec, *chunk)
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_keeps_every_finished_chunk_in_game_order(reference: list[Row]) -> None:
+    streamed: list[Row] = []
+    result = execute(SPEC, _StopsAfter([(10, 20), (0, 10), (40, 50)]), on_rows=streamed.extend, chunk_size=10)
+    assert result.interrupted and not result.complete
+    assert result.played == 30
+    assert [r["game"] for r in result.rows] == [*range(20), *range(40, 50)]
+    assert result.rows == reference[:20] + reference[40:50] == streamed
