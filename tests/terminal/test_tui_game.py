@@ -208,3 +208,26 @@ def test_a_match_shows_the_scoreboard_between_rounds_and_resumes_there(tmp_path:
     again = Session.load(tmp_path / "match.json")
     assert again.match is not None and again.match.round_number == 2
     assert again.match.scores == resumed.match.scores and sum(again.match.scores) > 0
+
+
+def test_help_and_rules_summary_change_nothing(tmp_path: Path) -> None:
+    start = position(hands=[["R6", "B8", "G2"], ["R3", "R4"], ["G3", "G4"]])
+    game, prompts = game_from(start, ["?", "r", "q"], tmp_path)
+    game.run()
+    assert prompts == ["Your move (? for help): "] * 3
+    text = output(game)
+    assert "w+6 b   play a wild, naming blue" in text
+    assert "knocks you out of the round (M1)" in text and "(K2-K3)" in text
+    assert game.session.round_actions == []
+    shown = text.split("Game saved to")[0]  # the save path may be longer: it is not wrapped
+    assert all(len(line) <= 80 for line in shown.splitlines())
+
+
+def test_the_rules_summary_follows_the_house_rules() -> None:
+    from nomercy.tui.game import rules_summary
+
+    classic = rules_summary(Rules.preset("classic"))
+    assert "no stacking (K2)" in classic and "Draw one card" in classic
+    assert "Mercy" not in classic and "250" not in classic and "(N1-N2)" not in classic
+    assert "A match goes to 500 points (E4)." in classic
+    assert "House rules changed here:" not in rules_summary(Rules())

@@ -62,13 +62,11 @@ def rules_summary(rules: Rules) -> str:
         lines.append(f"Holding {rules.mercy_limit} cards or more knocks you out of the round (M1).")
     if rules.uno_calls:
         lines.append(
-            "Call Uno with the play that leaves one card (u, or r5 u); "
-            f"a catch costs {rules.uno_penalty} cards (U1-U2)."
+            f"Call Uno with the play that leaves one card (r5 u); caught: +{rules.uno_penalty} (U1-U2)."
         )
-    lines.append(
-        "The winner scores the cards left in the others' hands, 250 per knock-out; "
-        f"a match goes to {rules.target_score} (E3-E4)."
-    )
+    bonus = ", and 250 per knock-out" if rules.mercy_limit is not None else ""
+    lines.append(f"The winner scores the cards left in other hands{bonus} (E3).")
+    lines.append(f"A match goes to {rules.target_score} points (E4).")
     changed = rules.to_dict(only_changes=True)
     if changed:
         lines.append("House rules changed here: " + ", ".join(f"{k}={v}" for k, v in changed.items()))

@@ -35,16 +35,16 @@ KEYS = {
 }
 
 HELP = """\
-Keys (then Enter):
-  3          play the card marked 3        r7, g+4, wcr   play a card by its code
-  w+6 b      play a wild and name blue      r7 2           play a Seven, swap with P2
-  r5 u       play and call Uno with it      u              call Uno (with your next play)
-  d          draw                           t              take the pending stack
-  c          catch a player who did not call Uno
-  p          keep a card you drew (only where the house rules allow it)
-  r          rules summary    ?  this help    q  save and quit (Ctrl-C too)
-Card codes: color letter R Y G B + face: 0-9, S skip, R reverse, +2, +4, DA discard all,
-SE skip everyone; wilds WR+4, W+6, W+10, WCR (color roulette)."""
+Type, then Enter:
+  3       play the card marked 3       r7  g+4  wcr  play a card by its code
+  w+6 b   play a wild, naming blue     r7 2          play a Seven at P2
+  r5 u    play and call Uno            u             call Uno with your next play
+  d       draw                         t             take the pending stack
+  c       catch a player who did not call Uno
+  p       keep a card you drew (only where the house rules allow it)
+  r       rules summary      ?  this help      q  save and quit (Ctrl-C too)
+Cards: a color letter R Y G B and a face: 0-9, S skip, R reverse, +2, +4,
+DA discard all, SE skip everyone. Wilds: WR+4, W+6, W+10, WCR (roulette)."""
 
 
 class InputError(ValueError):
