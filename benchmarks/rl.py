@@ -54,7 +54,8 @@ def pettingzoo_runner(players: int, preset: str) -> Runner:
                 if terminated or truncated:
                     env.step(None)
                 else:
-                    env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                    legal = np.flatnonzero(obs["action_mask"])
+                    env.step(int(legal[rng.integers(len(legal))]))
                 steps += 1
             rounds += 1
         return steps, rounds, time.perf_counter() - start
@@ -76,8 +77,8 @@ def gymnasium_runner(players: int, preset: str) -> Runner:
             seed[0] += 1
             done = False
             while not done:
-                mask = info["action_mask"]
-                _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+                legal = np.flatnonzero(info["action_mask"])
+                _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
                 steps += 1
             rounds += 1
         return steps, rounds, time.perf_counter() - start

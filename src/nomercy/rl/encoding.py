@@ -165,13 +165,26 @@ def legal_indices(view: PlayerView) -> list[int]:
 
 def legal_mask(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
     """int8 mask over the table: 1 where the action is legal for the view's seat now."""
-    mask = np.zeros(NUM_ACTIONS, np.int8) if out is None else out
-    if out is not None:
-        mask.fill(0)
-    indices = legal_indices(view)
-    if indices:
-        mask[indices] = 1
-    return mask
+    key = (view.seat, view.players, view.legal_actions)
+    cached = _MASKS.get(key)
+    if cached is None:
+        cached = np.zeros(NUM_ACTIONS, np.int8)
+        indices = legal_indices(view)
+        if indices:
+            cached[indices] = 1
+        cached.flags.writeable = False
+        if len(_MASKS) >= _MASKS_MAX:
+            _MASKS.clear()
+        _MASKS[key] = cached
+    if out is None:
+        return cached.copy()
+    out[:] = cached
+    return out
+
+
+# Masks by (seat, players, legal actions): the same few action sets recur all game long.
+_MASKS: dict[tuple[object, ...], npt.NDArray[np.int8]] = {}
+_MASKS_MAX = 50_000
 
 
 # -- observations ----------------------------------------------------------------------

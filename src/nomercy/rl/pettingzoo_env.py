@@ -178,14 +178,12 @@ def raw_env(**kwargs: Any) -> NoMercyAECEnv:
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int | None]:
-    """The environment wrapped with PettingZoo's order and bounds checks.
+    """The environment wrapped in PettingZoo's ``OrderEnforcingWrapper``.
 
-    Unlike PettingZoo's classic games there is no ``TerminateIllegalWrapper``: an illegal
-    action raises :class:`~nomercy.IllegalAction` and leaves the round as it was.
+    Unlike PettingZoo's classic games there is no ``TerminateIllegalWrapper`` (an illegal
+    action raises :class:`~nomercy.IllegalAction` and leaves the round as it was) and no
+    ``AssertOutOfBoundsWrapper`` (an index outside the table raises ``ValueError`` already).
     """
     from pettingzoo.utils import wrappers
 
-    wrapped: Any = NoMercyAECEnv(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped  # type: ignore[no-any-return]
+    return wrappers.OrderEnforcingWrapper(NoMercyAECEnv(**kwargs))  # type: ignore[no-any-return]

@@ -92,7 +92,8 @@ class VectorEnv:
         """A uniformly random legal action per row (for baselines and tests)."""
         out = np.empty(self.num_envs, np.int64)
         for i in range(self.num_envs):
-            out[i] = self._rngs[i].choice(np.flatnonzero(self.masks[i]))
+            legal = np.flatnonzero(self.masks[i])
+            out[i] = legal[self._rngs[i].integers(len(legal))]
         return out
 
     def _reset_row(self, i: int) -> None:
