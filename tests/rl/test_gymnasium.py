@@ -89,3 +89,9 @@ def test_every_registered_bot_can_be_the_opponent(bot: str) -> None:
     env = NoMercyEnv(players=3, opponents=bot)
     reward, steps = _episode(env, seed=1)
     assert reward in (1.0, -1.0) and steps >= 1
+
+
+def test_module_prefixed_id_imports_and_registers() -> None:
+    env = gymnasium.make("nomercy.rl:nomercy/NoMercy-v0", players=2)
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].any()
