@@ -100,15 +100,24 @@ def test_compare_command_on_two_rules_files(tmp_path: Path) -> None:
     result = runner.invoke(
         app,
         ["compare", "--rules", str(tmp_path / "any.toml"), "--rules", str(tmp_path / "match.toml"),
-         "-n", "30", "-w", "1", "--html", str(html), "--out", str(tmp_path / "all.csv"), "--no-progress"],
+         "-n", "30", "-w", "1", "--html", str(html), "--out", str(tmp_path / "all.parquet"), "--no-progress"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "match - any" in result.output
     assert "first player wins" in (tmp_path / "cmp.md").read_text()
     assert "data:image/png;base64," in html.read_text()
-    rows = read_results(tmp_path / "all.csv")
+    all_path = tmp_path / "all.parquet"
+    rows = read_results(all_path)
     assert rows["rules"] == ["any"] * 30 + ["match"] * 30
     assert rows["seed"][:30] == rows["seed"][30:]
+    one = runner.invoke(
+        app, ["report", str(all_path), "--label", "match", "--html", str(tmp_path / "m.html")]
+    )
+    assert one.exit_code == 0, one.output
+    assert "30 games" in (tmp_path / "all.md").read_text()
+    assert "stack_color=match" in (tmp_path / "all.md").read_text()
+    wrong = runner.invoke(app, ["report", str(all_path), "--label", "nope"])
+    assert wrong.exit_code == 2 and "it has any, match" in said(wrong.output)
 
 
 def test_compare_one_variant_against_the_base_rules(tmp_path: Path) -> None:
@@ -119,6 +128,14 @@ def test_compare_one_variant_against_the_base_rules(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "knockout_bonus_to=knocker - no_mercy" in said(result.output)
+    two = runner.invoke(
+        app,
+        ["compare", "-V", "stack_color=match", "-V", "draw10_stackable=false", "-n", "10", "-w", "1",
+         "--html", str(html), "--no-progress"],
+    )  # fmt: skip
+    assert two.exit_code == 0, two.output
+    assert "stack_color=match - no_mercy" in said(two.output)
+    assert "draw10_stackable=false - no_mercy" in said(two.output)
     bad = runner.invoke(app, ["compare", "-n", "5", "--no-progress"])
     assert bad.exit_code == 2 and "at least one --rules FILE or --variant" in said(bad.output)
 

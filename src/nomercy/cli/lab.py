@@ -24,12 +24,13 @@ def report(
     results: Path = typer.Argument(..., help="results file from 'nomercy simulate --out' (.parquet or .csv)"),
     html: Path | None = typer.Option(None, "--html", help="HTML report [default: RESULTS with .html]"),
     md: Path | None = typer.Option(None, "--md", help="Markdown summary [default: RESULTS with .md]"),
+    label: str | None = typer.Option(None, "--label", help="only the games of this rule set (from compare)"),
 ) -> None:
     """Write a self-contained HTML report (figures inline) and a Markdown summary of a run."""
     from nomercy.sim.report import write_report
 
     try:
-        html_path, md_path = write_report(results, html, md)
+        html_path, md_path = write_report(results, html, md, label)
     except (OSError, ValueError, RuntimeError) as exc:
         raise typer.BadParameter(str(exc), param_hint="RESULTS") from None
     Console().print(f"wrote {html_path} and {md_path}")
@@ -47,7 +48,7 @@ def _rule_sets(
             sets.append((",".join(assignments), load_rules(preset, [*rule, *assignments], None)))
         except InvalidRules as exc:
             raise typer.BadParameter(str(exc), param_hint="--variant") from None
-    if len(sets) == 1:
+    if len(sets) == 1 or not files:  # variants are changes to the base rules: it is the baseline
         sets.insert(0, ("+".join([preset or "no_mercy", *rule]), load_rules(preset, rule, None)))
     if len(sets) < 2:
         raise typer.BadParameter("give at least one --rules FILE or --variant name=value to compare")
@@ -84,7 +85,8 @@ def compare(
     """Play the same seeds under several rule sets; report differences with 95% intervals.
 
     Rule sets are the --rules files, then the --variant overrides, in order; the first is the
-    baseline. With a single one, the base rules (--preset and --rule) are the baseline.
+    baseline. Without files, or with a single rule set, the base rules (--preset and --rule)
+    are the baseline.
     """
     from nomercy.sim.compare import write_compare_report
     from nomercy.sim.results import ResultWriter

@@ -148,4 +148,4 @@ def small_multiples(metrics: Mapping[str, Mapping[str, Rate | Mean]], title: str
 def _percent() -> Any:
     from matplotlib.ticker import PercentFormatter
 
-    return PercentFormatter(1.0, decimals=0)
+    return PercentFormatter(1.0, decimals=None)

@@ -279,8 +279,11 @@ def describe_run(results: Results, summary: Summary) -> list[str]:
     ]
     if "run_seed" in meta:
         lines.append(f"run seed: {meta['run_seed']}")
-    if "rules" in meta:
-        lines.append("house rules changed from no_mercy: " + _changes(meta["rules"]))
+    rules = meta.get("rules") or meta.get("rule_sets", {}).get(
+        summary.labels[0] if len(summary.labels) == 1 else ""
+    )
+    if rules:
+        lines.append("house rules changed from no_mercy: " + _changes(rules))
     if "command" in meta:
         lines.append(f"command: {meta['command']}")
     return lines
@@ -295,14 +298,22 @@ def _changes(rules: dict[str, Any]) -> str:
 
 
 def write_report(
-    results_path: Path, html_path: Path | None = None, md_path: Path | None = None
+    results_path: Path, html_path: Path | None = None, md_path: Path | None = None, label: str | None = None
 ) -> tuple[Path, Path]:
-    """Read ``results_path``; write the HTML report and the Markdown summary next to it."""
+    """Read ``results_path``; write the HTML report and the Markdown summary next to it.
+
+    ``label`` keeps only the games of one rule set (a file written by ``nomercy compare``).
+    """
     results = read_results(results_path)
+    if label is not None:
+        labels = sorted(set(results["rules"]))
+        results = results.where("rules", label)
+        if not len(results):
+            raise ValueError(f"no games of rule set {label!r} in {results_path}: it has {', '.join(labels)}")
     summary = summarize(results)
     html_path = html_path or results_path.with_suffix(".html")
     md_path = md_path or results_path.with_suffix(".md")
-    title = f"nomercy simulation report: {results_path.name}"
+    title = f"nomercy simulation report: {results_path.name}" + (f" ({label})" if label else "")
     intro = describe_run(results, summary)
     sections = build_sections(summary, results)
     html_path.write_text(render_html(title, intro, sections), encoding="utf-8")

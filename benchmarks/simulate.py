@@ -1,0 +1,89 @@
+"""Simulator throughput: games/s with 1 and 2 local workers and on a local Ray, and the speed-up.
+
+Each case plays the same seeded run (random bots, ``no_mercy``, 4 players by default)
+through :func:`nomercy.sim.backends.execute`, the path ``nomercy simulate`` takes. Starting
+the worker processes is inside the timed run (it is part of what a user waits for); Ray's
+own start-up is timed apart, since a cluster is started once and used for many runs. Cases
+are interleaved and repeated, each reports its best repeat (the least disturbed by other
+processes on a shared machine), and the load average is printed beside every figure.
+Every case must produce the same rows; the benchmark checks that too.
+
+    .venv/bin/python benchmarks/simulate.py [--games 6000] [--repeat 2] [--no-ray]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+from nomercy import Rules
+from nomercy.sim.backends import InProcess, LocalProcesses, RayBackend, default_workers, execute
+from nomercy.sim.runner import Row, RunSpec
+
+
+def load() -> str:
+    try:
+        return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load ?"
+
+
+def timed(spec: RunSpec, backend: object) -> tuple[float, list[Row]]:
+    started = time.perf_counter()
+    result = execute(spec, backend)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - started
+    assert result.complete
+    return spec.games / elapsed, result.rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6000, help="games per timed run")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=2, help="runs per case; the best counts")
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray case")
+    args = parser.parse_args()
+
+    spec = RunSpec(games=args.games, players=args.players, rules=Rules(), seed=1)
+    cases: dict[str, object] = {"1 worker": InProcess(), "2 workers": LocalProcesses(workers=2)}
+    ray = None
+    if not args.no_ray:
+        try:
+            import ray
+        except ImportError:
+            print("Ray is not installed (pip install -e '.[ray]'): skipping the Ray case")
+    if ray is not None:
+        started = time.perf_counter()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        print(f"Ray start-up (local, 2 CPUs): {time.perf_counter() - started:.1f} s")
+        cases["Ray, 2 CPUs"] = RayBackend(address="local", workers=2)
+
+    print(
+        f"{platform.python_implementation()} {platform.python_version()}, {default_workers()} cores; "
+        f"{args.games} games of {args.players} random players per run, best of {args.repeat}"
+    )
+    best: dict[str, float] = {}
+    reference: list[Row] | None = None
+    for attempt in range(args.repeat):
+        for name, backend in cases.items():
+            before = load()
+            speed, rows = timed(spec, backend)
+            if reference is None:
+                reference = rows
+            assert rows == reference, f"{name} produced different rows"
+            best[name] = max(best.get(name, 0.0), speed)
+            print(f"  run {attempt + 1}: {name:<12} {speed:8,.0f} games/s  ({before} before)")
+    if ray is not None:
+        ray.shutdown()
+    print("best:")
+    base = best["1 worker"]
+    for name, speed in best.items():
+        print(f"  {name:<12} {speed:8,.0f} games/s  speed-up x{speed / base:.2f}")
+    print("command: " + " ".join([os.path.relpath(sys.executable), *sys.argv]))
+
+
+if __name__ == "__main__":
+    main()
