@@ -97,7 +97,10 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     assert env.state_.to_json() == before  # type: ignore[union-attr]
 
 
-def test_render_modes() -> None:
+def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    human = nm.env(players=2, render_mode="human")
+    human.reset(seed=2)
+    assert human.render() is None and "P0:" in capsys.readouterr().out
     env = nm.env(players=2, render_mode="ansi")
     env.reset(seed=2)
     text = env.render()

@@ -45,7 +45,9 @@ def round_rewards(state: GameState, mode: RewardMode) -> list[float]:
 
     ``win``: +1 for the winner, -1 for everyone else.
     ``points``: a seat's round points (E3) less what it concedes: a loser the points (C4)
-    of the cards left in its hand. With the knock-outs' -250 this sums to zero.
+    of the cards left in its hand. With the knock-outs' -250 this sums to zero. (With
+    ``knockout_bonus_to="knocker"``, a 250 earned by a seat that is itself knocked out
+    later is in the round's points but not in its reward: its episode had ended.)
     """
     outcome = state.outcome
     assert outcome is not None, "the round is not over"
