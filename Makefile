@@ -13,9 +13,9 @@ $(VENV)/.installed-%: pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[$*]"
 	touch $@
 
-## play: the main job, a game in the terminal against bots
+## play: the main job, a game in the terminal against bots (options: make play ARGS="--match")
 play: $(VENV)/.installed-dev
-	$(BIN)/nomercy play
+	$(BIN)/nomercy play $(ARGS)
 
 ## test: lint, type-check the core, run every test
 test: $(VENV)/.installed-$(TEST_EXTRAS)
