@@ -115,6 +115,8 @@ class Room:
     last_actor: int = 0
     #: Set by the server: wakes the room's driver (:mod:`nomercy.server.timers`).
     driver: Any = None
+    #: Held from the version check until the action is stored and applied.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = field(default_factory=time.monotonic)
 
     @property
@@ -202,6 +204,7 @@ class RoomManager:
     def __init__(self, settings: Settings, storage: Storage) -> None:
         self.settings = settings
         self.storage = storage
+        self.writer = LogWriter(storage)
         self.rooms: dict[str, Room] = {}
         #: Called with each new room to start its driver (set by the app).
         self.on_new_room: Any = None
@@ -372,8 +375,10 @@ class RoomManager:
 
     # -- the action pipeline ---------------------------------------------------------------
 
-    def act(self, room: Room, seat: int | None, text: str, version: int, ref: str | None = None) -> None:
-        """A client's action message: every check, then :meth:`apply`."""
+    async def act(
+        self, room: Room, seat: int | None, text: str, version: int, ref: str | None = None
+    ) -> None:
+        """A client's action message: the checks that need no lock, then :meth:`apply`."""
         if seat is None:
             raise ProtocolError(ErrorCode.FORBIDDEN, "spectators watch: they cannot act", ref=ref)
         if room.match is None:
@@ -382,21 +387,9 @@ class RoomManager:
             action = Action.parse(text)
         except InvalidAction as exc:
             raise ProtocolError(ErrorCode.INVALID_ACTION, str(exc), ref=ref) from None
-        if version != room.version:
-            if action.kind in ("catch", "uno") and version < room.version:
-                raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room, seat, action), ref=ref)
-            raise ProtocolError(
-                ErrorCode.STALE,
-                f"that action was for version {version}; the table is at version {room.version}",
-                ref=ref,
-            )
-        if room.match.round_over:
-            raise ProtocolError(ErrorCode.GAME_OVER, "the round is over", ref=ref)
-        if action.kind in ("catch", "uno") and room.match.state.uno_seat is None:
-            raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room, seat, action), ref=ref)
-        self.apply(room, seat, action, ref=ref)
+        await self.apply(room, seat, action, version, ref=ref)
 
-    def _too_late(self, room: Room, seat: int, action: Action) -> str:
+    def _too_late(self, room: Room) -> str:
         for event in reversed(room.log):
             if event.type == "caught":
                 return f"too late: P{event.by} caught P{event.seat} first"  # type: ignore[attr-defined]
@@ -406,28 +399,56 @@ class RoomManager:
                 break
         return "too late: the next turn has already begun (U3)"
 
-    def apply(self, room: Room, seat: int, action: Action, ref: str | None = None) -> list[Event]:
-        """Check on a clone, store, apply, broadcast. Raises ProtocolError when refused."""
+    async def apply(
+        self, room: Room, seat: int, action: Action, version: int, ref: str | None = None
+    ) -> list[Event]:
+        """Under the room's lock: check the version, check on a clone, store, apply, broadcast.
+
+        The lock is held while the log entry is committed, so the next message for this
+        room is checked against the state this one produced (and refused as stale if it
+        named the old version). Other rooms go on meanwhile; their entries share commits.
+        """
+        async with room.lock:
+            match = room.match
+            assert match is not None
+            if version != room.version:
+                if action.kind in ("catch", "uno") and version < room.version:
+                    raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room), ref=ref)
+                raise ProtocolError(
+                    ErrorCode.STALE,
+                    f"that action was for version {version}; the table is at version {room.version}",
+                    ref=ref,
+                )
+            if match.round_over:
+                raise ProtocolError(ErrorCode.GAME_OVER, "the round is over", ref=ref)
+            if action.kind in ("catch", "uno") and match.state.uno_seat is None:
+                raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room), ref=ref)
+            probe = match.state.clone()
+            try:
+                probe.apply(action, seat)
+            except IllegalAction as exc:
+                raise ProtocolError(exc.code, str(exc), ref=ref) from None
+            except NoMercyError as exc:
+                raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc), ref=ref) from None
+            over_after = probe.outcome is not None
+            status = None
+            if over_after and (room.mode == "round" or _match_would_end(match, probe)):
+                status = "finished"
+            try:
+                await self.writer.append(room.id, room.version, seat, str(action), status)
+            except Exception:
+                log.exception("storage failed for room %s", room.code)
+                raise ProtocolError(
+                    ErrorCode.SERVER_ERROR, "the server could not save that action: try again", ref=ref
+                ) from None
+            return self._applied(room, seat, action, status, over_after)
+
+    def _applied(
+        self, room: Room, seat: int, action: Action, status: str | None, over_after: bool
+    ) -> list[Event]:
+        """The action is on disk: apply it to the live match and tell everyone."""
         match = room.match
         assert match is not None
-        probe = match.state.clone()
-        try:
-            probe.apply(action, seat)
-        except IllegalAction as exc:
-            raise ProtocolError(exc.code, str(exc), ref=ref) from None
-        except NoMercyError as exc:
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc), ref=ref) from None
-        over_after = probe.outcome is not None
-        status = None
-        if over_after and (room.mode == "round" or _match_would_end(match, probe)):
-            status = "finished"
-        try:
-            self.storage.append(room.id, room.version, seat, str(action), status)
-        except Exception:
-            log.exception("storage failed for room %s", room.code)
-            raise ProtocolError(
-                ErrorCode.SERVER_ERROR, "the server could not save that action: try again", ref=ref
-            ) from None
         events = match.apply(action, seat)
         room.version += 1
         room.last_actor = seat
@@ -438,15 +459,17 @@ class RoomManager:
             self.broadcast_room(room)
         return events
 
-    def next_round(self, room: Room) -> None:
+    async def next_round(self, room: Room, version: int) -> None:
         """Deal the next round of a match (logged like an action)."""
-        match = room.match
-        assert match is not None and match.round_over and not room.finished
-        self.storage.append(room.id, room.version, -1, NEXT_ROUND)
-        match.next_round()
-        room.version += 1
-        self._after(room, [started_event(match.state)])
-        self.broadcast_room(room)
+        async with room.lock:
+            match = room.match
+            if room.version != version or match is None or not match.round_over or room.finished:
+                return
+            await self.writer.append(room.id, room.version, -1, NEXT_ROUND, None)
+            match.next_round()
+            room.version += 1
+            self._after(room, [started_event(match.state)])
+            self.broadcast_room(room)
 
     def _after(self, room: Room, events: list[Event]) -> None:
         room.log.extend(events)
@@ -554,6 +577,49 @@ class RoomManager:
             room.version = len(stored.log)
         self._attach_bots(room)
         return room
+
+
+class LogWriter:
+    """Group commit: log entries of all rooms that arrive while a commit runs share the next.
+
+    Each caller awaits its own entry's commit. The commit runs in a worker thread, so the
+    event loop (every other room, every connection) never waits for the disk. One failing
+    entry (a duplicate key) is retried alone so that it fails only its own caller.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._pending: list[tuple[tuple[int, int, int, str, str | None], asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def append(self, room_id: int, seq: int, seat: int, action: str, status: str | None) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append(((room_id, seq, seat, action, status), future))
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            entries = [entry for entry, _ in batch]
+            try:
+                await asyncio.to_thread(self.storage.append_many, entries)
+            except Exception:
+                for entry, future in batch:
+                    try:
+                        await asyncio.to_thread(self.storage.append_many, [entry])
+                    except Exception as exc:
+                        if not future.done():
+                            future.set_exception(exc)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
+                continue
+            for _, future in batch:
+                if not future.done():
+                    future.set_result(None)
 
 
 def _match_would_end(match: Match, finished_state: Any) -> bool:

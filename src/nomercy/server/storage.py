@@ -177,6 +177,20 @@ class Storage:
                 values["status"] = status
             conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
 
+    def append_many(self, entries: list[tuple[int, int, int, str, str | None]]) -> None:
+        """Several log entries ``(room_id, seq, seat, action, status)`` in one transaction."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(actions),
+                [{"room_id": r, "seq": q, "seat": s, "action": a, "at": now} for r, q, s, a, _ in entries],
+            )
+            for room_id, _, _, _, status in entries:
+                values: dict[str, Any] = {"updated_at": now}
+                if status is not None:
+                    values["status"] = status
+                conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
+
     # -- reads -------------------------------------------------------------------------
 
     def load_rooms(self, since: float = 0.0) -> Iterator[StoredRoom]:

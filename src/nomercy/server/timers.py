@@ -157,7 +157,7 @@ class RoomDriver:
         async def job() -> None:
             if self.room.version == version:
                 try:
-                    self.manager.apply(self.room, seat, action)
+                    await self.manager.apply(self.room, seat, action, version)
                 except ProtocolError:
                     self._refused.add((version, seat))
                     raise
@@ -175,10 +175,12 @@ class RoomDriver:
             action = await asyncio.to_thread(bot.choose, view)
             if room.version == version and room.controller(seat) is bot:
                 try:
-                    self.manager.apply(room, seat, action)
+                    await self.manager.apply(room, seat, action, version)
                 except ProtocolError as exc:  # a bot bug must not stop the table
+                    if room.version != version:
+                        return  # a human's message came first: fine
                     log.warning("room %s: bot %r chose %s: %s", room.code, bot, action, exc.message)
-                    self.manager.apply(room, seat, idle_action(view))
+                    await self.manager.apply(room, seat, idle_action(view), version)
 
         return job
 
@@ -187,7 +189,7 @@ class RoomDriver:
             room = self.room
             if room.version != version or room.match is None or room.match.state.current != seat:
                 return
-            self.manager.apply(room, seat, idle_action(room.match.state.view(seat)))
+            await self.manager.apply(room, seat, idle_action(room.match.state.view(seat)), version)
 
         return job
 
@@ -202,7 +204,6 @@ class RoomDriver:
 
     def _next_round(self, version: int) -> Job:
         async def job() -> None:
-            if self.room.version == version:
-                self.manager.next_round(self.room)
+            await self.manager.next_round(self.room, version)
 
         return job

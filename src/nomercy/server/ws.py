@@ -157,7 +157,7 @@ class Connection:
             raise ProtocolError(ErrorCode.HELLO_FIRST, "say hello first: {type: hello, room, token}")
         room, client = self.room, self.client
         if isinstance(msg, P.ActionMessage):
-            self.manager.act(room, client.seat, msg.action, msg.version, msg.id)
+            await self.manager.act(room, client.seat, msg.action, msg.version, msg.id)
         elif isinstance(msg, P.ChatMessage | P.ReactMessage):
             if client.seat is None:
                 raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot chat")
