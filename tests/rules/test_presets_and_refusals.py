@@ -3,9 +3,22 @@ changes nothing."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
-from nomercy import InvalidRules, InvalidState, NotYourTurn, Rules, new_game
+from nomercy import (
+    Action,
+    GameState,
+    IllegalAction,
+    InvalidRules,
+    InvalidState,
+    NotYourTurn,
+    Rules,
+    full_deck,
+    new_game,
+)
 
 from .builders import act, bag, color, hand, legal, make, refused
 
@@ -80,3 +93,42 @@ def test_refusal_card_not_held_and_wrong_moment() -> None:
     refused(s, "play G1", "S3", contains="name the color of the first card first")
     act(s, "color G")
     assert s.color is not None and color("G") is s.color
+
+
+RULE_NAMED = re.compile(rf"\((?:[CSTAWKNMUEPX][1-9]|{'|'.join(Rules.field_names())})\b[^)]*\)")
+
+
+def _candidates(s: GameState, rng: random.Random) -> list[tuple[Action, int | None]]:
+    """Well-formed actions for seeded probing, legal or not, from any seat."""
+    codes = [c.code for c in s.hands[s.current or 0]] + rng.sample(ALL_CODES, 6)
+    out: list[tuple[Action, int | None]] = []
+    for code in codes:
+        extra = rng.choice(["", " R", " @1", " uno", " G @0"])
+        out.append((Action.parse(f"play {code}{extra}"), None))
+    for text in ("draw", "take", "pass", "color B", "uno", f"catch {rng.randrange(s.players)}"):
+        out.append((Action.parse(text), rng.choice([None, rng.randrange(s.players)])))
+    return out
+
+
+ALL_CODES = sorted({c.code for c in full_deck()})
+
+
+@pytest.mark.parametrize("preset", ["no_mercy", "classic"])
+def test_every_refusal_names_its_rule_and_changes_nothing(preset: str) -> None:
+    """Across seeded games, every IllegalAction message names a rule ID (or the house rule
+    that refuses it) and leaves ``to_json()`` unchanged."""
+    refusals = 0
+    for seed in range(8):
+        s = new_game(2 + seed % 5, Rules.preset(preset), seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            for action, seat in _candidates(s, rng):
+                before = s.to_json()
+                try:
+                    s.clone().apply(action, seat)
+                except IllegalAction as exc:
+                    refusals += 1
+                    assert RULE_NAMED.search(str(exc)), f"{action} by {seat}: {exc!r} names no rule"
+                    assert s.to_json() == before
+            s.apply(rng.choice(s.legal_actions()))
+    assert refusals > 500
