@@ -127,3 +127,18 @@ def test_seven_swap_reaches_only_the_new_owners(server: ServerProcess) -> None:
     for seat, ws in ((0, ann), (1, bob), (None, watcher)):
         check_no_leak(ws.received, seat, t)
         ws.close()
+
+
+def test_every_message_matches_its_documented_model(server: ServerProcess) -> None:
+    """The hot path writes JSON by hand; it must still be exactly the models of protocol.py."""
+    from nomercy.server import protocol as P
+
+    host = create_room(server, nickname="Ann", seats=2, bots=1, seed=3)
+    ws = hello(server, host["code"], host["token"])
+    start_room(server, host["code"], host["token"])
+    ws.wait(lambda m: m["type"] == "state" and m["view"] is not None and m["version"] >= 1, timeout=20)
+    models = {"welcome": P.Welcome, "state": P.StateMessage, "room": P.RoomMessage, "error": P.ErrorMessage}
+    for msg in ws.received:
+        model = models[msg["type"]]
+        assert model.model_validate(msg).model_dump(mode="json") == msg
+    ws.close()

@@ -247,6 +247,8 @@ def test_http_api_refusals(server: ServerProcess) -> None:
     r = httpx.post(server.url + "/api/rooms", json={"nickname": "A", "rules": {"mercy_limit": 3}})
     assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_rules"
     assert "mercy_limit" in r.json()["detail"]["message"]
+    r = httpx.post(server.url + "/api/rooms", json={"nickname": "A", "rules": {"deck": {"R7": 10**9}}})
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_rules"
     r = httpx.post(server.url + "/api/rooms", json={"nickname": "A", "rules": {"no_such": 1}})
     assert r.json()["detail"]["code"] == "invalid_rules"
     r = httpx.post(server.url + "/api/rooms", json={"nickname": ""})

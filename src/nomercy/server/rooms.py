@@ -489,13 +489,18 @@ class RoomManager:
     def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
         """The ``state`` message for one seat: its own view and its redacted events only."""
         view = room.match.state.view(seat).to_dict() if room.match is not None else None
-        return P.StateMessage(
-            view=view,
-            version=room.version,
-            events=[event_dict(e) for e in redact(events, seat)],
-            snapshot=snapshot,
-            deadline=room.deadline(),
-        ).model_dump_json()
+        # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
+        # validates real messages against the model).
+        return dumps(
+            {
+                "type": "state",
+                "view": view,
+                "version": room.version,
+                "events": [event_dict(e) for e in redact(events, seat)],
+                "snapshot": snapshot,
+                "deadline": room.deadline(),
+            }
+        )
 
     def broadcast_state(self, room: Room, events: list[Event]) -> None:
         cache: dict[int | None, str] = {}
@@ -634,6 +639,13 @@ def _match_would_end(match: Match, finished_state: Any) -> bool:
 
 
 def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
+    """A preset plus a host's overrides. Decks are by name only: a hand-written deck
+    mapping could ask for a billion cards."""
+    deck = overrides.get("deck")
+    if deck is not None and deck not in ("no_mercy", "classic"):
+        raise ProtocolError(
+            ErrorCode.INVALID_RULES, "deck: online rooms play the 'no_mercy' or 'classic' deck"
+        )
     try:
         base = Rules.preset(preset)
         return Rules.from_dict(overrides, base=base)
