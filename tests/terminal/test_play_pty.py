@@ -115,7 +115,9 @@ def test_save_with_ctrl_c_and_resume_continues_exactly(
     assert json.loads(save.read_text(encoding="utf-8"))["finished"] is False
 
     child = spawn(["play", "--fast", "--resume", str(save)])
-    child.expect("game resumed after")
+    child.expect("P0 played G7 at P2; P0 swapped hands with P2")  # the last moves, as seen before
+    child.expect("P2 played B8")
+    child.expect("game resumed after \\d+ moves")
     child.expect(MOVE)
     second_half(child)
     assert saved_actions(save) == saved_actions(whole)

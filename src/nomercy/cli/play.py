@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from nomercy import bots as bot_registry
 from nomercy.cli.options import load_rules
@@ -30,7 +31,7 @@ def default_save_path() -> Path:
 
 
 def fail(console: Console, message: str) -> typer.Exit:
-    console.print(f"[bold red]Error:[/] {message}", highlight=False, soft_wrap=True)
+    console.print(Text.assemble(("Error: ", "bold red"), message), soft_wrap=True)
     return typer.Exit(1)
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from nomercy.tui.replay import load_replayable, replay
 from nomercy.tui.session import SaveError
@@ -22,5 +23,5 @@ def replay_cmd(
     try:
         replay(load_replayable(file), console, delay=0.0 if fast else speed, reveal=reveal)
     except SaveError as exc:
-        console.print(f"[bold red]Error:[/] {exc}", highlight=False, soft_wrap=True)
+        console.print(Text.assemble(("Error: ", "bold red"), str(exc)), soft_wrap=True)
         raise typer.Exit(1) from None

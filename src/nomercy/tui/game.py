@@ -20,7 +20,7 @@ from nomercy.bots.runner import StepResult, reactions, step
 from nomercy.cards import Card, Color, Face
 from nomercy.engine import started_event
 from nomercy.errors import IllegalAction, NoMercyError
-from nomercy.events import Event, redact
+from nomercy.events import redact
 from nomercy.rules import Rules
 from nomercy.state import Decision
 from nomercy.tui import render
@@ -36,11 +36,6 @@ class QuitGame(Exception):
 
 class Cancelled(Exception):
     """An empty line at a color or target prompt: back to the main prompt."""
-
-
-def describe(events: list[Event]) -> str:
-    """One log line for the events of one action."""
-    return "; ".join(e.describe() for e in events)
 
 
 def rules_summary(rules: Rules) -> str:
@@ -113,18 +108,21 @@ class Game:
                 self.log.clear()
         except (QuitGame, KeyboardInterrupt, EOFError):
             self.session.save(self.save_path)
-            self.console.print(f"\nGame saved to {self.save_path}", soft_wrap=True)
-            self.console.print(f"Continue it with: nomercy play --resume {self.save_path}", soft_wrap=True)
+            self.console.print(f"\nGame saved to {self.save_path}", soft_wrap=True, markup=False)
+            self.console.print(
+                f"Continue it with: nomercy play --resume {self.save_path}", soft_wrap=True, markup=False
+            )
             return False
         self.session.save(self.save_path)
-        self.console.print(f"\nThe game is saved in {self.save_path}", soft_wrap=True)
-        self.console.print(f"Watch it again: nomercy replay {self.save_path}", soft_wrap=True)
+        self.console.print(f"\nThe game is saved in {self.save_path}", soft_wrap=True, markup=False)
+        self.console.print(f"Watch it again: nomercy replay {self.save_path}", soft_wrap=True, markup=False)
         return True
 
     def play_round(self) -> None:
         state = self.session.state
         if not self.log:
             if self.session.round_actions:
+                self.log.extend(self.session.replayed_log[-5:])
                 self.log.append(f"(game resumed after {len(self.session.round_actions)} moves)")
             elif self.session.started is None:
                 self.log.append(started_event(state).describe())
@@ -164,7 +162,7 @@ class Game:
     def show(self, results: list[StepResult]) -> None:
         """Log each action's events, pausing after a bot's so a person can follow."""
         for result in results:
-            line = describe(redact(result.events, self.human))
+            line = render.describe(redact(result.events, self.human))
             self.log.append(line)
             style = "" if result.seat == self.human else "cyan"
             self.console.print(Text("  " + line, style=style))

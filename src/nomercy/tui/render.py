@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nomercy.cards import Card, Color
+from nomercy.events import Event
 from nomercy.match import RoundResult
 from nomercy.state import Decision, Outcome
 from nomercy.tui.hand import grouped, playable
@@ -46,6 +47,11 @@ GROUP_NAMES: dict[Color | None, str] = {
 }
 #: Warn when a hand is this close to the Mercy limit (M1).
 MERCY_WARNING = 6
+
+
+def describe(events: Sequence[Event]) -> str:
+    """One log line for the events of one action (already redacted for the reader)."""
+    return "; ".join(e.describe() for e in events)
 
 
 def card_text(card: Card, number: int | None = None, dim: bool = False) -> Text:

@@ -24,7 +24,6 @@ from nomercy.match import Match
 from nomercy.record import GameRecord
 from nomercy.state import GameState
 from nomercy.tui import render
-from nomercy.tui.game import describe
 from nomercy.tui.hand import grouped
 from nomercy.tui.session import SESSION_FORMAT, SESSION_VERSION, SaveError
 
@@ -111,7 +110,7 @@ def replay(game: Replayable, console: Console, delay: float = 0.4, reveal: bool 
     console.print(Text(f"Replay of {number}: {game.start.players} players", style="bold"))
     for seat in range(game.start.players):
         you = " (the person)" if seat == game.human else ""
-        console.print(f"  {render.player_name(seat, names)}{you}")
+        console.print(Text(f"  {render.player_name(seat, names)}{you}"))
     state = game.start.clone()
     console.print("  " + started_event(state).describe())
     for i, (seat, action) in enumerate(game.actions, start=1):
@@ -128,7 +127,7 @@ def replay(game: Replayable, console: Console, delay: float = 0.4, reveal: bool 
             raise SaveError(f"move {i} ({action} by P{seat}) is illegal: {exc}") from None
         shown = events if reveal else redact(events, game.human)
         line = Text(f"{i:>4} ", style="dim")
-        line.append(describe(shown), style="bold" if seat == game.human else "")
+        line.append(render.describe(shown), style="bold" if seat == game.human else "")
         console.print(line)
         if delay > 0:
             time.sleep(delay)
