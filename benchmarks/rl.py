@@ -10,6 +10,7 @@ Each case runs whole rounds on one core, with the loop its users write:
 - RLCard's UNO (``rlcard.make("uno")``, 2 players, when the ``bench`` extra is installed),
   stepped the way PettingZoo's former ``uno_v4`` wrapper stepped it: read
   ``state["legal_actions"]``, pick one, ``env.step``. It encodes an observation per step too.
+  The ``rlcard`` preset plays RLCard's rules, for a like-for-like comparison.
 
 Cases are interleaved and repeated; each reports its best repeat (the least disturbed).
 
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
         ("PettingZoo AEC, no_mercy, 2 players", pettingzoo_runner(2, "no_mercy")),
         ("PettingZoo AEC, no_mercy, 4 players", pettingzoo_runner(4, "no_mercy")),
         ("PettingZoo AEC, classic, 2 players", pettingzoo_runner(2, "classic")),
+        ("PettingZoo AEC, rlcard preset, 2 players", pettingzoo_runner(2, "rlcard")),
         ("Gymnasium, no_mercy, 2 players vs random", gymnasium_runner(2, "no_mercy")),
         ("Gymnasium, classic, 2 players vs random", gymnasium_runner(2, "classic")),
         ("VectorEnv x64, no_mercy, 2 players vs random", vector_runner(2, "no_mercy")),
