@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import sys
 import time
 
@@ -31,12 +32,22 @@ def load() -> str:
         return "load ?"
 
 
-def timed(spec: RunSpec, backend: object) -> tuple[float, list[Row]]:
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (worker processes)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(spec: RunSpec, backend: object) -> tuple[float, float, list[Row]]:
+    """(games per wall-clock second, games per CPU second of this process tree, rows)."""
+    cpu = cpu_seconds()
     started = time.perf_counter()
     result = execute(spec, backend)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - started
+    cpu = cpu_seconds() - cpu
     assert result.complete
-    return spec.games / elapsed, result.rows
+    return spec.games / elapsed, spec.games / cpu, result.rows
 
 
 def main() -> None:
@@ -66,22 +77,30 @@ def main() -> None:
         f"{args.games} games of {args.players} random players per run, best of {args.repeat}"
     )
     best: dict[str, float] = {}
+    per_cpu: dict[str, float] = {}
     reference: list[Row] | None = None
     for attempt in range(args.repeat):
         for name, backend in cases.items():
             before = load()
-            speed, rows = timed(spec, backend)
+            speed, cpu_speed, rows = timed(spec, backend)
             if reference is None:
                 reference = rows
             assert rows == reference, f"{name} produced different rows"
             best[name] = max(best.get(name, 0.0), speed)
-            print(f"  run {attempt + 1}: {name:<12} {speed:8,.0f} games/s  ({before} before)")
+            note = ""
+            if not name.startswith("Ray"):  # Ray's workers are not our children: their CPU is not counted
+                per_cpu[name] = max(per_cpu.get(name, 0.0), cpu_speed)
+                note = f", {cpu_speed:,.0f} games per CPU-second"
+            print(f"  run {attempt + 1}: {name:<12} {speed:8,.0f} games/s{note}  ({before} before)")
     if ray is not None:
         ray.shutdown()
     print("best:")
     base = best["1 worker"]
     for name, speed in best.items():
-        print(f"  {name:<12} {speed:8,.0f} games/s  speed-up x{speed / base:.2f}")
+        cpu_note = f", {per_cpu[name]:,.0f} games per CPU-second" if name in per_cpu else ""
+        print(f"  {name:<12} {speed:8,.0f} games/s  speed-up x{speed / base:.2f}{cpu_note}")
+    print("games per CPU-second is the throughput per busy core, whatever else the machine runs;")
+    print("wall-clock speed-up needs the cores to be free (see the load averages above).")
     print("command: " + " ".join([os.path.relpath(sys.executable), *sys.argv]))
 
 

@@ -120,7 +120,11 @@ def compare(
                 if writer is not None:
                     writer.write(batch)
 
-            result = run_with_progress(spec, backend, keep, status, description=spec.label, show=progress)
+            try:
+                result = run_with_progress(spec, backend, keep, status, description=spec.label, show=progress)
+            except RuntimeError as exc:  # Ray missing or unreachable
+                status.print(f"error: {exc}")
+                raise typer.Exit(1) from None
             if result.interrupted:
                 interrupted = True
                 break

@@ -267,7 +267,11 @@ def simulate(
                 writer.write(rows)
 
         started = time.perf_counter()
-        result = run_with_progress(spec, backend, on_rows, status, show=progress, chunk_size=chunk_size)
+        try:
+            result = run_with_progress(spec, backend, on_rows, status, show=progress, chunk_size=chunk_size)
+        except RuntimeError as exc:  # Ray missing or unreachable
+            status.print(f"error: {exc}")
+            raise typer.Exit(1) from None
         elapsed = time.perf_counter() - started
     finally:
         if writer is not None:

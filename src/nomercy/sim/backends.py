@@ -137,13 +137,16 @@ class RayBackend:
         started_here = not ray.is_initialized()
         if started_here:
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-            if self.address == "local":
-                options["num_cpus"] = self.workers
+            if self.address == "local":  # a private Ray on the loopback interface only
+                options.update(num_cpus=self.workers, _node_ip_address="127.0.0.1")
             else:
                 import nomercy
 
                 options["runtime_env"] = {"py_modules": [str(Path(nomercy.__file__).parent)]}
-            ray.init(address=self.address, **options)
+            try:
+                ray.init(address=self.address, **options)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise RuntimeError(f"cannot start or reach Ray at {self.address!r}: {exc}") from None
         task = ray.remote(run_chunk).options(num_cpus=1, max_retries=2)
         capacity = max(self.workers, int(ray.cluster_resources().get("CPU", self.workers)))
         todo = iter(chunks)
