@@ -70,3 +70,14 @@ def test_house_rules_parameters_and_observer_tensors() -> None:
     assert info.shape[0] > OBS_SIZE and np.array_equal(info[:OBS_SIZE], state.observation_tensor(player))
     text = state.observation_string(player)
     assert f"P{player} holds" in text and text.count("holds") == 1  # only its own hand
+
+
+def test_max_game_length_stops_the_round_as_a_draw() -> None:
+    game = pyspiel.load_game("python_nomercy", {"players": 2, "max_game_length": 6})
+    state = game.new_initial_state()
+    state.apply_action(1)
+    moves = 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+        moves += 1
+    assert moves <= 5 and (state.game_state.is_over or state.returns() == [0.0, 0.0])

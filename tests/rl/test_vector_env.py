@@ -63,3 +63,16 @@ def test_step_before_reset_is_refused() -> None:
         VectorEnv(2).step(np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="num_envs"):
         VectorEnv(0)
+
+
+def test_rows_are_the_learners_own_observation_and_mask() -> None:
+    from nomercy.rl.encoding import legal_mask, observe
+
+    venv = VectorEnv(3, players=3, seat=1)
+    venv.reset(seed=5)
+    for _ in range(20):
+        obs, masks, _, _ = venv.step(venv.sample_actions())
+        for i, game in enumerate(venv.games):
+            assert game.state is not None
+            view = game.state.view(1)
+            assert np.array_equal(obs[i], observe(view)) and np.array_equal(masks[i], legal_mask(view))
