@@ -76,12 +76,31 @@ def hand(page: Any) -> list[str]:
     return page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)")  # type: ignore[no-any-return]
 
 
+def take_turn(page: Any) -> None:
+    """Answer an open prompt, else play the first playable card, else draw, take or keep."""
+    before = page.evaluate("app.version")
+    if page.locator("#prompt[open]").count():
+        page.locator("#prompt-choices button").first.click()
+    elif page.locator("#hand .card.playable").count():
+        page.locator("#hand .card.playable").first.click()
+        page.wait_for_timeout(100)
+        if page.locator("#prompt[open]").count():
+            page.locator("#prompt-choices button").first.click()
+    elif page.is_enabled("#draw-btn"):
+        page.click("#draw-btn")
+    elif page.is_visible("#pass-btn"):
+        page.click("#pass-btn")
+    page.wait_for_function(f"app.version > {before}")
+
+
 def test_create_a_room_join_by_invite_link_start_and_play(browser: Any, server: ServerProcess) -> None:
     host_ctx = browser.new_context(viewport={"width": 1280, "height": 860}, bypass_csp=True)
     host = host_ctx.new_page()
     errors: list[str] = []
     host.on("pageerror", lambda exc: errors.append(str(exc)))
     host.goto(server.url + "/")
+    host.wait_for_selector("#rules-box [data-rule]", state="attached")
+    assert not host.is_visible("#screen-table") and not host.is_visible(".actions")
     shot(host, "01-home")
     host.fill("#create-nick", "Ann")
     host.select_option("#seats", "3")
@@ -113,15 +132,7 @@ def test_create_a_room_join_by_invite_link_start_and_play(browser: Any, server: 
     for _ in range(3):
         for page in (host, guest):
             if page.locator("#status .you").count():
-                before = page.evaluate("app.version")
-                playable = page.locator("#hand .card.playable")
-                if playable.count():
-                    playable.first.click()
-                    if page.locator("#prompt[open]").count():
-                        page.locator("#prompt-choices button").first.click()
-                else:
-                    page.click("#draw-btn")
-                page.wait_for_function(f"app.version > {before}")
+                take_turn(page)
     shot(host, "03-table-desktop")
     # Chat text is escaped: markup arrives as text.
     guest.fill("#chat-text", "<img src=x onerror=alert(1)>hi")
