@@ -38,7 +38,10 @@ def fail(console: Console, message: str) -> typer.Exit:
 def play(
     players: int = typer.Option(4, "--players", "-p", help="players at the table, you included (2-6)"),
     bots: str | None = typer.Option(
-        None, "--bots", "-b", help="bot names for the other seats, comma-separated, repeated to fill them"
+        None,
+        "--bots",
+        "-b",
+        help="bots for the other seats, comma-separated, repeated to fill them [default: heuristic]",
     ),
     preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
     rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),

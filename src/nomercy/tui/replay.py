@@ -106,7 +106,7 @@ def replay(game: Replayable, console: Console, delay: float = 0.4, reveal: bool 
     """Print the round in play move by move; a match's scoreboard follows it."""
     names = game.names
     match = game.match
-    number = f"round {match.round_number}" if match is not None else "a round from a set position"
+    number = f"round {match.round_number}" if match is not None else "a round"
     console.print(Text(f"Replay of {number}: {game.start.players} players", style="bold"))
     for seat in range(game.start.players):
         you = " (the person)" if seat == game.human else ""
