@@ -93,3 +93,33 @@ def test_sigkill_and_restart_continue_with_the_same_state_and_draws(
     t2 = truth(url, code)
     assert t2.states[len(t1.room.log)].to_dict() == t1.states[-1].to_dict()
     assert t2.states[-1].seed == t1.states[-1].seed
+
+
+def test_a_match_restarts_between_and_after_rounds(start_server: Any, sqlite_url: str) -> None:
+    """E4: the log holds a marker where the match dealt its next round; replay honours it."""
+    import time
+
+    from nomercy.server.storage import NEXT_ROUND
+
+    from .truth import stored_room
+
+    first = start_server(sqlite_url, NOMERCY_GRACE_SECONDS="0.05")
+    host = create_room(first, nickname="Ann", seats=2, bots=1, mode="match", seed=4, rules={"hand_size": 3})
+    code = host["code"]
+    start_room(first, code, host["token"])  # nobody connected: after the grace a bot plays Ann's seat
+    deadline = time.monotonic() + 60
+    while NEXT_ROUND not in [a for _, a in stored_room(sqlite_url, code).log]:
+        assert time.monotonic() < deadline, "the match never reached a second round"
+        time.sleep(0.2)
+    first.kill()
+    t = truth(sqlite_url, code)
+    second = start_server(sqlite_url, NOMERCY_GRACE_SECONDS="60")
+    ws = hello(second, code, host["token"])
+    snap = ws.latest_state()
+    room = ws.wait(lambda m: m["type"] == "welcome")["room"]
+    after = truth(sqlite_url, code)  # the bot may already have moved again
+    assert snap["version"] >= len(t.room.log)
+    assert after.room.log[: len(t.room.log)] == t.room.log
+    assert after.states[len(t.room.log)].to_dict() == t.states[-1].to_dict()
+    assert snap["view"] == after.states[snap["version"]].view(0).to_dict()
+    assert room["round"] >= 2 and room["mode"] == "match" and sum(room["scores"]) > 0

@@ -413,6 +413,8 @@ function renderTable() {
       div.appendChild(warn);
     }
     div.appendChild(flags);
+    const me = app.room && app.seat !== null ? app.room.seats[app.seat] : null;
+    if (me && me.host && info && info.kind === "human" && s !== app.seat) div.appendChild(kickButton(info));
     div.setAttribute("aria-label", `${name.textContent}: ${count.textContent}${s === v.current_player ? ", deciding now" : ""}`);
     opps.appendChild(div);
   }
