@@ -273,3 +273,30 @@ def test_phone_with_a_25_card_hand_and_keyboard_play(browser: Any, server: Serve
     label = page.get_attribute("#hand .card >> nth=0", "aria-label")
     assert label and any(c in label for c in ("Red", "Yellow", "Green", "Blue", "Wild"))
     shot(page, "08-phone-after-play")
+
+
+def test_seven_asks_whom_to_swap_with(browser: Any, server: ServerProcess) -> None:
+    """N1 with three players: the Seven's target is asked for, by name."""
+    for seed in range(20_000):
+        state = Match(3, Rules(), seed).state
+        if state.current_player == 0:
+            sevens = [a for a in state.legal_actions() if a.kind == "play" and a.card.code.endswith("7")]
+            if sevens and not sevens[0].uno:
+                break
+    seven = sevens[0].card.code
+    carol_hand = sorted(c.code for c in state.hands[2])
+    host = create_room(server, nickname="Ann", seats=3, bots=0, seed=seed)
+    join_room(server, host["code"], "Bob")
+    join_room(server, host["code"], "Carol")
+    start_room(server, host["code"], host["token"])
+    page = sit(browser, server, host["code"], host["token"], 0, viewport={"width": 1100, "height": 800})
+    wait_turn(page)
+    page.locator(f"#hand .card.playable[data-code='{seven}']").first.click()
+    page.wait_for_selector("#prompt[open]")
+    assert "swap hands" in page.inner_text("#prompt-title")
+    choices = page.eval_on_selector_all("#prompt-choices button", "els => els.map(e => e.textContent)")
+    assert len(choices) == 2 and any("Bob" in c for c in choices) and any("Carol" in c for c in choices)
+    shot(page, "09-seven-target")
+    page.locator("#prompt-choices button", has_text="Carol").click()
+    page.wait_for_function("document.querySelector('#log').textContent.includes('swapped hands with Carol')")
+    assert sorted(hand(page)) == carol_hand
