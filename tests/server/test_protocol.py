@@ -113,6 +113,7 @@ def test_hello_with_a_wrong_token_or_code_is_refused(server: ServerProcess) -> N
     code = "ZZZZZZ" if host["code"] != "ZZZZZZ" else "YYYYYY"
     refused(ws, {"type": "hello", "room": code, "token": None}, "not_found")
     refused(ws, {"type": "hello", "room": "bad!", "token": None}, "bad_message")
+    refused(ws, {"type": "hello", "room": host["code"], "token": None, "protocol": 99}, "bad_message")
     # Never seated: no welcome arrived.
     assert not [m for m in ws.received if m["type"] in ("welcome", "state")]
     ws.close()

@@ -438,10 +438,20 @@ class RoomManager:
                 await self.writer.append(room.id, room.version, seat, str(action), status)
             except Exception:
                 log.exception("storage failed for room %s", room.code)
+                if await self._committed_anyway(room, seat, action):
+                    return self._applied(room, seat, action, status, over_after)
                 raise ProtocolError(
                     ErrorCode.SERVER_ERROR, "the server could not save that action: try again", ref=ref
                 ) from None
             return self._applied(room, seat, action, status, over_after)
+
+    async def _committed_anyway(self, room: Room, seat: int, action: Action) -> bool:
+        """A commit can fail after the database kept it (a lost connection at COMMIT): look."""
+        try:
+            last = await asyncio.to_thread(self.storage.last_entry, room.id)
+        except Exception:
+            return False
+        return last == (room.version, seat, str(action))
 
     def _applied(
         self, room: Room, seat: int, action: Action, status: str | None, over_after: bool

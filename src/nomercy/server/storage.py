@@ -220,6 +220,17 @@ class Storage:
                     log=[(r.seat, r.action) for r in log_rows],
                 )
 
+    def last_entry(self, room_id: int) -> tuple[int, int, str] | None:
+        """``(seq, seat, action)`` of the room's newest log entry (to settle an in-doubt commit)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(actions.c.seq, actions.c.seat, actions.c.action)
+                .where(actions.c.room_id == room_id)
+                .order_by(actions.c.seq.desc())
+                .limit(1)
+            ).first()
+        return (row.seq, row.seat, row.action) if row is not None else None
+
     def code_exists(self, code: str) -> bool:
         with self.engine.connect() as conn:
             return conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first() is not None

@@ -109,6 +109,11 @@ class Connection:
                     await self.send(error_text(exc, version))
                     if exc.close:
                         return
+                except Exception:  # a bug must cost one message, not the connection
+                    log.exception("unexpected error handling a message")
+                    await self.send(
+                        error_text(ProtocolError(ErrorCode.SERVER_ERROR, "internal error: try again"))
+                    )
                 if self.client is not None and writer is None:
                     writer = asyncio.get_running_loop().create_task(self._write(self.client))
                 if self.client is not None and self.client.closed and writer is not None and writer.done():
@@ -173,6 +178,12 @@ class Connection:
     def hello(self, msg: P.Hello) -> None:
         if self.client is not None:
             raise ProtocolError(ErrorCode.ALREADY_JOINED, "this connection has already joined a room")
+        if msg.protocol != P.PROTOCOL_VERSION:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"protocol version {msg.protocol} is not supported: this server speaks {P.PROTOCOL_VERSION}"
+                " (reload the page)",
+            )
         if self.join_failures.blocked(self.address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many failed attempts: wait a minute", close=True)
         try:
