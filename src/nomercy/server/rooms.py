@@ -56,6 +56,32 @@ class Seat:
     #: A bot plays this human's seat until they return (after the grace period).
     standin: bool = False
     bot: botlib.Bot | None = None
+    #: The bot is choosing in a worker thread: events wait in ``backlog`` meanwhile, so
+    #: a bot is never called from two threads at once.
+    thinking: bool = False
+    backlog: list[list[Event]] = field(default_factory=list)
+
+    def tell(self, events: list[Event]) -> None:
+        """Give this seat's bot the events as this seat may see them (now or after thinking)."""
+        if self.bot is None:
+            return
+        redacted = redact(events, self.seat)
+        if self.thinking:
+            self.backlog.append(redacted)
+            return
+        try:
+            self.bot.observe(redacted)
+        except Exception:  # a bot's bookkeeping must never stop the table
+            log.exception("bot observe failed")
+
+    def done_thinking(self) -> None:
+        self.thinking = False
+        backlog, self.backlog = self.backlog, []
+        for events in backlog:
+            try:
+                self.bot.observe(events)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("bot observe failed")
 
     def stored(self) -> StoredSeat:
         return StoredSeat(self.seat, self.kind, self.nickname, self.token_hash, self.host)
@@ -486,11 +512,7 @@ class RoomManager:
         room.changed_at = time.monotonic()
         room.touched = room.changed_at
         for seat in room.seats:
-            if seat.bot is not None:
-                try:
-                    seat.bot.observe(redact(events, seat.seat))
-                except Exception:  # a bot's bookkeeping must never stop the table
-                    log.exception("bot observe failed")
+            seat.tell(events)
         self.broadcast_state(room, events)
         self.poke(room)
 

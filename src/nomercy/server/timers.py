@@ -143,6 +143,8 @@ class RoomDriver:
             bot = room.controller(seat)
             if bot is None or not state.active[seat] or (room.version, seat) in self._refused:
                 continue
+            if room.seats[seat].thinking:
+                continue
             view = state.view(seat)
             if not any(a.kind in ("catch", "uno") for a in view.legal_actions):
                 continue
@@ -172,7 +174,12 @@ class RoomDriver:
                 return
             view = room.match.state.view(seat)
             # A searching bot may think for a while: off the event loop, on an immutable view.
-            action = await asyncio.to_thread(bot.choose, view)
+            s = room.seats[seat]
+            s.thinking = True
+            try:
+                action = await asyncio.to_thread(bot.choose, view)
+            finally:
+                s.done_thinking()
             if room.version == version and room.controller(seat) is bot:
                 try:
                     await self.manager.apply(room, seat, action, version)
