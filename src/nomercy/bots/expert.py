@@ -3,28 +3,34 @@
 The bot never sees hidden cards. At each decision with more than one sensible action it:
 
 1. **Samples worlds** consistent with its view (:func:`nomercy.determinize`: the unseen
-   cards dealt at random to the other hands and the draw pile), drawing them lazily and
-   *reusing* each one for every candidate action (common random numbers: candidates are
-   compared on the same worlds, which removes most of the deal's noise).
+   cards dealt at random to the other hands and the draw pile), then moves into each
+   hand the cards it *knows* are there (:class:`~nomercy.bots.memory.CardMemory`: its
+   old hand after a Seven or a Zero, Roulette cards turned up face up). Worlds are drawn
+   lazily and *reused* for every candidate action (common random numbers: candidates
+   are compared on the same worlds, which removes most of the deal's noise).
 2. **Ranks candidates** with the heuristic (:mod:`nomercy.bots.heuristic`) and keeps the
    best ``width`` of them (progressive widening by a prior: a hand of wilds offers dozens
    of plays, and the weak ones need no playouts).
 3. **Allocates playouts by sequential halving** (Karnin et al. 2013, the fixed-budget
    best-arm method used at the root of Gumbel MuZero): every round each surviving
    candidate gets an equal share of the round's playouts, then the worse half is
-   dropped.
+   dropped; the heuristic's own pick is never dropped.
 4. **Plays out** each (world, candidate): the candidate is applied, then every seat plays
    the heuristic policy (reading only its own hand of the sampled world) for up to
    ``depth`` decisions. A finished round scores 1 for a win and 0 otherwise; a playout cut
    at ``depth`` scores this seat's share of ``exp(-hand size / 3)`` among active players.
-5. **Picks** the candidate with the best mean; ties go to the heuristic's order.
+5. **Picks** the candidate with the best mean, but leaves the heuristic's pick only when
+   the gain is clear: the mean paired difference on the same worlds must exceed
+   ``confidence`` standard errors. With few playouts per candidate the noise would
+   otherwise replace good heuristic moves by lucky ones.
 
 This is the root of information-set MCTS with a heuristic default policy (flat
-determinized search, "perfect-information Monte Carlo"): with a small budget a flat root
-plus a strong playout policy beats a deeper but thinner tree in this game, where hidden
-hands and a shuffled pile make deep lines mostly noise.
+determinized search, "perfect-information Monte Carlo"): with a budget small enough to
+answer a human at once, a flat root with a strong playout policy beats a deeper but
+thinner tree in this game, where hidden hands and a shuffled pile make deep lines
+mostly noise.
 
-Budget: ``budget`` playouts per decision (default 160, reproducible: same seed, same
+Budget: ``budget`` playouts per decision (default below; reproducible: same seed, same
 decisions). ``ms`` adds a wall-clock limit per decision; a time limit makes decisions
 depend on the machine's speed, so runs with ``ms`` set are *not* reproducible. Decisions
 with one sensible action return at once, without search.
@@ -39,6 +45,8 @@ from typing import Any, ClassVar
 from nomercy.actions import Action
 from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
+from nomercy.bots.memory import CardMemory
+from nomercy.events import Event
 from nomercy.state import GameState
 from nomercy.views import PlayerView, determinize
 
@@ -88,9 +96,10 @@ class ExpertBot(Bot):
         seed: int | None = None,
         budget: int = DEFAULT_BUDGET,
         ms: float | None = None,
-        depth: int = 40,
-        width: int = 8,
+        depth: int = 20,
+        width: int = 5,
         catch_miss: float = 0.0,
+        confidence: float = 1.0,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -109,8 +118,13 @@ class ExpertBot(Bot):
         self.depth = int(depth)
         self.width = int(width)
         self.catch_miss = float(catch_miss)
+        self.confidence = float(confidence)
         #: Playouts run by the last decision (0 when it was trivial).
         self.last_playouts = 0
+        self.memory = CardMemory()
+
+    def observe(self, events: list[Event]) -> None:
+        self.memory.observe(events)
 
     def react(self, view: PlayerView) -> Action | None:
         return react(view, self.rng.random, self.catch_miss)
@@ -122,39 +136,54 @@ class ExpertBot(Bot):
             return ranked[0][1]
         candidates = [a for _, a in ranked[: self.width]]
         assert view.seat is not None
+        self.memory.sync(view)
         return self._search(view, view.seat, candidates)
 
     def _search(self, view: PlayerView, seat: int, candidates: list[Action]) -> Action:
+        """Sequential halving over ``candidates`` (the heuristic's pick first, never dropped)."""
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
         rng = self.rng
         worlds: list[GameState] = []
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
-        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        rounds, n = 1, len(candidates)
+        while n > 2:
+            rounds, n = rounds + 1, 1 + max(1, n // 2 - 1)
         left = self.budget
         depth = self.depth
         for r in range(rounds):
             share = max(1, (left // (rounds - r)) // len(alive))
             for j in range(share):
-                index = counts[alive[0]]
+                index = len(values[0])
                 if index >= len(worlds):
-                    worlds.append(determinize(view, rng))
+                    world = determinize(view, rng)
+                    self.memory.constrain(world, rng)
+                    worlds.append(world)
                 world = worlds[index]
                 for c in alive:
                     s = world.clone()
                     s.apply(candidates[c], seat)
-                    totals[c] += playout(s, seat, depth)
-                    counts[c] += 1
+                    values[c].append(playout(s, seat, depth))
                 left -= len(alive)
                 if deadline is not None and j % 4 == 3 and time.perf_counter() > deadline:
                     left = 0
                     break
-            if left <= 0 or len(alive) == 1:
+            if left <= 0 or len(alive) <= 2:
                 break
-            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-            alive.sort()
-        self.last_playouts = sum(counts)
-        best = max(alive, key=lambda c: (totals[c] / counts[c], -c))
+            ranked = sorted(alive[1:], key=lambda c: (-sum(values[c]) / len(values[c]), c))
+            alive = [0, *sorted(ranked[: max(1, len(alive) // 2 - 1)])]
+        self.last_playouts = sum(len(v) for v in values)
+        best = max(alive, key=lambda c: (sum(values[c]) / len(values[c]), -c))
+        if best != 0 and not self._better(values[best], values[0]):
+            best = 0
         return candidates[best]
+
+    def _better(self, challenger: list[float], prior: list[float]) -> bool:
+        """Leave the heuristic's pick only for a clear gain on the same worlds (paired test)."""
+        n = min(len(challenger), len(prior))
+        diffs = [challenger[i] - prior[i] for i in range(n)]
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean > 0
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > self.confidence * math.sqrt(var / n)
