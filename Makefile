@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Extras every test needs; later parts of the project add theirs here.
 TEST_EXTRAS ?= dev,rl,server,sim,ray
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play serve test lint typecheck bench clean
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(VENV)/.installed-%: pyproject.toml
 ## play: the main job, a game in the terminal against bots (options: make play ARGS="--match")
 play: $(VENV)/.installed-dev
 	$(BIN)/nomercy play $(ARGS)
+
+## serve: online rooms and the browser game on http://localhost:8000/ (make serve ARGS="--port 9000")
+serve: $(VENV)/.installed-server
+	$(BIN)/nomercy serve $(ARGS)
 
 ## test: lint, type-check the core, run every test
 test: $(VENV)/.installed-$(TEST_EXTRAS)
