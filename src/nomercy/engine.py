@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from itertools import filterfalse
 from operator import attrgetter
 
 from nomercy.actions import (
@@ -115,7 +116,8 @@ def new_game(
     rules = rules if rules is not None else Rules()
     if not isinstance(players, int) or not 2 <= players <= rules.max_players:
         raise InvalidRules("players", f"{players!r} players: a table seats 2 to {rules.max_players} (S1)")
-    total = sum(n for _, n in rules.deck)
+    pile = _fresh_deck(rules)
+    total = len(pile)
     if players * rules.hand_size + 1 > total:
         raise InvalidRules(
             "players", f"a {total}-card deck cannot deal {rules.hand_size} cards to {players} players (S2)"
@@ -128,7 +130,6 @@ def new_game(
     if any(not isinstance(x, int) or not 0 <= x < players for x in out) or players - len(out) < 2:
         raise InvalidRules("sitting_out", f"{sorted(out)} must be seats 0-{players - 1}, leaving two players")
     rng = shuffle_rng(seed, 0)
-    pile = deck_cards(rules.deck)
     rng.shuffle(pile)
     if dealer is None:
         dealer = rng.randrange(players)
@@ -181,6 +182,20 @@ def new_game(
     return s
 
 
+def _fresh_deck(rules: Rules) -> list[Card]:
+    """``deck_cards(rules.deck)``, cached by the Rules object: hashing a 60-entry deck
+    composition for every deal costs as much as a few decisions."""
+    cached = _DECKS.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        if len(_DECKS) >= 64:  # many distinct Rules (property tests): keep the cache small
+            _DECKS.clear()
+        cached = _DECKS[id(rules)] = (rules, deck_cards(rules.deck))
+    return cached[1][:]
+
+
+_DECKS: dict[int, tuple[Rules, list[Card]]] = {}
+
+
 def started_event(s: GameState) -> Started:
     """The :class:`Started` event that describes a freshly dealt round."""
     return Started(s.dealer, _next(s, s.dealer), tuple(s.discard))
@@ -214,10 +229,8 @@ def _playable(s: GameState, card: Card, hand: list[Card]) -> bool:
     """T1 matching, outside a stack."""
     if card.is_wild:
         if card.face is _WD4 and s.rules.wild_draw4_restricted:
-            return not any(
-                c.face is not _WD4 and (c.is_wild or c.color is s.color or c.face is s.discard[-1].face)
-                for c in hand
-            )
+            # Only when no other card of the hand matches; set operations in C.
+            return _matching(s).intersection(hand) <= _WD4_CARDS
         return True
     return card.color is s.color or card.face is s.discard[-1].face
 
@@ -243,8 +256,8 @@ def _size_after(s: GameState, seat: int, card: Card, target: int | None) -> int:
         return 0
     face = card.face
     if face is _DISCARD_ALL:
-        color = card.color
-        return left - sum(1 for c in hand if c.color is color) + 1
+        assert card.color is not None
+        return left - sum(map(_OF_COLOR[card.color].__contains__, hand)) + 1  # counted in C
     if s.rules.seven_zero:
         if face is _SEVEN and target is not None:
             return len(s.hands[target])
@@ -273,11 +286,22 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[Action]:
     decision = s.decision
     out: list[Action]
     if decision is _PLAY:
-        out = _card_plays(s, cur, False)
+        # T1, the most frequent question of all: the cards that match, found by one set
+        # intersection in C against a table cached per top card and color in play.
+        hand = s.hands[cur]
+        top = s.discard[-1]
+        try:
+            allowed = _MATCH_BY_TOP[top.index][s.color]  # type: ignore[index]
+        except TypeError:  # no color in play: only in a state edited by hand
+            allowed = _match_set(s.color, top.face)
+        cards = allowed.intersection(hand)
+        out = _card_plays(s, cur, hand, cards, False) if cards else []
         if not out or s.rules.draw_when_playable:
             out.append(DRAW)
     elif decision is _STACK:
-        out = _card_plays(s, cur, True)
+        hand = s.hands[cur]
+        cards = _stack_set(s).intersection(hand)
+        out = _card_plays(s, cur, hand, cards, True) if cards else []
         out.append(TAKE)
     elif decision is _PLAY_DRAWN:
         drawn = s.drawn
@@ -292,16 +316,30 @@ def legal_actions(s: GameState, seat: int | None = None) -> list[Action]:
     return out
 
 
-def _card_plays(s: GameState, seat: int, stacking: bool) -> list[Action]:
-    hand = s.hands[seat]
-    allowed = _stack_set(s) if stacking else _match_set(s.color, s.discard[-1].face)
-    cards = allowed.intersection(hand)
-    out: list[Action] = []
-    if not cards:
-        return out
+def _card_plays(
+    s: GameState, seat: int, hand: list[Card], cards: frozenset[Card], stacking: bool
+) -> list[Action]:
+    """The plays of ``cards`` (the hand's matching cards), in card index order."""
     rules = s.rules
     # Two cards left: any plain play leaves one, so it comes with and without Uno (U1).
     pairs = rules.uno_calls and len(hand) == 2
+    if cards.isdisjoint(_SPECIAL_SEVEN_ZERO if rules.seven_zero else _SPECIAL_CARDS):
+        # Fast path: every card's plays are fixed tuples. One or two cards (most turns)
+        # are ordered by hand, since sorted() with a key costs more than the rest.
+        table = _PLAIN_AND_UNO if pairs else _PLAIN_OF
+        if len(cards) == 1:
+            for card in cards:
+                return list(table[card])
+        if len(cards) == 2:
+            a, b = cards
+            if a.index > b.index:
+                a, b = b, a
+            return [*table[a], *table[b]]
+        out: list[Action] = []
+        for card in sorted(cards, key=_BY_INDEX):
+            out.extend(table[card])
+        return out
+    out = []
     for card in sorted(cards, key=_BY_INDEX):  # a set: sort for a deterministic order
         index = card.index
         if _SPECIAL[index]:
@@ -317,6 +355,8 @@ def _card_plays(s: GameState, seat: int, stacking: bool) -> list[Action]:
 
 
 _BY_INDEX = attrgetter("index")
+# The cards of each color, to count and filter a hand by color in C (A5).
+_OF_COLOR = [frozenset(c for c in Card.ALL if c.color is color) for color in Color]
 
 
 def _match_set(color: Color | None, face: Face) -> frozenset[Card]:
@@ -328,6 +368,15 @@ def _match_set(color: Color | None, face: Face) -> frozenset[Card]:
             c for c in Card.ALL if c.is_wild or c.color is color or c.face is face
         )
     return cards
+
+
+def _matching(s: GameState) -> frozenset[Card]:
+    """T1: the cards that may be played now, outside a stack (the body is inlined in
+    legal_actions)."""
+    top = s.discard[-1]
+    if s.color is None:
+        return _match_set(None, top.face)
+    return _MATCH_BY_TOP[top.index][s.color]
 
 
 def _stack_set(s: GameState) -> frozenset[Card]:
@@ -347,6 +396,22 @@ _STACK_SETS: dict[tuple[object, ...], frozenset[Card]] = {}
 _SPECIAL = [c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4) for c in Card.ALL]
 # Cards whose plays need the full legality check: wilds (a color) and Sevens (a target).
 _SPECIAL_CHECK = [c.is_wild or c.face is Face.SEVEN for c in Card.ALL]
+# The same as sets, for one C-level isdisjoint() test of a hand's matching cards. Without
+# N1-N2 (seven_zero off) Sevens and Zeros are plain cards.
+_SPECIAL_SEVEN_ZERO = frozenset(c for c in Card.ALL if _SPECIAL[c.index])
+_SPECIAL_CARDS = frozenset(c for c in _SPECIAL_SEVEN_ZERO if c.face not in (Face.SEVEN, Face.ZERO))
+# Per card: its plain plays, and those followed by the same plays calling Uno (U1).
+_PLAIN_OF = {c: _PLAIN[c.index] for c in Card.ALL}
+_PLAIN_AND_UNO = {c: _PLAIN[c.index] + _WITH_UNO[c.index] for c in Card.ALL}
+# T1 match sets by top card index, then color in play: two list lookups instead of a
+# call and a dict lookup on the hottest line. Built from 88 shared sets in C.
+_WILDS = frozenset(c for c in Card.ALL if c.is_wild)
+_OF_FACE = {face: frozenset(c for c in Card.ALL if c.face is face) for face in Face}
+for _color in Color:
+    for _face in Face:
+        _MATCH_SETS[(_color, _face)] = _WILDS | _OF_COLOR[_color] | _OF_FACE[_face]
+_MATCH_BY_TOP = [[_MATCH_SETS[(color, c.face)] for color in Color] for c in Card.ALL]
+_WD4_CARDS = _OF_FACE[Face.WILD_DRAW_4]
 
 
 def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
@@ -379,10 +444,9 @@ def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
 
 def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
     """Check ``action`` against the rules and apply it; return what happened."""
-    if s.outcome is not None:
-        raise GameOver("the round is over (E1)")
     cur = s.current
-    assert cur is not None
+    if cur is None:  # the same as s.outcome is not None, one attribute fewer
+        raise GameOver("the round is over (E1)")
     if seat is None:
         seat = cur
     kind = action.kind
@@ -419,12 +483,15 @@ def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
             raise IllegalAction(_not_now(s, "draw"))
         if not s.rules.draw_when_playable:
             hand = s.hands[seat]
-            for card in hand:
-                if _playable(s, card, hand):
-                    raise IllegalAction(
-                        f"you hold a playable card ({card}): you may draw only when none of "
-                        "your cards can be played (T3)"
-                    )
+            # T3 in one C-level set test (a hand matches iff a card is playable, even a
+            # restricted Wild Draw 4); the loop only runs to name the card in the refusal.
+            if not _matching(s).isdisjoint(hand):
+                for card in hand:
+                    if _playable(s, card, hand):
+                        raise IllegalAction(
+                            f"you hold a playable card ({card}): you may draw only when none of "
+                            "your cards can be played (T3)"
+                        )
         s.uno_seat = None
         s.step += 1
         _draw(s, seat, events)
@@ -560,10 +627,11 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
     else:
         s.color = card.color
     if face is _DISCARD_ALL:  # A5: the rest of its color goes under it
-        color = card.color
-        gone = [c for c in hand if c.color is color]
+        assert card.color is not None
+        same_color = _OF_COLOR[card.color].__contains__  # filtered in C, order kept
+        gone = list(filter(same_color, hand))
         if gone:
-            hand[:] = [c for c in hand if c.color is not color]
+            hand[:] = list(filterfalse(same_color, hand))
             s.discard[-1:-1] = gone
             events.append(DiscardedAll(seat, tuple(gone)))
     if not hand:  # E1 (N4: a last 7 or 0 moves no hands)
@@ -592,7 +660,8 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
         else:
             s.uno_seat = seat
     if card.is_number:
-        s.current = _next(s, seat)
+        nxt = (seat + s.direction) % s.players  # _next(s, seat), inline: most plays
+        s.current = nxt if s.active[nxt] else _next(s, nxt)
         s.decision = _PLAY
     else:
         _effect(s, seat, card, events)
@@ -702,10 +771,20 @@ def _give(s: GameState, seat: int, count: int, reason: str, by: int | None, even
     """``seat`` draws ``count`` cards one at a time (M1 after each). True if knocked out."""
     hand = s.hands[seat]
     limit = s.rules.mercy_limit
-    got: list[Card] = []
+    pile = s.draw_pile  # refilled in place by _draw_card (T4)
+    if 0 < count <= len(pile) and (limit is None or len(hand) + count < limit):
+        # Fast path, most stacks taken: the pile holds them all and the Mercy limit
+        # cannot be reached, so one slice moves the cards in the order of one by one.
+        got = pile[-count:]
+        got.reverse()
+        del pile[-count:]
+        hand.extend(got)
+        events.append(Drew(seat, count, tuple(got), reason))
+        return False
+    got = []
     knocked = False
     for _ in range(count):
-        card = _draw_card(s, events)
+        card = pile.pop() if pile else _draw_card(s, events)
         if card is None:
             break
         hand.append(card)
@@ -744,13 +823,17 @@ def _knock_out(s: GameState, seat: int, by: int | None, events: list[Event]) -> 
 def _draw(s: GameState, seat: int, events: list[Event]) -> None:
     """T2/T4: draw until playable (or one card)."""
     hand = s.hands[seat]
-    limit = s.rules.mercy_limit
-    until_playable = s.rules.draw_rule == "until_playable"
+    rules = s.rules
+    limit = rules.mercy_limit
+    until_playable = rules.draw_rule == "until_playable"
+    pile = s.draw_pile  # refilled in place by _draw_card (T4), which keeps the top card
+    color = s.color
+    face = s.discard[-1].face
     got: list[Card] = []
     found: Card | None = None
     knocked = False
     while True:
-        card = _draw_card(s, events)
+        card = pile.pop() if pile else _draw_card(s, events)
         if card is None:
             break
         hand.append(card)
@@ -758,7 +841,13 @@ def _draw(s: GameState, seat: int, events: list[Event]) -> None:
         if limit is not None and len(hand) >= limit:
             knocked = True
             break
-        if _playable(s, card, hand):
+        # _playable(s, card, hand), inline for colored cards: drawing until playable
+        # asks it for every card drawn.
+        if card.is_wild:
+            playable = _playable(s, card, hand)
+        else:
+            playable = card.color is color or card.face is face
+        if playable:
             found = card
             break
         if not until_playable:
@@ -795,10 +884,11 @@ def _roulette(s: GameState, seat: int, color: Color, events: list[Event]) -> Non
     events.append(ColorNamed(seat, color))
     hand = s.hands[seat]
     limit = s.rules.mercy_limit
+    pile = s.draw_pile  # refilled in place by _draw_card (T4)
     got: list[Card] = []
     knocked = False
     while True:
-        card = _draw_card(s, events)
+        card = pile.pop() if pile else _draw_card(s, events)
         if card is None:
             break
         hand.append(card)
