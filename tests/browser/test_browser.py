@@ -134,6 +134,18 @@ def test_create_a_room_join_by_invite_link_start_and_play(browser: Any, server: 
             if page.locator("#status .you").count():
                 take_turn(page)
     shot(host, "03-table-desktop")
+    # A spectator with the code: the table, every count, no card of anyone's hand.
+    watch_ctx = browser.new_context(viewport={"width": 1024, "height": 700}, bypass_csp=True)
+    watcher = watch_ctx.new_page()
+    watcher.goto(server.url + "/")
+    watcher.fill("#join-code", code)
+    watcher.click("#watch-btn")
+    watcher.wait_for_selector("#screen-table:not([hidden]) #top-card")
+    watcher.wait_for_function("document.querySelectorAll('#opponents .opp').length === 3")
+    assert hand(watcher) == [] and watcher.evaluate("app.seat") is None
+    assert not watcher.is_visible(".actions") and not watcher.is_visible("#chat-text")
+    shot(watcher, "03b-spectator")
+    watch_ctx.close()
     # Chat text is escaped: markup arrives as text.
     guest.fill("#chat-text", "<img src=x onerror=alert(1)>hi")
     guest.press("#chat-text", "Enter")

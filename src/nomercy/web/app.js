@@ -39,7 +39,7 @@ function cardEl(code, tag = "div", extra = "") {
   el.className = `card c-${p.color} ${extra}`.trim();
   el.dataset.code = code;
   const face = document.createElement("span");
-  face.className = "face";
+  face.className = p.symbol.length >= 3 ? "face long" : "face";
   face.textContent = p.symbol;
   for (const cls of ["corner", "corner br"]) {
     const c = document.createElement("span");
@@ -245,6 +245,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       app.seat = msg.seat;
+      document.body.classList.toggle("spectator", msg.seat === null);
       $("conn").textContent = msg.seat === null ? "watching" : "connected";
       onRoom(msg.room);
       break;
@@ -647,7 +648,7 @@ function wire() {
     if (app.deadlineAt === null || !app.state || app.state.outcome) { t.hidden = true; return; }
     const left = Math.max(0, Math.ceil((app.deadlineAt - Date.now()) / 1000));
     t.hidden = false;
-    t.textContent = `⏱ ${left}s`;
+    t.textContent = `Timer: ${left} s`;
   }, 250);
   window.addEventListener("popstate", () => location.reload());
 }
