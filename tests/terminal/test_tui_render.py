@@ -145,3 +145,11 @@ def test_scoreboard_lists_each_round_and_running_totals(make: type) -> None:
         assert re.search(rf"^\S*\s*{r.number}\s.*\*{r.points[r.winner]}", text, re.M)
     total_line = next(line for line in text.splitlines() if "Total" in line)
     assert [int(x) for x in re.findall(r"\d+", total_line)] == match.scores  # E4: running totals
+
+
+def test_copies_of_a_card_are_one_numbered_choice() -> None:
+    s = state(hands=[["W+6", "W+6", "R7", "R7", "R3", "B2"], ["G1"], ["G2"], ["G3"]])
+    out = record(plain(), render.hand_panel(s.view(0)))
+    assert re.search(r"Red\s+1: R3\s+2: R7 x2", out)
+    assert re.search(r"Wild\s+3: W\+6 x2", out)
+    assert out.count("W+6") == 1 and "Your hand: 6 cards" in out

@@ -8,6 +8,7 @@ letters. Playable cards carry their number, the one the player types.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
@@ -162,11 +163,14 @@ def hand_panel(view: PlayerView) -> RenderableType:
     grid.add_column()
     for color, cards in grouped(view.hand):
         row = Text()
-        for i, card in enumerate(cards):
+        counts = Counter(cards)
+        for i, card in enumerate(counts):  # copies of a card are one choice: shown once, "x2"
             if i:
                 row.append(" ")
             number = numbers.get(card)
             row.append_text(card_text(card, number, dim=number is None and bool(numbers)))
+            if counts[card] > 1:
+                row.append(f"x{counts[card]}", style="bold")
         grid.add_row(GROUP_NAMES[color], row)
     size = len(view.hand)
     title = Text(f"Your hand: {size} card{'s' if size != 1 else ''}", style="bold")
