@@ -74,3 +74,16 @@ def test_constrained_worlds_keep_every_card() -> None:
         got.update(world.draw_pile + world.discard + world.aside)
         assert got == deck
         assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+
+
+def test_e4_a_new_round_forgets_the_last_one() -> None:
+    """E4: in a match the next round is dealt afresh; nothing known carries over."""
+    from nomercy.events import RoundOver
+
+    s = position(["R7 B1 G2 Y3", "Y1 Y2 Y4", "G1 G3 G4 G6 G8", "B2 B3 B4"], discard="R5")
+    memory = CardMemory()
+    memory.sync(s.view(0))
+    memory.observe(redact(s.apply(Action.parse("play R7 @2")), 0))
+    assert memory.known[2]
+    memory.observe([RoundOver(1, "played_out", {1: 10})])
+    assert memory.known == [] and memory.seat is None

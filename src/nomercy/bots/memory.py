@@ -14,7 +14,17 @@ import random
 from collections import Counter
 
 from nomercy.cards import Card, deck_cards
-from nomercy.events import DiscardedAll, Drew, Event, HandsPassed, HandsSwapped, KnockedOut, Played, Started
+from nomercy.events import (
+    DiscardedAll,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    KnockedOut,
+    Played,
+    RoundOver,
+    Started,
+)
 from nomercy.state import GameState
 from nomercy.views import PlayerView
 
@@ -80,9 +90,10 @@ class CardMemory:
                 self.known[seat].clear()
                 if self.active:
                     self.active[seat] = False
-            elif kind is Started:
+            elif kind is Started or kind is RoundOver:  # a new round: nothing is known
                 self.seat = None
                 self.known = []
+                return
 
     def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
         held = self.mine if seat == self.seat else self.known[seat]
