@@ -268,7 +268,7 @@ function onError(msg) {
     show("home");
     $("join-code").value = app.code || "";
   }
-  toast(msg.message);
+  toast(msg.message.replace(/\bP(\d+)\b/g, (_, n) => nameOf(Number(n))));
 }
 
 function nameOf(seat) {
@@ -373,6 +373,7 @@ function renderTable() {
   status.innerHTML = "";
   const line = document.createElement("span");
   if (v.outcome) {
+    $("scores").closest("details").open = true;
     const w = app.room && app.room.match_winner;
     line.className = "banner";
     line.textContent = `${nameOf(v.outcome.winner)} won the round (${v.outcome.reason.replace("_", " ")})` +
