@@ -176,3 +176,23 @@ def test_decisions_are_always_legal_over_random_play() -> None:
         bots = [make("heuristic", seed=seed * 10 + i) for i in range(players)]
         state = play_round(new_game(players, seed=seed), bots)
         assert state.outcome is not None
+
+
+def test_m1_a_knock_out_beats_keeping_the_insurance() -> None:
+    """M1/M4 over rule 3: +2 pending, its only Wild Draw 10 knocks the last opponent out."""
+    big = "Y1 Y1 Y2 Y2 Y3 Y3 Y4 Y4 Y6 Y6 Y8 Y8 Y9 Y9 G1 G1 G2"
+    s = position(
+        ["B+2 W+10 G4 G6 G8 B1", big],
+        discard="R+2 R5",
+        pending={"total": 2, "last_value": 2, "by": 1},
+        decision="stack",
+    )
+    action = choose(s)
+    assert isinstance(action, Play) and action.card == Card.parse("W+10")
+
+
+def test_w4_plays_a_roulette_at_a_next_player_near_the_mercy_limit() -> None:
+    """W4 + M1: the next player holds 23 cards; a Roulette is likely to knock them out."""
+    big = "Y1 Y1 Y2 Y2 Y3 Y3 Y4 Y4 Y6 Y6 Y8 Y8 Y9 Y9 G1 G1 G2 G2 G3 G3 G4 G4 G6"
+    s = position(["R1 WCR B2 B3", big, "G8 G9 B1", "B4 B6 B8"], discard="R5")
+    assert choose(s) == Play(Card.parse("WCR"))
