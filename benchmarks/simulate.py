@@ -88,7 +88,7 @@ def main() -> None:
             assert rows == reference, f"{name} produced different rows"
             best[name] = max(best.get(name, 0.0), speed)
             note = ""
-            if not name.startswith("Ray"):  # Ray's workers are not our children: their CPU is not counted
+            if name == "1 worker":  # other cases' workers are not our children: their CPU is not counted
                 per_cpu[name] = max(per_cpu.get(name, 0.0), cpu_speed)
                 note = f", {cpu_speed:,.0f} games per CPU-second"
             print(f"  run {attempt + 1}: {name:<12} {speed:8,.0f} games/s{note}  ({before} before)")
@@ -99,8 +99,9 @@ def main() -> None:
     for name, speed in best.items():
         cpu_note = f", {per_cpu[name]:,.0f} games per CPU-second" if name in per_cpu else ""
         print(f"  {name:<12} {speed:8,.0f} games/s  speed-up x{speed / base:.2f}{cpu_note}")
-    print("games per CPU-second is the throughput per busy core, whatever else the machine runs;")
-    print("wall-clock speed-up needs the cores to be free (see the load averages above).")
+    print("games per CPU-second is the throughput of one busy core, whatever else the machine runs;")
+    print("a wall-clock speed-up needs free cores (see the load averages: other sessions' work")
+    print("shares the cores, and Linux's autogroup scheduling splits them between sessions).")
     print("command: " + " ".join([os.path.relpath(sys.executable), *sys.argv]))
 
 
