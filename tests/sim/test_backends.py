@@ -78,3 +78,16 @@ def test_ctrl_c_keeps_every_finished_chunk_in_game_order(reference: list[Row]) -
     assert result.played == 30
     assert [r["game"] for r in result.rows] == [*range(20), *range(40, 50)]
     assert result.rows == reference[:20] + reference[40:50] == streamed
+
+
+def test_other_bots_play_through_the_shared_loop_in_worker_processes() -> None:
+    """A seat that is not the random bot goes through nomercy.bots.runner in each worker."""
+    from nomercy.bots import available
+
+    others = sorted((name for name in available() if name != "random"), key=lambda n: n != "heuristic")
+    if not others:
+        pytest.skip("no bot other than random is registered")
+    spec = RunSpec(games=8, players=3, seed=5, bots=("random", others[0], "random"))
+    rows = execute(spec, make_backend(2), chunk_size=3).rows
+    assert rows == run_chunk(spec, 0, spec.games)
+    assert all(row["bots"] == ["random", others[0], "random"] for row in rows)

@@ -22,7 +22,7 @@ from nomercy.bots import Bot, RandomBot, make
 from nomercy.bots.runner import play_round
 from nomercy.engine import new_game
 from nomercy.errors import InvalidRules
-from nomercy.events import Caught, Drew, Event, KnockedOut, Reshuffled, StackGrew
+from nomercy.events import Caught, Drew, Event, Reshuffled, StackGrew
 from nomercy.rules import Rules
 
 __all__ = ["Row", "RunSpec", "bot_seed", "game_seed", "play_game", "run_chunk"]
@@ -106,8 +106,6 @@ class _Tally:
                 self.catches += 1
             elif kind is Reshuffled:
                 self.reshuffles += 1
-            elif kind is KnockedOut:
-                pass  # the outcome lists knock-outs with their cause
 
 
 def play_game(spec: RunSpec, index: int, *, shortcut: bool | None = None) -> Row:

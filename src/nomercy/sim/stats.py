@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from nomercy.sim.results import Results
 
@@ -157,7 +157,6 @@ class Summary:
     winner_points: Mean
     points_by_seat: list[Mean]
     points_by_position: list[Mean]
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 def summarize(results: Results) -> Summary:
