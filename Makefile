@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Extras every test needs; later parts of the project add theirs here.
-TEST_EXTRAS ?= dev,rl,server,sim,ray
+TEST_EXTRAS ?= dev,rl,server,sim,ray,bench
 
 .PHONY: play serve test lint typecheck bench clean
 

@@ -1,0 +1,62 @@
+"""The benchmark scripts run and print what they promise (no timing is asserted here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path: Path) -> None:
+    out_file = tmp_path / "bench.json"
+    out = _run(
+        "benchmarks/engine.py", "--seconds", "0.05", "--repeat", "1", "--warmup", "0", "--json", str(out_file)
+    )
+    for case in ("no_mercy", "classic", "rlcard"):
+        assert case in out
+    assert "no_mercy 4p decisions/s:" in out
+    assert "reproduce: " in out and "benchmarks/engine.py --seconds 0.05" in out
+    data = json.loads(out_file.read_text())
+    rows = {(r["case"], r["players"]): r for r in data["results"]}
+    assert {("no_mercy", 2), ("no_mercy", 4), ("no_mercy", 6), ("classic", 2), ("rlcard", 2)} <= set(rows)
+    for row in rows.values():
+        assert row["games"] >= 1 and row["decisions"] >= row["games"]
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        assert "RLCard not installed" in out
+    else:
+        assert ("RLCard uno", 2) in rows
+        assert "classic_2p_vs_rlcard" in data["summary"] and "rlcard_2p_vs_rlcard" in data["summary"]
+
+
+def test_engine_benchmark_refuses_bad_options() -> None:
+    done = subprocess.run(
+        [sys.executable, "benchmarks/engine.py", "--seconds", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--seconds must be > 0" in done.stderr
+
+
+def test_fingerprint_is_deterministic() -> None:
+    """Two runs hash the same games to the same digest, one line per case."""
+    runs = [_run("benchmarks/fingerprint.py", "--games", "2") for _ in range(2)]
+    digests = [[line.split()[1] for line in out.splitlines() if line.startswith("overall")] for out in runs]
+    assert len(digests[0]) == 1 and len(digests[0][0]) == 64
+    assert digests[0] == digests[1]
+    assert runs[0].count(" steps ") >= 10
