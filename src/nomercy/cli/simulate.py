@@ -36,6 +36,7 @@ from nomercy.cli.options import load_rules
 from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
 from nomercy.sim.backends import Backend, RunResult, execute, make_backend
+from nomercy.sim.report import ordinal
 from nomercy.sim.runner import Row, RunSpec, game_seed
 from nomercy.sim.stats import rate
 
@@ -116,12 +117,6 @@ class Tally:
         console.print(f"largest stack seen: {self.largest_stack}")
         endings = ", ".join(f"{reason} {rate(count, n)}" for reason, count in self.endings.most_common())
         console.print(f"rounds ended: {endings}")
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ..."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 class _GamesPerSecond(ProgressColumn):
