@@ -22,7 +22,7 @@ def _state(rules: Rules, hands: list[str], discard: str, **fields: Any) -> GameS
             "rules": rules.to_dict(only_changes=True),
             "hands": [h.split() for h in hands],
             "discard_pile": discard.split(),
-            "draw_pile": "G1 G2 G3 G4".split(),
+            "draw_pile": ["G1", "G2", "G3", "G4"],
             "current": 0,
             **fields,
         }
