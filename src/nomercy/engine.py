@@ -47,7 +47,7 @@ from nomercy.events import (
 from nomercy.rules import Rules
 from nomercy.state import Decision, GameState, KnockOut, Outcome
 
-__all__ = ["apply", "legal_actions", "new_game", "shuffle_rng"]
+__all__ = ["apply", "legal_actions", "new_game", "shuffle", "shuffle_rng"]
 
 # A note on finding a card in a hand. Cards compare by identity, but Card defines __lt__
 # (to sort hands), so CPython compares two cards through Python-level slot lookups:
@@ -105,6 +105,29 @@ def shuffle_rng(seed: int, shuffle_number: int) -> random.Random:
     return random.Random(f"nomercy:{seed}:{shuffle_number}")
 
 
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``: the same permutation, in about half the time.
+
+    ``random.shuffle`` calls the Python method ``rng._randbelow(i + 1)`` for every card,
+    which calls ``rng.getrandbits(k)`` until a value is below ``i + 1``. This is the same
+    loop with that method inlined: the same ``getrandbits`` calls in the same order, so
+    the same permutation and the RNG left in the same state (tests/test_shuffle.py checks
+    both against ``random.shuffle``). Dealing was a sixth of a 2-player game's time.
+    """
+    getrandbits = rng.getrandbits
+    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+_BITS = [n.bit_length() for n in range(1024)]
+
+
 # -- dealing ----------------------------------------------------------------------------
 
 
@@ -137,7 +160,7 @@ def new_game(
     if any(not isinstance(x, int) or not 0 <= x < players for x in out) or players - len(out) < 2:
         raise InvalidRules("sitting_out", f"{sorted(out)} must be seats 0-{players - 1}, leaving two players")
     rng = shuffle_rng(seed, 0)
-    rng.shuffle(pile)
+    shuffle(rng, pile)
     if dealer is None:
         dealer = rng.randrange(players)
     elif not isinstance(dealer, int) or not 0 <= dealer < players:
@@ -782,7 +805,7 @@ def _draw_card(s: GameState, events: list[Event]) -> Card | None:
         del discard[:-1]
         s.aside.clear()
         s.shuffles += 1
-        shuffle_rng(s.seed, s.shuffles).shuffle(pile)
+        shuffle(shuffle_rng(s.seed, s.shuffles), pile)
         events.append(Reshuffled(len(pile)))
     return pile.pop()
 
