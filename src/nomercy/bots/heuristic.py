@@ -47,7 +47,16 @@ from nomercy.rules import Rules
 from nomercy.state import Decision, GameState
 from nomercy.views import PlayerView
 
-__all__ = ["HeuristicBot", "Table", "score_actions", "state_action", "table_from_state", "table_from_view"]
+__all__ = [
+    "HeuristicBot",
+    "Table",
+    "best_action",
+    "react",
+    "score_actions",
+    "state_action",
+    "table_from_state",
+    "table_from_view",
+]
 
 _SEVEN = Face.SEVEN
 _ZERO = Face.ZERO
@@ -57,7 +66,6 @@ _SKIP_EVERYONE = Face.SKIP_EVERYONE
 _DISCARD_ALL = Face.DISCARD_ALL
 _WRD4 = Face.WILD_REVERSE_DRAW_4
 _ROULETTE = Face.WILD_COLOR_ROULETTE
-_COLORS = tuple(Color)
 _NO_LIMIT = 10**6
 _ROULETTE_EXPECTED = 3  # cards a Roulette's victim turns up, about (unseen / cards of a color)
 
