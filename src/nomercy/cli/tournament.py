@@ -88,7 +88,7 @@ def print_result(result: TournamentResult, console: Console) -> None:
     table.add_column("pts/round", justify="right")
     table.add_column("KOs caused", justify="right")
     table.add_column("KOs suffered", justify="right")
-    table.add_column("decisions/game", justify="right")
+    table.add_column("decisions/match" if result.match else "decisions/game", justify="right")
     for e in result.entries:
         low, high = e.interval
         table.add_row(
