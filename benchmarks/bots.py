@@ -13,9 +13,9 @@
 
 Tournaments use seat rotation and duplicate deals (``nomercy.bots.tournament``), so the
 figures depend on ``--seed`` only, not on ``--workers``. Game counts are chosen so that
-each interval is narrow enough to decide its bar while the whole run stays within
-about half an hour on two shared cores (CPU: about 15 core-minutes); raise them with
-``--games-*`` for tighter ones.
+each interval is narrow enough to decide its bar (about +-4.5 points at 400 games) while
+the whole run stays bounded: about 10 minutes with two workers (about 15 core-minutes of
+CPU), longer when other jobs share the cores. Raise ``--games-*`` for tighter intervals.
 """
 
 from __future__ import annotations
