@@ -22,8 +22,8 @@ __all__ = ["compare", "report"]
 
 def report(
     results: Path = typer.Argument(..., help="results file from 'nomercy simulate --out' (.parquet or .csv)"),
-    html: Path | None = typer.Option(None, "--html", help="HTML report [default: RESULTS with .html]"),
-    md: Path | None = typer.Option(None, "--md", help="Markdown summary [default: RESULTS with .md]"),
+    html: Path | None = typer.Option(None, "--html", help="HTML report (default: RESULTS with .html)"),
+    md: Path | None = typer.Option(None, "--md", help="Markdown summary (default: RESULTS with .md)"),
     label: str | None = typer.Option(None, "--label", help="only the games of this rule set (from compare)"),
 ) -> None:
     """Write a self-contained HTML report (figures inline) and a Markdown summary of a run."""
@@ -74,12 +74,12 @@ def compare(
     ),
     bots: str = typer.Option("random", "--bots", "-b", help="bot per seat, comma-separated"),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", help="worker processes [default: every core]"
+        None, "--workers", "-w", help="worker processes (default: every core)"
     ),
     ray: str | None = typer.Option(None, "--ray", metavar="[ADDRESS]", help="run on Ray (bare: a local Ray)"),
     out: Path | None = typer.Option(None, "--out", "-o", help="also write every game's row (.parquet/.csv)"),
     html: Path = typer.Option(Path("compare.html"), "--html", help="HTML report with figures"),
-    md: Path | None = typer.Option(None, "--md", help="Markdown table [default: the HTML path with .md]"),
+    md: Path | None = typer.Option(None, "--md", help="Markdown table (default: the HTML path with .md)"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show progress bars"),
 ) -> None:
     """Play the same seeds under several rule sets; report differences with 95% intervals.

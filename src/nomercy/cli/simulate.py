@@ -231,7 +231,7 @@ def simulate(
         "random", "--bots", "-b", help="bot per seat, comma-separated (one name: every seat)"
     ),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", help="worker processes [default: every core]"
+        None, "--workers", "-w", help="worker processes (default: every core)"
     ),
     ray: str | None = typer.Option(
         None,
