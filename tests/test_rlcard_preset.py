@@ -71,6 +71,7 @@ def test_rlcard_preset_is_classic_with_rlcards_choices() -> None:
         "uno_calls",
         "two_player_reverse",
         "last_card_draw",
+        "play_drawn_at_once",
     }
     assert not rl.stacking and rl.draw_rule == "one" and rl.mercy_limit is None
 

@@ -908,6 +908,11 @@ def _draw(s: GameState, seat: int, events: list[Event]) -> None:
         return
     s.drawn = found
     s.decision = _PLAY_DRAWN
+    if rules.play_drawn_at_once and rules.must_play_drawn:
+        plays = _variants(s, seat, found)
+        if len(plays) == 1:  # a forced play: no color, target or Uno call to choose
+            del hand[-1]  # the card found is the last one drawn
+            _play(s, seat, plays[0], events)  # type: ignore[arg-type]
 
 
 def _take(s: GameState, seat: int, events: list[Event]) -> None:

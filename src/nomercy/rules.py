@@ -92,6 +92,11 @@ class Rules:
         False,
         "classic only: a Wild Draw 4 may be played only when no other card is playable (RLCard's UNO)",
     )
+    play_drawn_at_once: bool = _rule(
+        False,
+        "T2: with must_play_drawn, a drawn card that leaves nothing to choose (no color, Seven "
+        "target or Uno call) is played as part of the draw, not as a decision (RLCard's UNO)",
+    )
 
     _CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
         "first_card": ("number", "apply"),
@@ -243,6 +248,7 @@ PRESETS["rlcard"] = PRESETS["classic"].replace(
     uno_calls=False,
     two_player_reverse="opponent",
     last_card_draw="apply",
+    play_drawn_at_once=True,
 )
 _ALIASES = {
     "nomercy": "no_mercy",

@@ -100,6 +100,34 @@ def test_T2_draw_rule_one_playable_may_be_played() -> None:
     assert (s.current, discard(s), draw_pile(s)) == (1, "R9 R5", "G9")
 
 
+def test_T2_play_drawn_at_once_plays_a_forced_card_inside_the_draw() -> None:
+    """T2 ``play_drawn_at_once`` (RLCard's UNO): a drawn card with one possible play is played
+    by the draw itself; the turn moves on without a ``play_drawn`` decision."""
+    rules = {"play_drawn_at_once": True}
+    s = make(["G7 Y1 B2", "G1 G2 G4", "Y5 Y6 Y3"], "R5", "G9 R9 B3", rules=rules)
+    events = act(s, "draw")
+    assert events[0] == Drew(0, 2, (C("G9"), C("R9")), "draw")
+    assert events[1].type == "played" and events[1].card == C("R9")
+    assert hand(s, 0) == bag("G7 Y1 B2 G9")
+    assert (s.current, s.decision, s.drawn, discard(s), s.step) == (1, Decision.PLAY, None, "R9 R5", 1)
+
+
+def test_T2_play_drawn_at_once_still_asks_for_a_wild_color() -> None:
+    """T2 ``play_drawn_at_once``: a drawn wild leaves a color to name, so it stays a decision."""
+    s = make(["G7 Y1 B2", "G1 G2 G4", "Y5 Y6 Y3"], "R5", "W+6", rules={"play_drawn_at_once": True})
+    act(s, "draw")
+    assert (s.current, s.decision, s.drawn) == (0, Decision.PLAY_DRAWN, C("W+6"))
+    assert legal(s) == WILD_PLAYS
+
+
+def test_T2_play_drawn_at_once_needs_must_play_drawn() -> None:
+    """T2: with ``must_play_drawn=false`` the drawn card may be kept, so nothing is played for you."""
+    rules = {"play_drawn_at_once": True, "must_play_drawn": False}
+    s = make(["G7 Y1 B2", "G1 G2 G4", "Y5 Y6 Y3"], "R5", "R9", rules=rules)
+    act(s, "draw")
+    assert (s.decision, legal(s)) == (Decision.PLAY_DRAWN, {"play R9", "pass"})
+
+
 def test_T3_draw_refused_while_holding_a_playable_card() -> None:
     """T3 default: you may only draw when nothing in your hand is playable."""
     s = make(["G5 Y1 B2", "G1 G2 G4", "Y5 Y6 Y3"], "R5", "R9")
