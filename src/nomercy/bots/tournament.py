@@ -11,7 +11,6 @@ figures depend on the seed only, never on the number of workers.
 
 from __future__ import annotations
 
-import math
 import os
 import random
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from nomercy.bots import Bot, available, make
 from nomercy.bots.runner import play_round
 from nomercy.engine import new_game
 from nomercy.events import Event
+from nomercy.intervals import wilson
 from nomercy.match import Match
 from nomercy.rules import Rules
 
@@ -38,20 +38,6 @@ __all__ = [
     "seat_of",
     "wilson",
 ]
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% for the default ``z``)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
 
 @dataclass(frozen=True)
 class BotSpec:

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nomercy.intervals import Z95, wilson
 from nomercy.sim.results import Results
 
 __all__ = [
@@ -32,22 +33,6 @@ __all__ = [
     "summarize",
     "wilson",
 ]
-
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of ``k`` successes in ``n`` trials (``(0, 1)`` when n is 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    if not 0 <= k <= n:
-        raise ValueError(f"{k} successes in {n} trials")
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
 
 @dataclass(frozen=True)
 class Rate:
