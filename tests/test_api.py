@@ -22,6 +22,7 @@ from nomercy import (
     InvalidAction,
     InvalidCard,
     InvalidRules,
+    InvalidSeat,
     InvalidState,
     Match,
     NoMercyError,
@@ -224,6 +225,7 @@ CODES = {
     InvalidAction: "invalid_action",
     InvalidRules: "invalid_rules",
     InvalidState: "invalid_state",
+    InvalidSeat: "invalid_seat",
     IllegalAction: "illegal_action",
     NotYourTurn: "not_your_turn",
     GameOver: "game_over",
@@ -246,6 +248,8 @@ def test_errors_are_raised_where_the_docs_say() -> None:
         (lambda: Rules(hand_size=0), InvalidRules),
         (lambda: GameState.from_json("{"), InvalidState),
         (lambda: state.apply(Action.parse("take")), IllegalAction),
+        (lambda: state.view(3), InvalidSeat),
+        (lambda: Rules(deck={"R1": 10**12}), InvalidRules),
     ]
     other = next(s for s in range(3) if s != state.current_player)
     cases.append((lambda: state.apply(Action.parse("draw"), other), NotYourTurn))
@@ -260,6 +264,14 @@ def test_errors_are_raised_where_the_docs_say() -> None:
     with pytest.raises(GameOver) as over:
         finished.apply(Action.parse("draw"))
     assert over.value.code == "game_over"
+
+
+def test_C3_a_custom_deck_is_capped() -> None:
+    """C3: a custom deck may not ask for more cards than any table could hold."""
+    assert len(nomercy.full_deck(Rules(deck={"R1": 500, "G2": 500}))) == 1000
+    with pytest.raises(InvalidRules, match="more than the 1000") as err:
+        Rules(deck={"R1": 500, "G2": 501})
+    assert err.value.field == "deck"
 
 
 def test_invalid_rules_names_the_field() -> None:

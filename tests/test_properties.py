@@ -202,6 +202,7 @@ INVALID: dict[str, st.SearchStrategy[Any]] = {
     "target_score": st.sampled_from([0, -500, "500", 500.0, None, False]),
     "knocked_out_return": st.sampled_from(["yes", 0]),
     "wild_draw4_restricted": st.sampled_from(["no", 1]),
+    "play_drawn_at_once": st.sampled_from(["yes", 0, None]),
 }
 
 

@@ -285,6 +285,11 @@ CLASSIC_DECK: DeckSpec = (
 )
 
 
+#: The largest custom deck accepted (C3): far above any real table, and it keeps a
+#: hostile rules file (a server room, say) from asking for billions of cards.
+MAX_DECK_SIZE = 1000
+
+
 def normalize_deck(spec: object) -> DeckSpec:
     """Validate a deck composition (C3 custom decks) and return it in canonical form.
 
@@ -324,6 +329,9 @@ def normalize_deck(spec: object) -> DeckSpec:
     result = tuple((card.code, n) for card, n in sorted(counts.items(), key=lambda kv: kv[0].index) if n)
     if not result:
         raise InvalidRules("deck", "the deck has no cards")
+    total = sum(n for _, n in result)
+    if total > MAX_DECK_SIZE:
+        raise InvalidRules("deck", f"{total} cards is more than the {MAX_DECK_SIZE} a deck may hold")
     if not any(Card.parse(code).is_number for code, _ in result):
         raise InvalidRules("deck", "the deck needs at least one number card to start the discard pile (S3)")
     return result

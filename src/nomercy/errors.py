@@ -7,6 +7,7 @@
     ├── InvalidAction      action text that does not parse
     ├── InvalidRules       a house rule value that is out of range (names the field)
     ├── InvalidState       a saved or hand-built state that is malformed or impossible
+    ├── InvalidSeat        a seat number that is not at the table
     ├── IllegalAction      a well-formed action the rules refuse now (state unchanged)
     │   └── NotYourTurn    an action from a seat that is not the one deciding
     └── GameOver           an action after the round has ended
@@ -23,6 +24,7 @@ __all__ = [
     "InvalidAction",
     "InvalidCard",
     "InvalidRules",
+    "InvalidSeat",
     "InvalidState",
     "NoMercyError",
     "NotYourTurn",
@@ -55,6 +57,10 @@ class InvalidRules(NoMercyError, ValueError):
 
 class InvalidState(NoMercyError, ValueError):
     code = "invalid_state"
+
+
+class InvalidSeat(NoMercyError, ValueError):
+    code = "invalid_seat"
 
 
 class IllegalAction(NoMercyError):

@@ -15,6 +15,7 @@ from typing import Any
 
 from nomercy.actions import Action
 from nomercy.cards import Card, Color, deck_cards
+from nomercy.errors import InvalidSeat
 from nomercy.rules import Rules
 from nomercy.state import Decision, GameState, KnockOut, Outcome
 
@@ -90,7 +91,7 @@ class PlayerView:
 def player_view(state: GameState, seat: int | None) -> PlayerView:
     """The view of ``seat``; ``None`` gives the spectator view (no hand at all)."""
     if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+        raise InvalidSeat(f"seat {seat} is not at this {state.players}-player table")
     own = seat is not None and seat == state.current
     return PlayerView(
         seat=seat,
