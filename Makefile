@@ -4,12 +4,16 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 # Extras every test needs; later parts of the project add theirs here.
 TEST_EXTRAS ?= dev,rl,server,sim,ray,bench
+# Installed before the extras when set, e.g. a CPU-only torch wheel for the train extra
+# (PyPI's default torch build pulls in gigabytes of CUDA libraries). .ci/run sets it.
+PRE_INSTALL ?=
 
 .PHONY: play serve test lint typecheck bench clean
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+	$(if $(PRE_INSTALL),$(BIN)/python -m pip install -q $(PRE_INSTALL))
 	$(BIN)/python -m pip install -q -e ".[$*]"
 	touch $@
 
