@@ -335,13 +335,18 @@ class Game:
             return str(exc)
         return f"{card.code} cannot be played now"
 
+    def read_answer(self, prompt: str) -> str:
+        """A prompt's answer; a blank line goes back (Cancelled), q quits (QuitGame)."""
+        line = self.read(prompt)
+        if not line.strip():
+            raise Cancelled
+        if line.strip().lower() in ("q", "quit"):
+            raise QuitGame
+        return line
+
     def ask_color(self, prompt: str) -> Color:
         while True:
-            line = self.read(prompt)
-            if not line.strip():
-                raise Cancelled
-            if line.strip().lower() in ("q", "quit"):
-                raise QuitGame
+            line = self.read_answer(prompt)
             try:
                 return parse_color(line)
             except InputError as exc:
@@ -351,11 +356,7 @@ class Game:
         choices = ", ".join(f"{t}=P{t} ({view.hand_sizes[t]} cards)" for t in sorted(set(targets)))
         prompt = f"Swap hands with whom? {choices}; Enter: back: "
         while True:
-            line = self.read(prompt)
-            if not line.strip():
-                raise Cancelled
-            if line.strip().lower() in ("q", "quit"):
-                raise QuitGame
+            line = self.read_answer(prompt)
             try:
                 seat = parse_seat(line)
                 if seat not in targets:
