@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import click
 import typer
 from rich.console import Console
 from rich.progress import (
@@ -52,7 +51,7 @@ class OptionalRayCommand(TyperCommand):
     followed by another option) is read as ``--ray local`` before parsing.
     """
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         fixed: list[str] = []
         for i, arg in enumerate(args):
             fixed.append(arg)
