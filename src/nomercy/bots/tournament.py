@@ -39,6 +39,7 @@ __all__ = [
     "wilson",
 ]
 
+
 @dataclass(frozen=True)
 class BotSpec:
     """A bot by name with its options: ``expert:budget=200:ms=50`` on the command line."""

@@ -34,6 +34,7 @@ __all__ = [
     "wilson",
 ]
 
+
 @dataclass(frozen=True)
 class Rate:
     """``k`` of ``n`` with its Wilson 95% interval."""
