@@ -21,9 +21,9 @@ Actions are small immutable values; equal actions compare and hash equal, and
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
-from nomercy.cards import Card, Color
+from nomercy.cards import COMPILED, Card, Color, _write_once
 from nomercy.errors import InvalidAction, InvalidCard
 
 __all__ = ["Action", "CallUno", "Catch", "ChooseColor", "Draw", "Pass", "Play", "Take"]
@@ -33,8 +33,10 @@ class Action:
     """Base of all actions. Use :meth:`parse` to read the text form."""
 
     __slots__ = ("_key",)
-    _key: tuple[object, ...]
     kind: ClassVar[str] = ""
+
+    def __init__(self, key: tuple[object, ...]) -> None:
+        self._key: Final = key
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self._key == other._key
@@ -44,9 +46,6 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Action.parse, (str(self),))
@@ -107,19 +106,15 @@ class Play(Action):
 
     __slots__ = ("card", "color", "target", "uno")
     kind: ClassVar[str] = "play"
-    card: Card
-    color: Color | None
-    target: int | None
-    uno: bool
 
     def __init__(
         self, card: Card, color: Color | None = None, target: int | None = None, uno: bool = False
     ) -> None:
-        object.__setattr__(self, "card", card)
-        object.__setattr__(self, "color", color)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "uno", uno)
-        object.__setattr__(self, "_key", ("play", card.index, color, target, uno))
+        self.card: Final = card
+        self.color: Final = color
+        self.target: Final = target
+        self.uno: Final = uno
+        super().__init__(("play", card.index, color, target, uno))
 
     def __str__(self) -> str:
         text = "play " + card_code(self.card)
@@ -143,7 +138,7 @@ class _Bare(Action):
     __slots__ = ()
 
     def __init__(self) -> None:
-        object.__setattr__(self, "_key", (self.kind,))
+        super().__init__((self.kind,))
 
     def __str__(self) -> str:
         return self.kind
@@ -182,11 +177,10 @@ class ChooseColor(Action):
 
     __slots__ = ("color",)
     kind: ClassVar[str] = "color"
-    color: Color
 
     def __init__(self, color: Color) -> None:
-        object.__setattr__(self, "color", color)
-        object.__setattr__(self, "_key", ("color", color))
+        self.color: Final = color
+        super().__init__(("color", color))
 
     def __str__(self) -> str:
         return f"color {self.color.letter}"
@@ -197,11 +191,10 @@ class Catch(Action):
 
     __slots__ = ("seat",)
     kind: ClassVar[str] = "catch"
-    seat: int
 
     def __init__(self, seat: int) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "_key", ("catch", seat))
+        self.seat: Final = seat
+        super().__init__(("catch", seat))
 
     def __str__(self) -> str:
         return f"catch {self.seat}"
@@ -212,3 +205,7 @@ PASS = Pass()
 TAKE = Take()
 CALL_UNO = CallUno()
 CHOOSE_COLOR = tuple(ChooseColor(c) for c in Color)
+
+
+if not COMPILED:
+    setattr(Action, "__setattr__", _write_once)  # noqa: B010  (see cards._write_once)

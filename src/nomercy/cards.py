@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from nomercy.errors import InvalidCard, InvalidRules
 
@@ -135,6 +135,10 @@ _DRAW_VALUES: dict[Face, int] = {
 }
 
 
+_interned: dict[tuple[Color | None, Face], Card] = {}
+_by_code: dict[str, Card] = {}
+
+
 class Card:
     """One card value, e.g. the red 7 or the Wild Draw 10. Immutable and interned.
 
@@ -155,55 +159,41 @@ class Card:
         "is_wild",
         "points",
     )
-    color: Color | None
-    face: Face
-    code: str
-    index: int
-    points: int
-    draw_value: int
-    is_wild: bool
-    is_number: bool
-    is_draw: bool
-
-    _interned: ClassVar[dict[tuple[Color | None, Face], Card]] = {}
-    _by_code: ClassVar[dict[str, Card]] = {}
     #: Every card value, indexed by ``Card.index`` (colored cards, then wilds).
     ALL: ClassVar[tuple[Card, ...]]
 
-    def __new__(cls, color: Color | None, face: Face) -> Card:
-        try:
-            return cls._interned[(color, face)]
-        except KeyError:
-            raise InvalidCard(_describe_bad_pair(color, face)) from None
+    def __new__(cls, color: Color | None, face: Face, _index: int = -1) -> Card:
+        """The interned card of ``(color, face)``; raises :class:`InvalidCard` if none.
 
-    @classmethod
-    def _make(cls, color: Color | None, face: Face, index: int) -> Card:
-        card = object.__new__(cls)
-        code = face.code if color is None else color.letter + face.code
-        for name, value in (
-            ("color", color),
-            ("face", face),
-            ("code", code),
-            ("index", index),
-            ("points", int(face) if face.is_number else (50 if face.is_wild else 20)),
-            ("draw_value", _DRAW_VALUES.get(face, 0)),
-            ("is_wild", face.is_wild),
-            ("is_number", face.is_number),
-            ("is_draw", face in _DRAW_VALUES),
-        ):
-            object.__setattr__(card, name, value)
-        cls._interned[(color, face)] = card
-        cls._by_code[code] = card
-        return card
+        ``_index`` is private: :func:`_build_cards` creates each card once with it.
+        """
+        card = _interned.get((color, face))
+        if card is not None:
+            return card
+        if _index < 0:
+            raise InvalidCard(_describe_bad_pair(color, face))
+        return super().__new__(cls)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
+    def __init__(self, color: Color | None, face: Face, _index: int = -1) -> None:
+        if _interned.get((color, face)) is self:  # __new__ returned the interned card
+            return
+        self.color: Final = color
+        self.face: Final = face
+        self.code: Final = face.code if color is None else color.letter + face.code
+        self.index: Final = _index
+        self.points: Final = int(face) if face.is_number else (50 if face.is_wild else 20)
+        self.draw_value: Final = _DRAW_VALUES.get(face, 0)
+        self.is_wild: Final = face.is_wild
+        self.is_number: Final = face.is_number
+        self.is_draw: Final = face in _DRAW_VALUES
+        _interned[(color, face)] = self
+        _by_code[self.code] = self
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse RULES.md section 14 notation, case-insensitively (``"r7"``, ``"W+6"``)."""
         key = text.strip().upper()
-        card = cls._by_code.get(key)
+        card = _by_code.get(key)
         if card is None:
             raise InvalidCard(
                 f"{text!r} is not a card: write a color letter R/Y/G/B and a face "
@@ -240,6 +230,11 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.sort_key() < other.sort_key()
 
+    def __hash__(self) -> int:
+        # Compiled, a class that orders its instances gets no hash unless it says so; the
+        # index is unique to the (interned) card and is a field read in C.
+        return self.index
+
 
 def _describe_bad_pair(color: Color | None, face: Face) -> str:
     if color is None:
@@ -252,13 +247,29 @@ def _build_cards() -> tuple[Card, ...]:
     for color in Color:
         for face in Face:
             if not face.is_wild:
-                cards.append(Card._make(color, face, len(cards)))
+                cards.append(Card(color, face, len(cards)))
     for face in Face:
         if face.is_wild:
-            cards.append(Card._make(None, face, len(cards)))
+            cards.append(Card(None, face, len(cards)))
     return tuple(cards)
 
 
+def _write_once(obj: object, name: str, value: object) -> None:
+    """``__setattr__`` of the immutable core classes when they run as plain Python.
+
+    Compiled (``make compiled``), their ``Final`` attributes are read-only in C; plain
+    Python has no such thing, so each attribute may be set once, by ``__init__``.
+    """
+    if hasattr(obj, name):
+        raise AttributeError(f"{type(obj).__name__} objects are immutable")
+    object.__setattr__(obj, name, value)
+
+
+#: True when this module runs compiled by mypyc (see ``docs/engine.md``, Speed).
+COMPILED: Final = not __file__.endswith(".py")
+if not COMPILED:
+    setattr(Card, "__setattr__", _write_once)  # noqa: B010  (a native class refuses it)
+    setattr(Card, "__hash__", object.__hash__)  # noqa: B010  identity hash in C, not a Python call
 Card.ALL = _build_cards()
 
 #: A deck composition: card code -> number of copies.

@@ -12,6 +12,7 @@ import random
 import secrets
 from itertools import filterfalse, repeat
 from operator import attrgetter, indexOf, is_
+from typing import TypeVar
 
 from nomercy.actions import (
     CALL_UNO,
@@ -23,7 +24,7 @@ from nomercy.actions import (
     Catch,
     Play,
 )
-from nomercy.cards import Card, Color, Face, deck_cards
+from nomercy.cards import COMPILED, Card, Color, Face, deck_cards
 from nomercy.errors import GameOver, IllegalAction, InvalidRules, NotYourTurn
 from nomercy.events import (
     Caught,
@@ -55,6 +56,8 @@ __all__ = ["apply", "legal_actions", "new_game", "shuffle", "shuffle_rng"]
 # The engine scans hands by identity with C iterators instead,
 # ``indexOf(map(is_, hand, repeat(card)), True)``: the same answer, 2-3x faster on the
 # long hands of No Mercy, where these scans were a sixth of all the time.
+
+_T = TypeVar("_T")
 
 _PLAY = Decision.PLAY
 _PLAY_DRAWN = Decision.PLAY_DRAWN
@@ -105,7 +108,7 @@ def shuffle_rng(seed: int, shuffle_number: int) -> random.Random:
     return random.Random(f"nomercy:{seed}:{shuffle_number}")
 
 
-def shuffle(rng: random.Random, cards: list[Card]) -> None:
+def shuffle(rng: random.Random, cards: list[_T]) -> None:
     """``rng.shuffle(cards)``: the same permutation, in about half the time.
 
     ``random.shuffle`` calls the Python method ``rng._randbelow(i + 1)`` for every card,
@@ -168,7 +171,7 @@ def new_game(
     while dealer in out:
         dealer = (dealer + 1) % players
 
-    s = object.__new__(GameState)
+    s = GameState.__new__(GameState)
     s.rules = rules
     s.players = players
     s.dealer = dealer
@@ -997,9 +1000,12 @@ def _call_uno(s: GameState, seat: int) -> list[Event]:
     return [UnoCalled(seat)]
 
 
-# The two methods every simulation calls millions of times are bound straight to these
-# functions: same signature and docs as GameState's, one Python call frame less a step.
-legal_actions.__doc__ = GameState.legal_actions.__doc__
-apply.__doc__ = GameState.apply.__doc__
-GameState.legal_actions = legal_actions  # type: ignore[method-assign,assignment]
-GameState.apply = apply  # type: ignore[method-assign,assignment]
+# Interpreted, the two methods every simulation calls millions of times are bound straight
+# to these functions: same signature and docs as GameState's, one Python call frame less a
+# step. Compiled (a native class, whose methods are fixed), GameState's own methods call
+# them, at the cost of a C call.
+if not COMPILED:
+    legal_actions.__doc__ = GameState.legal_actions.__doc__
+    apply.__doc__ = GameState.apply.__doc__
+    setattr(GameState, "legal_actions", legal_actions)  # noqa: B010
+    setattr(GameState, "apply", apply)  # noqa: B010

@@ -49,6 +49,11 @@ class KnockOut:
     seat: int
     by: int | None
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Copy and pickle through the constructor: a compiled frozen class refuses the
+        # attribute-by-attribute restore they use by default.
+        return (KnockOut, (self.seat, self.by))
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -61,6 +66,9 @@ class Outcome:
     #: Round points per seat (E3); only the winner scores, unless knockout_bonus_to="knocker".
     points: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Outcome, (self.winner, self.reason, self.knocked_out, self.points))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "winner": self.winner,
@@ -70,39 +78,43 @@ class Outcome:
         }
 
 
+#: GameState's fields, in one place for __slots__ and equality.
+_FIELDS = (
+    "active",
+    "active_count",
+    "aside",
+    "bonus",
+    "color",
+    "current",
+    "dealer",
+    "decision",
+    "direction",
+    "discard",
+    "draw_pile",
+    "drawn",
+    "hands",
+    "knocked_out",
+    "last_draw_by",
+    "last_draw_value",
+    "outcome",
+    "pending_total",
+    "players",
+    "roulette_by",
+    "rules",
+    "seed",
+    "shuffles",
+    "step",
+    "uno_seat",
+)
+
+
 class GameState:
     """One round of No Mercy. Create with :func:`nomercy.new_game` or :meth:`from_json`.
 
     Piles are Python lists whose *last* element is the top card.
     """
 
-    __slots__ = (
-        "active",
-        "active_count",
-        "aside",
-        "bonus",
-        "color",
-        "current",
-        "dealer",
-        "decision",
-        "direction",
-        "discard",
-        "draw_pile",
-        "drawn",
-        "hands",
-        "knocked_out",
-        "last_draw_by",
-        "last_draw_value",
-        "outcome",
-        "pending_total",
-        "players",
-        "roulette_by",
-        "rules",
-        "seed",
-        "shuffles",
-        "step",
-        "uno_seat",
-    )
+    __slots__ = _FIELDS
 
     rules: Rules
     players: int
@@ -168,7 +180,7 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy; cost is proportional to the number of cards."""
-        new = object.__new__(GameState)
+        new = GameState.__new__(GameState)
         new.rules = self.rules
         new.players = self.players
         new.dealer = self.dealer
@@ -213,7 +225,7 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in GameState.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -327,7 +339,7 @@ def _from_dict(data: Any) -> GameState:
     if len(hands_raw) != players:
         raise InvalidState(f"{len(hands_raw)} hands for {players} players")
 
-    s = object.__new__(GameState)
+    s = GameState.__new__(GameState)
     s.rules = rules
     s.players = players
     s.hands = [_cards(h, f"hand of seat {i}") for i, h in enumerate(hands_raw)]

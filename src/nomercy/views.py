@@ -133,7 +133,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     unseen.subtract(view.discard)
     pool = [card for card, n in sorted(unseen.items(), key=lambda kv: kv[0].index) for _ in range(max(n, 0))]
     rng.shuffle(pool)
-    s = object.__new__(GameState)
+    s = GameState.__new__(GameState)
     s.rules = view.rules
     s.players = view.players
     s.dealer = view.dealer

@@ -1,0 +1,41 @@
+"""Which build of the core runs: the plain sources, or the mypyc-compiled wheel.
+
+``make test`` runs the suite on the editable install, where a stray compiled module left
+in ``src/`` would silently run instead of the source being edited; ``make test-compiled``
+runs the core's tests again on the compiled wheel (``NOMERCY_EXPECT_COMPILED=1``), where
+a module quietly falling back to Python would hide a packaging fault.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import nomercy
+from nomercy import actions, cards, engine, state, views
+
+EXPECT_COMPILED = os.environ.get("NOMERCY_EXPECT_COMPILED") == "1"
+
+
+@pytest.mark.parametrize("module", [cards, actions, state, engine, views], ids=lambda m: m.__name__)
+def test_core_module_runs_as_built(module: object) -> None:
+    path = getattr(module, "__file__", "")
+    assert path.endswith(".py") is not EXPECT_COMPILED, path
+    assert nomercy.cards.COMPILED is EXPECT_COMPILED
+
+
+def test_cards_and_actions_stay_immutable_in_either_build() -> None:
+    card = nomercy.Card.parse("R7")
+    with pytest.raises(AttributeError):
+        card.color = nomercy.Color.BLUE  # type: ignore[misc]
+    play = nomercy.Action.parse("play R7")
+    with pytest.raises(AttributeError):
+        play.uno = True  # type: ignore[misc]
+    assert card.color is nomercy.Color.RED and str(play) == "play R7"
+
+
+def test_cards_hash_and_compare_by_identity_in_either_build() -> None:
+    red7, again = nomercy.Card.parse("R7"), nomercy.Card(nomercy.Color.RED, nomercy.Face.SEVEN)
+    assert red7 is again and {red7: 1}[again] == 1
+    assert red7 != nomercy.Card.parse("B7") and sorted([nomercy.Card.parse("B7"), red7])[0] is red7
