@@ -13,10 +13,13 @@ shared machine disturb the figures less. RLCard's UNO (when the
 ``bench`` extra is installed) is timed in the same run the way its documentation runs
 it: ``rlcard.make("uno")``, one ``RandomAgent`` per seat, ``env.run()`` per game.
 Cases are interleaved and repeated; each reports its best repeat, which is the least
-disturbed by other processes. See ``benchmarks/README.md``.
+disturbed by other processes. The header says which build of the core ran: the plain
+sources (``.venv``) or the mypyc-compiled wheel (``.venv-compiled``, ``make compiled``).
+See ``benchmarks/README.md``.
 
-    make bench
+    make bench                     # both builds, one after the other
     .venv/bin/python benchmarks/engine.py [--seconds 2] [--repeat 3] [--clock cpu] [--json out.json]
+    .venv-compiled/bin/python benchmarks/engine.py
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ CASES: list[tuple[str, int]] = [
 RLCARD = ("RLCard uno", 2)
 TARGET_RATIO = 10.0  # classic / rlcard preset 2p games/s over RLCard's env.run games/s
 TARGET_DECISIONS = 150_000  # no_mercy 4p decisions/s
+#: Which build of the core this process runs (make bench runs both).
+BUILD = "compiled (mypyc)" if nomercy.cards.COMPILED else "pure Python"
 
 
 @dataclass
@@ -158,6 +163,7 @@ def report(results: list[Result], command: str, clock_name: str) -> dict[str, ob
         f"{clock_name} time, best of repeats"
     )
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), {_cpu()}")
+    print(f"engine: {BUILD}")
     print()
     header = (
         f"{'case':<12} {'players':>7} {'games':>7} {'decisions':>10} {'dec/game':>8} "
@@ -171,7 +177,7 @@ def report(results: list[Result], command: str, clock_name: str) -> dict[str, ob
             f"{r.games_per_s:>9.0f} {r.decisions_per_s:>12,.0f}"
         )
     print()
-    summary: dict[str, object] = {}
+    summary: dict[str, object] = {"build": BUILD}
     nm4 = by[("no_mercy", 4)].decisions_per_s
     summary["no_mercy_4p_decisions_per_s"] = round(nm4)
     mark = "ok" if nm4 >= TARGET_DECISIONS else "BELOW TARGET"
