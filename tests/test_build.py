@@ -39,3 +39,13 @@ def test_cards_hash_and_compare_by_identity_in_either_build() -> None:
     red7, again = nomercy.Card.parse("R7"), nomercy.Card(nomercy.Color.RED, nomercy.Face.SEVEN)
     assert red7 is again and {red7: 1}[again] == 1
     assert red7 != nomercy.Card.parse("B7") and sorted([nomercy.Card.parse("B7"), red7])[0] is red7
+
+
+def test_a_non_action_is_refused_and_changes_nothing_in_either_build() -> None:
+    """Plain Python refuses it as an unknown action; compiled code checks the argument's
+    type first (TypeError). Either way the state is untouched."""
+    state = nomercy.new_game(players=2, seed=3)
+    before = state.to_json()
+    with pytest.raises((nomercy.IllegalAction, TypeError)):
+        state.apply("play R7")  # type: ignore[arg-type]
+    assert state.to_json() == before

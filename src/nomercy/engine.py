@@ -12,7 +12,7 @@ import random
 import secrets
 from itertools import filterfalse, repeat
 from operator import attrgetter, indexOf, is_
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from nomercy.actions import (
     CALL_UNO,
@@ -21,8 +21,13 @@ from nomercy.actions import (
     PASS,
     TAKE,
     Action,
+    CallUno,
     Catch,
+    ChooseColor,
+    Draw,
+    Pass,
     Play,
+    Take,
 )
 from nomercy.cards import COMPILED, Card, Color, Face, deck_cards
 from nomercy.errors import GameOver, IllegalAction, InvalidRules, NotYourTurn
@@ -59,27 +64,27 @@ __all__ = ["apply", "legal_actions", "new_game", "shuffle", "shuffle_rng"]
 
 _T = TypeVar("_T")
 
-_PLAY = Decision.PLAY
-_PLAY_DRAWN = Decision.PLAY_DRAWN
-_STACK = Decision.STACK
-_CHOOSE_COLOR = Decision.CHOOSE_COLOR
-_ROULETTE = Decision.ROULETTE
-_OVER = Decision.OVER
+_PLAY: Final = Decision.PLAY
+_PLAY_DRAWN: Final = Decision.PLAY_DRAWN
+_STACK: Final = Decision.STACK
+_CHOOSE_COLOR: Final = Decision.CHOOSE_COLOR
+_ROULETTE: Final = Decision.ROULETTE
+_OVER: Final = Decision.OVER
 
-_SEVEN = Face.SEVEN
-_ZERO = Face.ZERO
-_SKIP = Face.SKIP
-_REVERSE = Face.REVERSE
-_SKIP_EVERYONE = Face.SKIP_EVERYONE
-_DISCARD_ALL = Face.DISCARD_ALL
-_WRD4 = Face.WILD_REVERSE_DRAW_4
-_ROULETTE_FACE = Face.WILD_COLOR_ROULETTE
-_WD4 = Face.WILD_DRAW_4
-KNOCKOUT_POINTS = 250  # E3
+_SEVEN: Final = Face.SEVEN
+_ZERO: Final = Face.ZERO
+_SKIP: Final = Face.SKIP
+_REVERSE: Final = Face.REVERSE
+_SKIP_EVERYONE: Final = Face.SKIP_EVERYONE
+_DISCARD_ALL: Final = Face.DISCARD_ALL
+_WRD4: Final = Face.WILD_REVERSE_DRAW_4
+_ROULETTE_FACE: Final = Face.WILD_COLOR_ROULETTE
+_WD4: Final = Face.WILD_DRAW_4
+KNOCKOUT_POINTS: Final = 250  # E3
 
 # Interned play actions, per card index: the plain play (or one per color for wilds).
-_PLAIN: list[tuple[Play, ...]] = []
-_WITH_UNO: list[tuple[Play, ...]] = []
+_PLAIN: Final[list[tuple[Play, ...]]] = []
+_WITH_UNO: Final[list[tuple[Play, ...]]] = []
 for _card in Card.ALL:
     if _card.is_wild and _card.face is not _ROULETTE_FACE:
         _PLAIN.append(tuple(Play(_card, c) for c in Color))
@@ -87,8 +92,8 @@ for _card in Card.ALL:
     else:
         _PLAIN.append((Play(_card),))
         _WITH_UNO.append((Play(_card, None, None, True),))
-_SEVENS: dict[tuple[int, int, bool], Play] = {}
-_CATCH = [Catch(seat) for seat in range(64)]
+_SEVENS: Final[dict[tuple[int, int, bool], Play]] = {}
+_CATCH: Final = [Catch(seat) for seat in range(64)]
 
 
 def _seven_play(card: Card, target: int, uno: bool) -> Play:
@@ -128,7 +133,7 @@ def shuffle(rng: random.Random, cards: list[_T]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_BITS = [n.bit_length() for n in range(1024)]
+_BITS: Final = [n.bit_length() for n in range(1024)]
 
 
 # -- dealing ----------------------------------------------------------------------------
@@ -226,7 +231,7 @@ def _fresh_deck(rules: Rules) -> list[Card]:
     return cached[1][:]
 
 
-_DECKS: dict[int, tuple[Rules, list[Card]]] = {}
+_DECKS: Final[dict[int, tuple[Rules, list[Card]]]] = {}
 
 
 def started_event(s: GameState) -> Started:
@@ -392,9 +397,9 @@ def _card_plays(
     return out
 
 
-_BY_INDEX = attrgetter("index")
+_BY_INDEX: Final = attrgetter("index")
 # The cards of each color, to count and filter a hand by color in C (A5).
-_OF_COLOR = [frozenset(c for c in Card.ALL if c.color is color) for color in Color]
+_OF_COLOR: Final = [frozenset(c for c in Card.ALL if c.color is color) for color in Color]
 
 
 def _match_set(color: Color | None, face: Face) -> frozenset[Card]:
@@ -427,29 +432,29 @@ def _stack_set(s: GameState) -> frozenset[Card]:
     return cards
 
 
-_MATCH_SETS: dict[tuple[Color | None, Face], frozenset[Card]] = {}
-_STACK_SETS: dict[tuple[object, ...], frozenset[Card]] = {}
+_MATCH_SETS: Final[dict[tuple[Color | None, Face], frozenset[Card]]] = {}
+_STACK_SETS: Final[dict[tuple[object, ...], frozenset[Card]]] = {}
 # Cards whose plays depend on more than the card: Sevens (targets), Zeros and Discard
 # All (how many cards they leave), and the restricted classic Wild Draw 4.
-_SPECIAL = [c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4) for c in Card.ALL]
+_SPECIAL: Final = [c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4) for c in Card.ALL]
 # Cards whose plays need the full legality check: wilds (a color) and Sevens (a target).
-_SPECIAL_CHECK = [c.is_wild or c.face is Face.SEVEN for c in Card.ALL]
+_SPECIAL_CHECK: Final = [c.is_wild or c.face is Face.SEVEN for c in Card.ALL]
 # The same as sets, for one C-level isdisjoint() test of a hand's matching cards. Without
 # N1-N2 (seven_zero off) Sevens and Zeros are plain cards.
-_SPECIAL_SEVEN_ZERO = frozenset(c for c in Card.ALL if _SPECIAL[c.index])
-_SPECIAL_CARDS = frozenset(c for c in _SPECIAL_SEVEN_ZERO if c.face not in (Face.SEVEN, Face.ZERO))
+_SPECIAL_SEVEN_ZERO: Final = frozenset(c for c in Card.ALL if _SPECIAL[c.index])
+_SPECIAL_CARDS: Final = frozenset(c for c in _SPECIAL_SEVEN_ZERO if c.face not in (Face.SEVEN, Face.ZERO))
 # Per card: its plain plays, and those followed by the same plays calling Uno (U1).
-_PLAIN_OF = {c: _PLAIN[c.index] for c in Card.ALL}
-_PLAIN_AND_UNO = {c: _PLAIN[c.index] + _WITH_UNO[c.index] for c in Card.ALL}
+_PLAIN_OF: Final = {c: _PLAIN[c.index] for c in Card.ALL}
+_PLAIN_AND_UNO: Final = {c: _PLAIN[c.index] + _WITH_UNO[c.index] for c in Card.ALL}
 # T1 match sets by top card index, then color in play: two list lookups instead of a
 # call and a dict lookup on the hottest line. Built from 88 shared sets in C.
-_WILDS = frozenset(c for c in Card.ALL if c.is_wild)
-_OF_FACE = {face: frozenset(c for c in Card.ALL if c.face is face) for face in Face}
+_WILDS: Final = frozenset(c for c in Card.ALL if c.is_wild)
+_OF_FACE: Final = {face: frozenset(c for c in Card.ALL if c.face is face) for face in Face}
 for _color in Color:
     for _face in Face:
         _MATCH_SETS[(_color, _face)] = _WILDS | _OF_COLOR[_color] | _OF_FACE[_face]
-_MATCH_BY_TOP = [[_MATCH_SETS[(color, c.face)] for color in Color] for c in Card.ALL]
-_WD4_CARDS = _OF_FACE[Face.WILD_DRAW_4]
+_MATCH_BY_TOP: Final = [[_MATCH_SETS[(color, c.face)] for color in Color] for c in Card.ALL]
+_WD4_CARDS: Final = _OF_FACE[Face.WILD_DRAW_4]
 
 
 def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
@@ -487,9 +492,10 @@ def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
         raise GameOver("the round is over (E1)")
     if seat is None:
         seat = cur
-    kind = action.kind
-    if kind == "play" and seat == cur:
-        play: Play = action  # type: ignore[assignment]
+    # Dispatch on the action's class, not its ``kind`` text: the same speed interpreted,
+    # and a type test in C where compiled.
+    if isinstance(action, Play) and seat == cur:
+        play = action
         card = play.card
         hand = s.hands[seat]
         try:  # where the card is held: found once, for the check and the removal
@@ -516,15 +522,15 @@ def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
         del hand[at]
         _play(s, seat, play, events)
         return events
-    if kind == "catch":
-        return _catch(s, action, seat)  # type: ignore[arg-type]
-    if kind == "uno":
+    if isinstance(action, Catch):
+        return _catch(s, action, seat)
+    if isinstance(action, CallUno):
         return _call_uno(s, seat)
     if seat != cur:
         raise NotYourTurn(f"it is P{cur}'s turn, not P{seat}'s (T1)")
     decision = s.decision
     events = []
-    if kind == "draw":
+    if isinstance(action, Draw):
         if decision is not _PLAY:
             raise IllegalAction(_not_now(s, "draw"))
         if not s.rules.draw_when_playable:
@@ -542,14 +548,14 @@ def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
         s.step += 1
         _draw(s, seat, events)
         return events
-    if kind == "take":
+    if isinstance(action, Take):
         if decision is not _STACK:
             raise IllegalAction("there is no pending draw total to take (K2)")
         s.uno_seat = None
         s.step += 1
         _take(s, seat, events)
         return events
-    if kind == "pass":
+    if isinstance(action, Pass):
         if decision is not _PLAY_DRAWN or s.rules.must_play_drawn:
             if decision is _PLAY_DRAWN:
                 raise IllegalAction(f"you must play the {s.drawn} you drew (T2, must_play_drawn)")
@@ -560,12 +566,12 @@ def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
         s.drawn = None
         _advance(s, _next(s, seat))
         return events
-    if kind == "color":
+    if isinstance(action, ChooseColor):
         if decision is not _CHOOSE_COLOR and decision is not _ROULETTE:
             raise IllegalAction(_not_now(s, "name a color"))
         s.uno_seat = None
         s.step += 1
-        color = action.color  # type: ignore[attr-defined]
+        color = action.color
         if decision is _ROULETTE:
             _roulette(s, seat, color, events)
         else:
