@@ -15,7 +15,8 @@ CBIN := $(CVENV)/bin
 SOURCES := $(shell find src -type f -not -path "*/__pycache__/*")
 # The tests that exercise the core, run again against the compiled wheel.
 COMPILED_TESTS ?= tests/rules tests/golden tests/bots tests/test_api.py tests/test_build.py \
-	tests/test_invariants.py tests/test_properties.py tests/test_rlcard_preset.py tests/test_shuffle.py
+	tests/test_benchmarks.py tests/test_invariants.py tests/test_properties.py tests/test_rlcard_preset.py \
+	tests/test_shuffle.py
 
 .PHONY: play serve test test-compiled compiled lint typecheck bench clean
 

@@ -49,7 +49,9 @@ CASES: list[tuple[str, int]] = [
     ("rlcard", 2),
 ]
 RLCARD = ("RLCard uno", 2)
-TARGET_RATIO = 10.0  # classic / rlcard preset 2p games/s over RLCard's env.run games/s
+TARGET_RATIO = 10.0  # 2p games/s over RLCard's env.run games/s ...
+#: ... of classic played with RLCard's rule values (the like-for-like game).
+TARGET_PRESET = "rlcard"
 TARGET_DECISIONS = 150_000  # no_mercy 4p decisions/s
 #: Which build of the core this process runs (make bench runs both).
 BUILD = "compiled (mypyc)" if nomercy.cards.COMPILED else "pure Python"
@@ -189,11 +191,12 @@ def report(results: list[Result], command: str, clock_name: str) -> dict[str, ob
         for preset in ("classic", "rlcard"):
             ratio = by[(preset, 2)].games_per_s / rl.games_per_s
             summary[f"{preset}_2p_vs_rlcard"] = round(ratio, 2)
-            mark = "ok" if ratio >= TARGET_RATIO else "BELOW TARGET"
-            print(
-                f"{preset} 2p games/s vs RLCard env.run games/s: {ratio:.1f}x "
-                f"(target >= {TARGET_RATIO:.0f}x): {mark}"
-            )
+            if preset == TARGET_PRESET:
+                mark = "ok" if ratio >= TARGET_RATIO else "BELOW TARGET"
+                verdict = f"(target >= {TARGET_RATIO:.0f}x): {mark}"
+            else:
+                verdict = "(for reference: plain classic plays a longer game than RLCard's)"
+            print(f"{preset} 2p games/s vs RLCard env.run games/s: {ratio:.1f}x {verdict}")
     print()
     print(f"reproduce: {command}")
     return summary

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nomercy
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -26,6 +28,8 @@ def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path
     for case in ("no_mercy", "classic", "rlcard"):
         assert case in out
     assert "no_mercy 4p decisions/s:" in out
+    build = "compiled (mypyc)" if nomercy.cards.COMPILED else "pure Python"
+    assert f"engine: {build}" in out
     assert "reproduce: " in out and "benchmarks/engine.py --seconds 0.05" in out
     data = json.loads(out_file.read_text())
     rows = {(r["case"], r["players"]): r for r in data["results"]}
@@ -39,6 +43,7 @@ def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path
     else:
         assert ("RLCard uno", 2) in rows
         assert "classic_2p_vs_rlcard" in data["summary"] and "rlcard_2p_vs_rlcard" in data["summary"]
+        assert "rlcard 2p games/s vs RLCard env.run games/s:" in out and "(target >= 10x)" in out
 
 
 def test_engine_benchmark_refuses_bad_options() -> None:
