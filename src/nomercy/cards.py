@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
+from types import FunctionType
 from typing import ClassVar, Final
 
 from nomercy.errors import InvalidCard, InvalidRules
@@ -265,8 +266,9 @@ def _write_once(obj: object, name: str, value: object) -> None:
     object.__setattr__(obj, name, value)
 
 
-#: True when this module runs compiled by mypyc (see ``docs/engine.md``, Speed).
-COMPILED: Final = not __file__.endswith(".py")
+#: True when this module runs compiled by mypyc (see ``docs/engine.md``, Speed): its
+#: functions are then built-in functions, not Python ones.
+COMPILED: Final = not isinstance(_write_once, FunctionType)
 if not COMPILED:
     setattr(Card, "__setattr__", _write_once)  # noqa: B010  (a native class refuses it)
     setattr(Card, "__hash__", object.__hash__)  # noqa: B010  identity hash in C, not a Python call
