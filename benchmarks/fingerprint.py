@@ -86,7 +86,7 @@ def fingerprint_game(rules: Rules, players: int, seed: int, h: hashlib._Hash) ->
                     _feed(h, f"refused {probe}: {type(exc).__name__}")  # messages get reworded
                 assert state.to_json() == before
         seat = None
-        if state.uno_seat is not None and rng.random() < 0.3:  # an out-of-turn catch or call
+        if state.uno_open and rng.random() < 0.3:  # an out-of-turn catch or call
             seat = rng.choice(others)
             outside = state.legal_actions(seat)
             action = rng.choice(outside) if outside else rng.choice(legal)

@@ -31,6 +31,7 @@ from nomercy import (
     determinize,
     replay,
 )
+from nomercy.views import player_view
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -52,7 +53,7 @@ def test_the_issue_snippet_runs() -> None:
         assert events and all(isinstance(e, nomercy.Event) for e in events)
         assert copy != state and copy.step == 0
         assert state.is_over is False and state.outcome is None
-        assert state.view(seat).seat == seat and state.view(None).hand == ()
+        assert player_view(state, seat).seat == seat and player_view(state, None).hand == ()
         assert GameState.from_json(state.to_json()) == state
     assert str(nomercy.Card.parse("W+10")) == "W+10"
     assert str(nomercy.Action.parse("play W+6 B")) == "play W+6 B"
@@ -119,7 +120,7 @@ def _play_action(match: Match, rng: random.Random) -> tuple[int, Action]:
     state = match.state
     cur = state.current_player
     assert cur is not None
-    if state.uno_seat is not None and rng.random() < 0.5:
+    if state.uno_open and rng.random() < 0.5:
         others = [(s, a) for s in range(state.players) if s != cur for a in state.legal_actions(s)]
         if others:
             return rng.choice(others)
@@ -248,7 +249,7 @@ def test_errors_are_raised_where_the_docs_say() -> None:
         (lambda: Rules(hand_size=0), InvalidRules),
         (lambda: GameState.from_json("{"), InvalidState),
         (lambda: state.apply(Action.parse("take")), IllegalAction),
-        (lambda: state.view(3), InvalidSeat),
+        (lambda: player_view(state, 3), InvalidSeat),
         (lambda: Rules(deck={"R1": 10**12}), InvalidRules),
     ]
     other = next(s for s in range(3) if s != state.current_player)
@@ -301,13 +302,13 @@ def test_determinize_keeps_a_play_drawn_decision_when_only_another_hand_has_a_pl
             "drawn": "R3",
         }
     )
-    view = state.view(0)
+    view = player_view(state, 0)
     for seed in range(40):
         sample = determinize(view, random.Random(seed))
         assert sample.decision is Decision.PLAY_DRAWN
         assert sample.drawn is Card.parse("R3") and sample.drawn in sample.hands[1]
         assert sample.hands[0] == state.hands[0]
-        assert sample.view(0) == view
+        assert player_view(sample, 0) == view
         sample.apply(Action.parse("play R3"))
 
 

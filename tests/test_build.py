@@ -38,7 +38,10 @@ def test_cards_and_actions_stay_immutable_in_either_build() -> None:
 def test_cards_hash_and_compare_by_identity_in_either_build() -> None:
     red7, again = nomercy.Card.parse("R7"), nomercy.Card(nomercy.Color.RED, nomercy.Face.SEVEN)
     assert red7 is again and {red7: 1}[again] == 1
-    assert red7 != nomercy.Card.parse("B7") and sorted([nomercy.Card.parse("B7"), red7])[0] is red7
+    blue7 = nomercy.Card.parse("B7")
+    assert red7 != blue7 and sorted([blue7, red7], key=nomercy.Card.sort_key)[0] is red7
+    with pytest.raises(TypeError):  # cards define no ordering: sort with an explicit key
+        _ = red7 < blue7  # type: ignore[operator]
 
 
 def test_a_non_action_is_refused_and_changes_nothing_in_either_build() -> None:

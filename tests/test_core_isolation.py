@@ -33,3 +33,78 @@ def test_core_never_imports_an_adapter() -> None:
         text = path.read_text(encoding="utf-8")
         for adapter in adapters:
             assert f"from {adapter}" not in text and f"import {adapter}" not in text, (path.name, adapter)
+
+
+#: The core's layers, lowest first (DESIGN.md): a module imports only from its own layer
+#: or below, never from above, and never a private name of another module.
+LAYERS: dict[str, int] = {
+    **dict.fromkeys(("errors", "cards", "rules", "actions", "events", "intervals"), 0),  # value types
+    "state": 1,  # data and its JSON codec
+    **dict.fromkeys(("dealing", "tables", "engine"), 2),  # the rules
+    "views": 3,  # what a seat sees
+    **dict.fromkeys(("record", "match", "seeding", "testing"), 4),  # built on them
+    "__init__": 5,
+    "__main__": 5,
+}
+
+
+def _core_imports(path: Path) -> list[tuple[str, list[str]]]:
+    """(imported core module, imported names) for every import of ``path``, at any depth."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("nomercy"):
+            parts = node.module.split(".")
+            if len(parts) == 1:  # from nomercy import engine
+                for alias in node.names:
+                    out.append((alias.name, []))
+            else:
+                out.append((parts[1], [alias.name for alias in node.names]))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("nomercy."):
+                    out.append((alias.name.split(".")[1], []))
+    return out
+
+
+def test_core_imports_run_one_way_down_the_layers() -> None:
+    """No circle and no upward import, even inside a function; no private name crosses."""
+    offenders = []
+    for path in sorted(CORE.glob("*.py")):
+        assert path.stem in LAYERS, f"{path.name}: give the new core module a layer in LAYERS"
+        for module, names in _core_imports(path):
+            if module not in LAYERS:
+                continue  # an adapter: test_core_never_imports_an_adapter
+            if LAYERS[module] > LAYERS[path.stem]:
+                offenders.append(f"{path.name} imports {module} from a layer above")
+            private = [n for n in names if n.startswith("_") and n != "__version__"]
+            if private:
+                offenders.append(f"{path.name} imports private {private} from {module}")
+    assert offenders == []
+
+
+def test_no_import_circle_inside_a_layer() -> None:
+    graph = {
+        path.stem: {m for m, _ in _core_imports(path) if m in LAYERS and m != path.stem}
+        for path in CORE.glob("*.py")
+    }
+    seen: dict[str, int] = {}
+
+    def visit(node: str, trail: tuple[str, ...]) -> None:
+        if seen.get(node) == 1:
+            raise AssertionError("import circle: " + " -> ".join((*trail, node)))
+        if seen.get(node) == 2:
+            return
+        seen[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            visit(nxt, (*trail, node))
+        seen[node] = 2
+
+    for node in sorted(graph):
+        visit(node, ())
+
+
+def test_legal_actions_and_apply_are_real_methods() -> None:
+    """Defined in the class body, not patched onto it at import time."""
+    from nomercy.engine import GameState
+
+    assert "legal_actions" in GameState.__dict__ and "apply" in GameState.__dict__

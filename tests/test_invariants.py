@@ -50,6 +50,7 @@ from nomercy import (
     replay,
 )
 from nomercy.events import Drew, Event
+from nomercy.views import player_view
 
 MAX_STEPS = 5000  # random games average ~30-140 steps; the longest seen are ~350
 PLAYERS = (2, 3, 4, 5, 6)
@@ -183,7 +184,7 @@ def check_legal(state: GameState) -> list[Action]:
     legal = state.legal_actions()
     assert legal, "no legal action before the end of the round"
     assert len(set(legal)) == len(legal), legal
-    uno = state.uno_seat
+    uno = state.uno_open
     for seat in range(state.players):
         mine = state.legal_actions(seat)
         if seat == cur:
@@ -191,12 +192,10 @@ def check_legal(state: GameState) -> list[Action]:
             out_of_turn: list[Action] = [a for a in legal if isinstance(a, (Catch, CallUno))]
         else:
             out_of_turn = mine
-        if uno is None or not state.active[seat]:
+        if not state.active[seat]:
             assert out_of_turn == []
-        elif seat == uno:  # U1: a late call while nobody has caught them
-            assert out_of_turn == [CallUno()]
-        else:  # U2: any other active player may catch
-            assert out_of_turn == [Catch(uno)]
+        else:  # U1: a late call of one's own; U2: any other active player may catch
+            assert out_of_turn == [CallUno() if x == seat else Catch(x) for x in uno]
     return legal
 
 
@@ -248,7 +247,7 @@ _CARD_FIELDS = {"hand", "top", "drawn", "legal_actions"}
 
 def check_view(state: GameState, seat: int | None) -> None:
     """A view holds the seat's own hand and public facts only."""
-    view = state.view(seat)
+    view = player_view(state, seat)
     data = view.to_dict()
     json.dumps(data)
     assert not {"hands", "draw_pile", "discard_pile", "aside", "seed", "shuffles"} & data.keys()
@@ -302,12 +301,12 @@ def check_views(state: GameState, rng: random.Random) -> None:
         check_view(state, seat)
         # Non-interference: what a seat sees is a function of what it may see.
         alt = rehide(state, seat, rng)
-        assert alt.view(seat).to_dict() == state.view(seat).to_dict()
+        assert player_view(alt, seat).to_dict() == player_view(state, seat).to_dict()
         if seat is not None and state.active[seat]:
-            view = state.view(seat)
+            view = player_view(state, seat)
             sample = determinize(view, rng)
             check_cards(sample, deck_counter(state.rules))
-            assert sample.view(seat) == view
+            assert player_view(sample, seat) == view
 
 
 def check_events(events: list[Event], players: int) -> None:
@@ -406,7 +405,7 @@ def _choose(
     """The deciding seat's random choice, or now and then an out-of-turn catch / late Uno."""
     cur = state.current_player
     assert cur is not None
-    if state.uno_seat is not None and catch_rate and rng.random() < catch_rate:
+    if state.uno_open and catch_rate and rng.random() < catch_rate:
         others = [(s, a) for s in range(state.players) if s != cur for a in state.legal_actions(s)]
         if others:
             return rng.choice(others)

@@ -42,6 +42,7 @@ from nomercy import (
     Rules,
     Take,
 )
+from nomercy.views import player_view
 
 SETTINGS = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -332,7 +333,7 @@ def _positions() -> list[dict[str, Any]]:
             state = nomercy.new_game(2 + seed % 5, rules, seed)
             rng = random.Random(seed)
             while True:
-                key = state.decision.label + str(state.uno_seat is not None) + str(bool(state.knocked_out))
+                key = state.decision.label + str(bool(state.uno_open)) + str(bool(state.knocked_out))
                 if key not in seen or rng.random() < 0.02:
                     seen.add(key)
                     out.append(state.to_dict())
@@ -411,7 +412,7 @@ def _plays_on(state: GameState) -> None:
     """An accepted state answers the two questions and applies its legal actions."""
     assert GameState.from_json(state.to_json()) == state
     for seat in [*range(state.players), None]:
-        state.view(seat).to_dict()
+        player_view(state, seat).to_dict()
     for action in state.legal_actions()[:6]:
         copy = state.clone()
         with contextlib.suppress(NoMercyError):  # a hand-built state may be odd, never crash

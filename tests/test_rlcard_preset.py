@@ -124,8 +124,8 @@ def test_t1_rlcard_preset_matches_rlcards_legal_actions() -> None:
             seat = game.round.current_player
             theirs = {_ours(a) for a in game.get_legal_actions()}
             target = game.round.target
-            hands = ["", ""]
-            hands[seat] = " ".join(_code(c) for c in game.players[seat].hand)
+            # Both hands: a seat still in the round holds cards (E1).
+            hands = [" ".join(_code(c) for c in game.players[p].hand) for p in (0, 1)]
             try:
                 state = _state(
                     rules, hands, _code(target), current=seat, color=target.color.upper(), draw_pile=[]

@@ -10,7 +10,7 @@ The package is not affiliated with or endorsed by Mattel, which owns the UNO tra
 
 from nomercy.actions import Action, CallUno, Catch, ChooseColor, Draw, Pass, Play, Take
 from nomercy.cards import CLASSIC_DECK, NO_MERCY_DECK, Card, Color, Face, deck_cards, parse_cards
-from nomercy.engine import new_game
+from nomercy.engine import GameState, new_game
 from nomercy.errors import (
     GameOver,
     IllegalAction,
@@ -26,7 +26,7 @@ from nomercy.events import Event, redact
 from nomercy.match import Match, RoundResult
 from nomercy.record import GameRecord, replay
 from nomercy.rules import PRESETS, Rules
-from nomercy.state import Decision, GameState, KnockOut, Outcome
+from nomercy.state import Decision, KnockOut, Outcome
 from nomercy.views import PlayerView, determinize, player_view
 
 __version__ = "0.1.0"

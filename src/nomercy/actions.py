@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from nomercy.cards import COMPILED, Card, Color, _write_once
+from nomercy.cards import COMPILED, Card, Color, write_once
 from nomercy.errors import InvalidAction, InvalidCard
 
 __all__ = ["Action", "CallUno", "Catch", "ChooseColor", "Draw", "Pass", "Play", "Take"]
@@ -208,4 +208,4 @@ CHOOSE_COLOR = tuple(ChooseColor(c) for c in Color)
 
 
 if not COMPILED:
-    setattr(Action, "__setattr__", _write_once)  # noqa: B010  (see cards._write_once)
+    setattr(Action, "__setattr__", write_once)  # noqa: B010  (see cards.write_once)

@@ -192,7 +192,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse RULES.md section 14 notation, case-insensitively (``"r7"``, ``"W+6"``)."""
+        """Parse the card notation of ``docs/rules.md``, case-insensitively (``"r7"``, ``"W+6"``)."""
         key = text.strip().upper()
         card = _by_code.get(key)
         if card is None:
@@ -210,7 +210,11 @@ class Card:
         return f"{self.color.name.lower()} {self.face.title}"
 
     def sort_key(self) -> tuple[int, int]:
-        """Order used to show hands: by color (wilds last), then face."""
+        """Order used to show hands: by color (wilds last), then face.
+
+        Cards define no ordering of their own (``sorted(hand, key=Card.sort_key)``):
+        equality is identity, and an ordering operator would make CPython compare cards
+        through Python-level slots on every ``in`` and ``remove``."""
         return (4 if self.color is None else int(self.color), int(self.face))
 
     def __str__(self) -> str:
@@ -227,14 +231,6 @@ class Card:
 
     def __deepcopy__(self, memo: object) -> Card:
         return self
-
-    def __lt__(self, other: Card) -> bool:
-        return self.sort_key() < other.sort_key()
-
-    def __hash__(self) -> int:
-        # Compiled, a class that orders its instances gets no hash unless it says so; the
-        # index is unique to the (interned) card and is a field read in C.
-        return self.index
 
 
 def _describe_bad_pair(color: Color | None, face: Face) -> str:
@@ -255,7 +251,7 @@ def _build_cards() -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _write_once(obj: object, name: str, value: object) -> None:
+def write_once(obj: object, name: str, value: object) -> None:
     """``__setattr__`` of the immutable core classes when they run as plain Python.
 
     Compiled (``make compiled``), their ``Final`` attributes are read-only in C; plain
@@ -268,10 +264,9 @@ def _write_once(obj: object, name: str, value: object) -> None:
 
 #: True when this module runs compiled by mypyc (see ``docs/engine.md``, Speed): its
 #: functions are then built-in functions, not Python ones.
-COMPILED: Final = not isinstance(_write_once, FunctionType)
+COMPILED: Final = not isinstance(write_once, FunctionType)
 if not COMPILED:
-    setattr(Card, "__setattr__", _write_once)  # noqa: B010  (a native class refuses it)
-    setattr(Card, "__hash__", object.__hash__)  # noqa: B010  identity hash in C, not a Python call
+    setattr(Card, "__setattr__", write_once)  # noqa: B010  (a native class refuses it)
 Card.ALL = _build_cards()
 
 #: A deck composition: card code -> number of copies.

@@ -1,18 +1,18 @@
 """The rules: dealing a round, listing legal actions, applying an action.
 
-This module is the hot loop of every simulation, search and training run, so it trades
-a little elegance for speed: plain lists, interned cards and actions, local variables,
-and work proportional to the cards an action moves. Rule IDs in comments point into
-``RULES.md``.
+:class:`GameState` is the round's data (:class:`nomercy.state.StateData`) with the
+rules that read and change it. This module is the hot loop of every simulation, search
+and training run, so it trades a little elegance for speed: plain lists, interned cards
+and actions, local variables, and work proportional to the cards an action moves. Rule
+IDs in comments point into ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
-import random
-import secrets
-from itertools import filterfalse, repeat
-from operator import attrgetter, indexOf, is_
-from typing import Final, TypeVar
+from collections.abc import Sequence
+from itertools import filterfalse
+from operator import attrgetter
+from typing import Final
 
 from nomercy.actions import (
     CALL_UNO,
@@ -29,12 +29,14 @@ from nomercy.actions import (
     Play,
     Take,
 )
-from nomercy.cards import COMPILED, Card, Color, Face, deck_cards
-from nomercy.errors import GameOver, IllegalAction, InvalidRules, NotYourTurn
+from nomercy.cards import Card, Color, Face
+from nomercy.dealing import deal, shuffle, shuffle_rng
+from nomercy.errors import GameOver, IllegalAction, NotYourTurn
 from nomercy.events import (
     Caught,
     ColorNamed,
     DiscardedAll,
+    DrawReason,
     Drew,
     Event,
     HandsPassed,
@@ -51,18 +53,37 @@ from nomercy.events import (
     UnoCalled,
 )
 from nomercy.rules import Rules
-from nomercy.state import Decision, GameState, KnockOut, Outcome
+from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason, StateData
+from nomercy.tables import (
+    CATCH,
+    MATCH_BY_TOP,
+    OF_COLOR,
+    PLAIN_AND_UNO,
+    PLAIN_PLAYS,
+    SPECIAL,
+    SPECIAL_CARDS,
+    SPECIAL_CHECK,
+    SPECIAL_SEVEN_ZERO,
+    UNO_PLAYS,
+    WD4_CARDS,
+    match_set,
+    seven_play,
+)
 
-__all__ = ["apply", "legal_actions", "new_game", "shuffle", "shuffle_rng"]
-
-# A note on finding a card in a hand. Cards compare by identity, but Card defines __lt__
-# (to sort hands), so CPython compares two cards through Python-level slot lookups:
-# ``card in hand`` and ``hand.remove(card)`` cost about 60 ns for every card they pass.
-# The engine scans hands by identity with C iterators instead,
-# ``indexOf(map(is_, hand, repeat(card)), True)``: the same answer, 2-3x faster on the
-# long hands of No Mercy, where these scans were a sixth of all the time.
-
-_T = TypeVar("_T")
+__all__ = [
+    "KNOCKOUT_POINTS",
+    "GameState",
+    "apply",
+    "legal_actions",
+    "new_game",
+    "next_seat",
+    "playable",
+    "previous_seat",
+    "seat_after",
+    "shuffle",
+    "shuffle_rng",
+    "started_event",
+]
 
 _PLAY: Final = Decision.PLAY
 _PLAY_DRAWN: Final = Decision.PLAY_DRAWN
@@ -80,60 +101,196 @@ _DISCARD_ALL: Final = Face.DISCARD_ALL
 _WRD4: Final = Face.WILD_REVERSE_DRAW_4
 _ROULETTE_FACE: Final = Face.WILD_COLOR_ROULETTE
 _WD4: Final = Face.WILD_DRAW_4
-KNOCKOUT_POINTS: Final = 250  # E3
-
-# Interned play actions, per card index: the plain play (or one per color for wilds).
-_PLAIN: Final[list[tuple[Play, ...]]] = []
-_WITH_UNO: Final[list[tuple[Play, ...]]] = []
-for _card in Card.ALL:
-    if _card.is_wild and _card.face is not _ROULETTE_FACE:
-        _PLAIN.append(tuple(Play(_card, c) for c in Color))
-        _WITH_UNO.append(tuple(Play(_card, c, None, True) for c in Color))
-    else:
-        _PLAIN.append((Play(_card),))
-        _WITH_UNO.append((Play(_card, None, None, True),))
-_SEVENS: Final[dict[tuple[int, int, bool], Play]] = {}
-_CATCH: Final = [Catch(seat) for seat in range(64)]
+#: E3: the points a knock-out is worth to the round's winner (or its knocker).
+KNOCKOUT_POINTS: Final = 250
 
 
-def _seven_play(card: Card, target: int, uno: bool) -> Play:
-    key = (card.index, target, uno)
-    play = _SEVENS.get(key)
-    if play is None:
-        play = _SEVENS[key] = Play(card, None, target, uno)
-    return play
+class GameState(StateData):
+    """One round of No Mercy. Create with :func:`nomercy.new_game` or :meth:`from_json`.
 
-
-def shuffle_rng(seed: int, shuffle_number: int) -> random.Random:
-    """The RNG of one shuffle: the deal is shuffle 0, each reshuffle (T4) the next.
-
-    Deriving each shuffle from ``(seed, number)`` keeps the state's randomness two
-    integers, so states serialise, clone and replay exactly on every machine.
+    Everything a caller asks goes through two methods: :meth:`legal_actions` lists the
+    legal actions exactly, and :meth:`apply` checks one and applies it.
     """
-    return random.Random(f"nomercy:{seed}:{shuffle_number}")
+
+    __slots__ = ()
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default: the deciding seat), nothing else.
+
+        For a seat that is not deciding, this lists its out-of-turn actions: ``catch``
+        while another seat is open to a catch (U2), ``uno`` for a seat that is.
+        """
+        s = self
+        cur = s.current
+        if cur is None:
+            return []
+        if seat is not None and seat != cur:
+            return _out_of_turn(s, seat)
+        decision = s.decision
+        out: list[Action]
+        if decision is _PLAY:
+            # T1, the most frequent question of all: the cards that match, found by one set
+            # intersection in C against a table cached per top card and color in play.
+            hand = s.hands[cur]
+            top = s.discard[-1]
+            color = s.color
+            allowed = MATCH_BY_TOP[top.index][color] if color is not None else match_set(None, top.face)
+            cards = allowed.intersection(hand)
+            out = _card_plays(s, cur, hand, cards, False) if cards else []
+            if not out or s.rules.draw_when_playable:
+                out.append(DRAW)
+        elif decision is _STACK:
+            hand = s.hands[cur]
+            cards = _stack_set(s).intersection(hand)
+            out = _card_plays(s, cur, hand, cards, True) if cards else []
+            out.append(TAKE)
+        elif decision is _PLAY_DRAWN:
+            drawn = s.drawn
+            assert drawn is not None
+            out = _variants(s, cur, drawn)
+            if not s.rules.must_play_drawn:
+                out.append(PASS)
+        else:  # CHOOSE_COLOR, ROULETTE
+            out = list(CHOOSE_COLOR)
+        if s.uno_open:
+            out.extend(_out_of_turn(s, cur))
+        return out
+
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Apply ``action`` for ``seat`` (default: the deciding seat); return the events.
+
+        Raises :class:`~nomercy.IllegalAction` (and leaves the state unchanged) when the
+        rules refuse it.
+        """
+        s = self
+        cur = s.current
+        if cur is None:  # the same as s.outcome is not None, one attribute fewer
+            raise GameOver("the round is over (E1)")
+        if seat is None:
+            seat = cur
+        # Dispatch on the action's class, not its ``kind`` text: the same speed interpreted,
+        # and a type test in C where compiled.
+        if isinstance(action, Play) and seat == cur:
+            play = action
+            card = play.card
+            hand = s.hands[seat]
+            # Fast path, most steps of every game: a held plain colored card matching the
+            # top, no color, target or call to check. Everything else takes the full check.
+            if not (
+                s.decision is _PLAY
+                and not SPECIAL_CHECK[card.index]
+                and not play.uno
+                and (card.color is s.color or card.face is s.discard[-1].face)
+                and play.color is None
+                and play.target is None
+                and card in hand
+            ):
+                _check_play(s, seat, play)
+            s.uno_open = ()  # U3: the next player's turn has begun
+            s.step += 1
+            events: list[Event] = []
+            hand.remove(card)
+            _play(s, seat, play, events)
+            return events
+        if isinstance(action, Catch):
+            return _catch(s, action, seat)
+        if isinstance(action, CallUno):
+            return _call_uno(s, seat)
+        if seat != cur:
+            raise NotYourTurn(f"it is P{cur}'s turn, not P{seat}'s (T1)")
+        decision = s.decision
+        events = []
+        if isinstance(action, Draw):
+            if decision is not _PLAY:
+                raise IllegalAction(_not_now(s, "draw"))
+            if not s.rules.draw_when_playable:
+                hand = s.hands[seat]
+                # T3 in one C-level set test (a hand matches iff a card is playable, even a
+                # restricted Wild Draw 4); the loop only runs to name the card in the refusal.
+                if not _matching(s).isdisjoint(hand):
+                    for card in hand:
+                        if playable(s, card, hand):
+                            raise IllegalAction(
+                                f"you hold a playable card ({card}): you may draw only when none of "
+                                "your cards can be played (T3)"
+                            )
+            s.uno_open = ()
+            s.step += 1
+            _draw(s, seat, events)
+            return events
+        if isinstance(action, Take):
+            if decision is not _STACK:
+                raise IllegalAction("there is no pending draw total to take (K2)")
+            s.uno_open = ()
+            s.step += 1
+            _take(s, seat, events)
+            return events
+        if isinstance(action, Pass):
+            if decision is not _PLAY_DRAWN or s.rules.must_play_drawn:
+                if decision is _PLAY_DRAWN:
+                    raise IllegalAction(f"you must play the {s.drawn} you drew (T2, must_play_drawn)")
+                raise IllegalAction(_not_now(s, "pass"))
+            s.uno_open = ()
+            s.step += 1
+            events.append(Passed(seat))
+            s.drawn = None
+            _advance(s, next_seat(s, seat))
+            return events
+        if isinstance(action, ChooseColor):
+            if decision is not _CHOOSE_COLOR and decision is not _ROULETTE:
+                raise IllegalAction(_not_now(s, "name a color"))
+            s.uno_open = ()
+            s.step += 1
+            color = action.color
+            if decision is _ROULETTE:
+                _roulette(s, seat, color, events)
+            else:
+                s.color = color
+                events.append(ColorNamed(seat, color))
+                s.decision = _PLAY
+                _effect(s, s.dealer, s.discard[-1], events)
+            return events
+        raise IllegalAction(f"unknown action {action!r}")
+
+    def clone(self) -> GameState:
+        """An independent copy; cost is proportional to the number of cards."""
+        return GameState(
+            rules=self.rules,
+            players=self.players,
+            dealer=self.dealer,
+            hands=[h[:] for h in self.hands],
+            draw_pile=self.draw_pile[:],
+            discard=self.discard[:],
+            buried=self.buried,
+            aside=self.aside[:],
+            color=self.color,
+            direction=self.direction,
+            current=self.current,
+            decision=self.decision,
+            pending_total=self.pending_total,
+            last_draw_value=self.last_draw_value,
+            last_draw_by=self.last_draw_by,
+            drawn=self.drawn,
+            roulette_by=self.roulette_by,
+            active=self.active[:],
+            active_count=self.active_count,
+            knocked_out=self.knocked_out[:],
+            sitting_out=self.sitting_out,
+            uno_open=self.uno_open,
+            bonus=self.bonus[:],
+            seed=self.seed,
+            shuffles=self.shuffles,
+            step=self.step,
+            outcome=self.outcome,
+            wd4_color=self.wd4_color,
+            wd4_cards=self.wd4_cards,
+        )
 
 
-def shuffle(rng: random.Random, cards: list[_T]) -> None:
-    """``rng.shuffle(cards)``: the same permutation, in about half the time.
-
-    ``random.shuffle`` calls the Python method ``rng._randbelow(i + 1)`` for every card,
-    which calls ``rng.getrandbits(k)`` until a value is below ``i + 1``. This is the same
-    loop with that method inlined: the same ``getrandbits`` calls in the same order, so
-    the same permutation and the RNG left in the same state (tests/test_shuffle.py checks
-    both against ``random.shuffle``). Dealing was a sixth of a 2-player game's time.
-    """
-    getrandbits = rng.getrandbits
-    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-_BITS: Final = [n.bit_length() for n in range(1024)]
+#: The two questions as plain functions, ``legal_actions(state, seat)`` and
+#: ``apply(state, action, seat)``: the same objects as the methods.
+legal_actions: Final = GameState.legal_actions
+apply: Final = GameState.apply
 
 
 # -- dealing ----------------------------------------------------------------------------
@@ -152,61 +309,41 @@ def new_game(
     (``knocked_out_return=False``, E4); they are dealt nothing.
     """
     rules = rules if rules is not None else Rules()
-    if not isinstance(players, int) or not 2 <= players <= rules.max_players:
-        raise InvalidRules("players", f"{players!r} players: a table seats 2 to {rules.max_players} (S1)")
-    pile = _fresh_deck(rules)
-    total = len(pile)
-    if players * rules.hand_size + 1 > total:
-        raise InvalidRules(
-            "players", f"a {total}-card deck cannot deal {rules.hand_size} cards to {players} players (S2)"
-        )
-    if seed is None:
-        seed = secrets.randbits(63)
-    if not isinstance(seed, int) or seed < 0:
-        raise InvalidRules("seed", f"a seed is a whole number >= 0, got {seed!r}")
-    out = frozenset(sitting_out)
-    if any(not isinstance(x, int) or not 0 <= x < players for x in out) or players - len(out) < 2:
-        raise InvalidRules("sitting_out", f"{sorted(out)} must be seats 0-{players - 1}, leaving two players")
-    rng = shuffle_rng(seed, 0)
-    shuffle(rng, pile)
-    if dealer is None:
-        dealer = rng.randrange(players)
-    elif not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise InvalidRules("dealer", f"dealer must be a seat 0-{players - 1}, got {dealer!r}")
-    while dealer in out:
-        dealer = (dealer + 1) % players
-
-    s = GameState.__new__(GameState)
-    s.rules = rules
-    s.players = players
-    s.dealer = dealer
-    s.hands = [[] for _ in range(players)]
-    size = rules.hand_size
-    for i in range(1, players + 1):  # S2, from the dealer's left (a shuffled pile: blocks
-        seat = (dealer + i) % players  # deal the same as one card at a time)
-        if seat not in out:
-            s.hands[seat] = pile[-size:]
-            del pile[-size:]
-    s.draw_pile = pile
-    s.discard = [pile.pop()]
-    s.aside = []
-    s.direction = 1
-    s.active = [seat not in out for seat in range(players)]
-    s.active_count = players - len(out)
-    s.current = _next(s, dealer)  # S4
-    s.decision = _PLAY
-    s.pending_total = 0
-    s.last_draw_value = 0
-    s.last_draw_by = None
-    s.drawn = None
-    s.roulette_by = None
-    s.knocked_out = []
-    s.uno_seat = None
-    s.bonus = [0] * players
-    s.seed = seed
-    s.shuffles = 0
-    s.step = 0
-    s.outcome = None
+    dealt = deal(players, rules, seed, dealer, sitting_out)
+    pile = dealt.draw_pile
+    out = dealt.sitting_out
+    s = GameState(
+        rules=rules,
+        players=players,
+        dealer=dealt.dealer,
+        hands=dealt.hands,
+        draw_pile=pile,
+        discard=[pile.pop()],
+        buried=0,
+        aside=[],
+        color=None,
+        direction=1,
+        current=None,
+        decision=_PLAY,
+        pending_total=0,
+        last_draw_value=0,
+        last_draw_by=None,
+        drawn=None,
+        roulette_by=None,
+        active=[seat not in out for seat in range(players)],
+        active_count=players - len(out),
+        knocked_out=[],
+        sitting_out=out,
+        uno_open=(),
+        bonus=[0] * players,
+        seed=dealt.seed,
+        shuffles=0,
+        step=0,
+        outcome=None,
+        wd4_color=None,
+        wd4_cards=0,
+    )
+    s.current = next_seat(s, s.dealer)  # S4
     if rules.first_card == "number":  # S3: turn cards up until a number card
         while not s.discard[-1].is_number and pile:
             s.discard.append(pile.pop())
@@ -216,69 +353,49 @@ def new_game(
         if top.is_wild and top.face is not _ROULETTE_FACE:
             s.decision = _CHOOSE_COLOR  # the first player names it, then the effect applies
         else:
-            _effect(s, dealer, top, [])
+            _effect(s, s.dealer, top, [])
     return s
 
 
-def _fresh_deck(rules: Rules) -> list[Card]:
-    """``deck_cards(rules.deck)``, cached by the Rules object: hashing a 60-entry deck
-    composition for every deal costs as much as a few decisions."""
-    cached = _DECKS.get(id(rules))
-    if cached is None or cached[0] is not rules:
-        if len(_DECKS) >= 64:  # many distinct Rules (property tests): keep the cache small
-            _DECKS.clear()
-        cached = _DECKS[id(rules)] = (rules, deck_cards(rules.deck))
-    return cached[1][:]
-
-
-_DECKS: Final[dict[int, tuple[Rules, list[Card]]]] = {}
-
-
-def started_event(s: GameState) -> Started:
+def started_event(s: StateData) -> Started:
     """The :class:`Started` event that describes a freshly dealt round."""
-    return Started(s.dealer, _next(s, s.dealer), tuple(s.discard))
+    return Started(s.dealer, next_seat(s, s.dealer), tuple(s.discard))
 
 
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _next(s: GameState, seat: int) -> int:
+def seat_after(active: Sequence[bool], direction: int, seat: int) -> int:
+    """M3: the next active seat after ``seat`` going ``direction`` (1 or -1); knocked-out
+    seats and seats sitting out are passed over."""
+    n = len(active)
+    seat = (seat + direction) % n
+    while not active[seat]:
+        seat = (seat + direction) % n
+    return seat
+
+
+def next_seat(s: StateData, seat: int) -> int:
     """The next active seat after ``seat`` in the direction of play (M3)."""
-    n = s.players
-    d = s.direction
-    active = s.active
-    seat = (seat + d) % n
-    while not active[seat]:
-        seat = (seat + d) % n
-    return seat
+    return seat_after(s.active, s.direction, seat)
 
 
-def _previous(s: GameState, seat: int) -> int:
-    n = s.players
-    d = s.direction
-    active = s.active
-    seat = (seat - d) % n
-    while not active[seat]:
-        seat = (seat - d) % n
-    return seat
+def previous_seat(s: StateData, seat: int) -> int:
+    """The active seat that plays just before ``seat`` (M3)."""
+    return seat_after(s.active, -s.direction, seat)
 
 
-def _playable(s: GameState, card: Card, hand: list[Card]) -> bool:
-    """T1 matching, outside a stack."""
+def playable(s: StateData, card: Card, hand: list[Card]) -> bool:
+    """T1: may ``card`` from ``hand`` be played now, outside a stack?"""
     if card.is_wild:
         if card.face is _WD4 and s.rules.wild_draw4_restricted:
             # Only when no other card of the hand matches; set operations in C.
-            return _matching(s).intersection(hand) <= _WD4_CARDS
+            return _matching(s).intersection(hand) <= WD4_CARDS
         return True
     return card.color is s.color or card.face is s.discard[-1].face
 
 
-def _holds(hand: list[Card], card: Card) -> bool:
-    """``card in hand``, two to three times faster: see the note at the imports."""
-    return True in map(is_, hand, repeat(card))
-
-
-def _stackable(s: GameState, card: Card) -> bool:
+def _stackable(s: StateData, card: Card) -> bool:
     """K2-K5: may ``card`` be stacked on the pending total?"""
     value = card.draw_value
     last = s.last_draw_value
@@ -291,7 +408,7 @@ def _stackable(s: GameState, card: Card) -> bool:
     return True
 
 
-def _size_after(s: GameState, seat: int, card: Card, target: int | None) -> int:
+def _size_after(s: StateData, seat: int, card: Card, target: int | None) -> int:
     """How many cards ``seat`` holds after playing ``card`` (N1/N2 move hands)."""
     hand = s.hands[seat]
     left = len(hand) - 1
@@ -300,129 +417,74 @@ def _size_after(s: GameState, seat: int, card: Card, target: int | None) -> int:
     face = card.face
     if face is _DISCARD_ALL:
         assert card.color is not None
-        return left - sum(map(_OF_COLOR[card.color].__contains__, hand)) + 1  # counted in C
+        return left - sum(map(OF_COLOR[card.color].__contains__, hand)) + 1  # counted in C
     if s.rules.seven_zero:
         if face is _SEVEN and target is not None:
             return len(s.hands[target])
         if face is _ZERO:
-            return len(s.hands[_previous(s, seat)])
+            return len(s.hands[previous_seat(s, seat)])
     return left
 
 
-def _out_of_turn(s: GameState, seat: int) -> list[Action]:
-    uno = s.uno_seat
-    if uno is None or not 0 <= seat < s.players or not s.active[seat]:  # U2: active seats only
+def _out_of_turn(s: StateData, seat: int) -> list[Action]:
+    """U1-U3: a seat's actions outside its turn: call its own Uno, catch another's."""
+    if not 0 <= seat < s.players or not s.active[seat]:  # U2: active seats only
         return []
-    return [CALL_UNO] if uno == seat else [_CATCH[uno]]
+    return [CALL_UNO if x == seat else CATCH[x] for x in s.uno_open]
 
 
 # -- legal actions ---------------------------------------------------------------------
 
 
-def legal_actions(s: GameState, seat: int | None = None) -> list[Action]:
-    """Every legal action of ``seat`` (default: the deciding seat)."""
-    cur = s.current
-    if cur is None:
-        return []
-    if seat is not None and seat != cur:
-        return _out_of_turn(s, seat)
-    decision = s.decision
-    out: list[Action]
-    if decision is _PLAY:
-        # T1, the most frequent question of all: the cards that match, found by one set
-        # intersection in C against a table cached per top card and color in play.
-        hand = s.hands[cur]
-        top = s.discard[-1]
-        try:
-            allowed = _MATCH_BY_TOP[top.index][s.color]  # type: ignore[index]
-        except TypeError:  # no color in play: only in a state edited by hand
-            allowed = _match_set(s.color, top.face)
-        cards = allowed.intersection(hand)
-        out = _card_plays(s, cur, hand, cards, False) if cards else []
-        if not out or s.rules.draw_when_playable:
-            out.append(DRAW)
-    elif decision is _STACK:
-        hand = s.hands[cur]
-        cards = _stack_set(s).intersection(hand)
-        out = _card_plays(s, cur, hand, cards, True) if cards else []
-        out.append(TAKE)
-    elif decision is _PLAY_DRAWN:
-        drawn = s.drawn
-        assert drawn is not None
-        out = _variants(s, cur, drawn)
-        if not s.rules.must_play_drawn:
-            out.append(PASS)
-    else:  # CHOOSE_COLOR, ROULETTE
-        out = list(CHOOSE_COLOR)
-    if s.uno_seat is not None:
-        out.extend(_out_of_turn(s, cur))
-    return out
-
-
 def _card_plays(
-    s: GameState, seat: int, hand: list[Card], cards: frozenset[Card], stacking: bool
+    s: StateData, seat: int, hand: list[Card], cards: frozenset[Card], stacking: bool
 ) -> list[Action]:
     """The plays of ``cards`` (the hand's matching cards), in card index order."""
     rules = s.rules
     # Two cards left: any plain play leaves one, so it comes with and without Uno (U1).
     pairs = rules.uno_calls and len(hand) == 2
-    if cards.isdisjoint(_SPECIAL_SEVEN_ZERO if rules.seven_zero else _SPECIAL_CARDS):
+    if cards.isdisjoint(SPECIAL_SEVEN_ZERO if rules.seven_zero else SPECIAL_CARDS):
         # Fast path: every card's plays are fixed tuples. One or two cards (most turns)
         # are ordered by hand, since sorted() with a key costs more than the rest.
-        table = _PLAIN_AND_UNO if pairs else _PLAIN_OF
+        table = PLAIN_AND_UNO if pairs else PLAIN_PLAYS
         if len(cards) == 1:
             for card in cards:
-                return list(table[card])
+                return list(table[card.index])
         if len(cards) == 2:
             a, b = cards
             if a.index > b.index:
                 a, b = b, a
-            return [*table[a], *table[b]]
+            return [*table[a.index], *table[b.index]]
         out: list[Action] = []
         for card in sorted(cards, key=_BY_INDEX):
-            out.extend(table[card])
+            out.extend(table[card.index])
         return out
     out = []
     for card in sorted(cards, key=_BY_INDEX):  # a set: sort for a deterministic order
         index = card.index
-        if _SPECIAL[index]:
+        if SPECIAL[index]:
             restricted = card.face is _WD4 and rules.wild_draw4_restricted and not stacking
-            if restricted and not _playable(s, card, hand):
+            if restricted and not playable(s, card, hand):
                 continue
             out.extend(_variants(s, seat, card))
         else:
-            out.extend(_PLAIN[index])
+            out.extend(PLAIN_PLAYS[index])
             if pairs:
-                out.extend(_WITH_UNO[index])
+                out.extend(UNO_PLAYS[index])
     return out
 
 
 _BY_INDEX: Final = attrgetter("index")
-# The cards of each color, to count and filter a hand by color in C (A5).
-_OF_COLOR: Final = [frozenset(c for c in Card.ALL if c.color is color) for color in Color]
 
 
-def _match_set(color: Color | None, face: Face) -> frozenset[Card]:
-    """T1: the cards that may be played on ``face`` with ``color`` in play (cached)."""
-    key = (color, face)
-    cards = _MATCH_SETS.get(key)
-    if cards is None:
-        cards = _MATCH_SETS[key] = frozenset(
-            c for c in Card.ALL if c.is_wild or c.color is color or c.face is face
-        )
-    return cards
-
-
-def _matching(s: GameState) -> frozenset[Card]:
-    """T1: the cards that may be played now, outside a stack (the body is inlined in
-    legal_actions)."""
+def _matching(s: StateData) -> frozenset[Card]:
+    """T1: the cards that may be played now, outside a stack (inlined in legal_actions)."""
+    color = s.color
     top = s.discard[-1]
-    if s.color is None:
-        return _match_set(None, top.face)
-    return _MATCH_BY_TOP[top.index][s.color]
+    return MATCH_BY_TOP[top.index][color] if color is not None else match_set(None, top.face)
 
 
-def _stack_set(s: GameState) -> frozenset[Card]:
+def _stack_set(s: StateData) -> frozenset[Card]:
     """K2-K5: the cards that may be stacked now (cached by what decides it)."""
     rules = s.rules
     key = (s.last_draw_value, rules.draw10_stackable, rules.stack_color, s.color, s.discard[-1].face)
@@ -432,32 +494,10 @@ def _stack_set(s: GameState) -> frozenset[Card]:
     return cards
 
 
-_MATCH_SETS: Final[dict[tuple[Color | None, Face], frozenset[Card]]] = {}
 _STACK_SETS: Final[dict[tuple[object, ...], frozenset[Card]]] = {}
-# Cards whose plays depend on more than the card: Sevens (targets), Zeros and Discard
-# All (how many cards they leave), and the restricted classic Wild Draw 4.
-_SPECIAL: Final = [c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4) for c in Card.ALL]
-# Cards whose plays need the full legality check: wilds (a color) and Sevens (a target).
-_SPECIAL_CHECK: Final = [c.is_wild or c.face is Face.SEVEN for c in Card.ALL]
-# The same as sets, for one C-level isdisjoint() test of a hand's matching cards. Without
-# N1-N2 (seven_zero off) Sevens and Zeros are plain cards.
-_SPECIAL_SEVEN_ZERO: Final = frozenset(c for c in Card.ALL if _SPECIAL[c.index])
-_SPECIAL_CARDS: Final = frozenset(c for c in _SPECIAL_SEVEN_ZERO if c.face not in (Face.SEVEN, Face.ZERO))
-# Per card: its plain plays, and those followed by the same plays calling Uno (U1).
-_PLAIN_OF: Final = {c: _PLAIN[c.index] for c in Card.ALL}
-_PLAIN_AND_UNO: Final = {c: _PLAIN[c.index] + _WITH_UNO[c.index] for c in Card.ALL}
-# T1 match sets by top card index, then color in play: two list lookups instead of a
-# call and a dict lookup on the hottest line. Built from 88 shared sets in C.
-_WILDS: Final = frozenset(c for c in Card.ALL if c.is_wild)
-_OF_FACE: Final = {face: frozenset(c for c in Card.ALL if c.face is face) for face in Face}
-for _color in Color:
-    for _face in Face:
-        _MATCH_SETS[(_color, _face)] = _WILDS | _OF_COLOR[_color] | _OF_FACE[_face]
-_MATCH_BY_TOP: Final = [[_MATCH_SETS[(color, c.face)] for color in Color] for c in Card.ALL]
-_WD4_CARDS: Final = _OF_FACE[Face.WILD_DRAW_4]
 
 
-def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
+def _variants(s: StateData, seat: int, card: Card) -> list[Action]:
     """Every play of ``card`` by ``seat``: colors, Seven targets, with and without Uno."""
     rules = s.rules
     hand_size = len(s.hands[seat])
@@ -466,11 +506,11 @@ def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
         n = s.players
         for t in range(n):
             if t != seat and s.active[t]:
-                out.append(_seven_play(card, t, False))
+                out.append(seven_play(card, t, False))
                 if rules.uno_calls and len(s.hands[t]) == 1:
-                    out.append(_seven_play(card, t, True))
+                    out.append(seven_play(card, t, True))
         return out
-    plain = _PLAIN[card.index]
+    plain = PLAIN_PLAYS[card.index]
     if rules.uno_calls:
         face = card.face
         if face is _DISCARD_ALL or (face is _ZERO and rules.seven_zero):
@@ -478,109 +518,11 @@ def _variants(s: GameState, seat: int, card: Card) -> list[Action]:
         else:
             needs_call = hand_size == 2
         if needs_call:
-            return [*plain, *_WITH_UNO[card.index]]
+            return [*plain, *UNO_PLAYS[card.index]]
     return list(plain)
 
 
 # -- applying ---------------------------------------------------------------------------
-
-
-def apply(s: GameState, action: Action, seat: int | None = None) -> list[Event]:
-    """Check ``action`` against the rules and apply it; return what happened."""
-    cur = s.current
-    if cur is None:  # the same as s.outcome is not None, one attribute fewer
-        raise GameOver("the round is over (E1)")
-    if seat is None:
-        seat = cur
-    # Dispatch on the action's class, not its ``kind`` text: the same speed interpreted,
-    # and a type test in C where compiled.
-    if isinstance(action, Play) and seat == cur:
-        play = action
-        card = play.card
-        hand = s.hands[seat]
-        try:  # where the card is held: found once, for the check and the removal
-            at = indexOf(map(is_, hand, repeat(card)), True)
-        except ValueError:
-            at = -1
-        # Fast path, most steps of every game: a held plain colored card matching the
-        # top, no color, target or call to check. Everything else takes the full check.
-        if not (
-            at >= 0
-            and s.decision is _PLAY
-            and not _SPECIAL_CHECK[card.index]
-            and not play.uno
-            and (card.color is s.color or card.face is s.discard[-1].face)
-            and play.color is None
-            and play.target is None
-        ):
-            _check_play(s, seat, play)
-            if at < 0:  # a drawn card missing from its hand: only in a state edited by hand
-                raise IllegalAction(f"you have no {card.title} ({card}) to play (T2)")
-        s.uno_seat = None  # U2: the next player's turn has begun
-        s.step += 1
-        events: list[Event] = []
-        del hand[at]
-        _play(s, seat, play, events)
-        return events
-    if isinstance(action, Catch):
-        return _catch(s, action, seat)
-    if isinstance(action, CallUno):
-        return _call_uno(s, seat)
-    if seat != cur:
-        raise NotYourTurn(f"it is P{cur}'s turn, not P{seat}'s (T1)")
-    decision = s.decision
-    events = []
-    if isinstance(action, Draw):
-        if decision is not _PLAY:
-            raise IllegalAction(_not_now(s, "draw"))
-        if not s.rules.draw_when_playable:
-            hand = s.hands[seat]
-            # T3 in one C-level set test (a hand matches iff a card is playable, even a
-            # restricted Wild Draw 4); the loop only runs to name the card in the refusal.
-            if not _matching(s).isdisjoint(hand):
-                for card in hand:
-                    if _playable(s, card, hand):
-                        raise IllegalAction(
-                            f"you hold a playable card ({card}): you may draw only when none of "
-                            "your cards can be played (T3)"
-                        )
-        s.uno_seat = None
-        s.step += 1
-        _draw(s, seat, events)
-        return events
-    if isinstance(action, Take):
-        if decision is not _STACK:
-            raise IllegalAction("there is no pending draw total to take (K2)")
-        s.uno_seat = None
-        s.step += 1
-        _take(s, seat, events)
-        return events
-    if isinstance(action, Pass):
-        if decision is not _PLAY_DRAWN or s.rules.must_play_drawn:
-            if decision is _PLAY_DRAWN:
-                raise IllegalAction(f"you must play the {s.drawn} you drew (T2, must_play_drawn)")
-            raise IllegalAction(_not_now(s, "pass"))
-        s.uno_seat = None
-        s.step += 1
-        events.append(Passed(seat))
-        s.drawn = None
-        _advance(s, _next(s, seat))
-        return events
-    if isinstance(action, ChooseColor):
-        if decision is not _CHOOSE_COLOR and decision is not _ROULETTE:
-            raise IllegalAction(_not_now(s, "name a color"))
-        s.uno_seat = None
-        s.step += 1
-        color = action.color
-        if decision is _ROULETTE:
-            _roulette(s, seat, color, events)
-        else:
-            s.color = color
-            events.append(ColorNamed(seat, color))
-            s.decision = _PLAY
-            _effect(s, s.dealer, s.discard[-1], events)
-        return events
-    raise IllegalAction(f"unknown action {action!r}")
 
 
 def _not_now(s: GameState, what: str) -> str:
@@ -601,10 +543,9 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
     card = play.card
     decision = s.decision
     hand = s.hands[seat]
-    if decision is _PLAY_DRAWN:
-        if card is not s.drawn:
-            raise IllegalAction(f"you may only play the {s.drawn} you just drew (T2)")
-    elif not _holds(hand, card):
+    if decision is _PLAY_DRAWN and card is not s.drawn:
+        raise IllegalAction(f"you may only play the {s.drawn} you just drew (T2)")
+    if card not in hand:
         raise IllegalAction(f"you have no {card.title} ({card}) to play (T1)")
     if decision is _STACK:
         if not card.is_draw:
@@ -615,7 +556,7 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
         if not _stackable(s, card):
             raise IllegalAction(_why_not_stackable(s, card))
     elif decision is _PLAY or decision is _PLAY_DRAWN:
-        if not _playable(s, card, hand):
+        if not playable(s, card, hand):
             if card.face is _WD4 and s.rules.wild_draw4_restricted:
                 raise IllegalAction(
                     "a Wild Draw 4 may be played only when nothing else can (wild_draw4_restricted)"
@@ -638,9 +579,8 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
     target = play.target
     if card.face is _SEVEN and s.rules.seven_zero and len(hand) > 1:
         if target is None:
-            raise IllegalAction(
-                f"a Seven swaps hands: name a player to swap with, e.g. 'play {card} @{_next(s, seat)}' (N1)"
-            )
+            example = f"play {card} @{next_seat(s, seat)}"
+            raise IllegalAction(f"a Seven swaps hands: name a player to swap with, e.g. '{example}' (N1)")
         if not isinstance(target, int) or not 0 <= target < s.players or target == seat:
             raise IllegalAction(f"P{target} is not another player at this table (N1)")
         if not s.active[target]:
@@ -680,7 +620,7 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
         s.color = card.color
     if face is _DISCARD_ALL:  # A5: the rest of its color goes under it
         assert card.color is not None
-        same_color = _OF_COLOR[card.color].__contains__  # filtered in C, order kept
+        same_color = OF_COLOR[card.color].__contains__  # filtered in C, order kept
         gone = list(filter(same_color, hand))
         if gone:
             hand[:] = list(filterfalse(same_color, hand))
@@ -698,10 +638,10 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
             events.append(HandsSwapped(seat, target))
         elif face is _ZERO:  # N2
             order = [seat]
-            nxt = _next(s, seat)
+            nxt = next_seat(s, seat)
             while nxt != seat:
                 order.append(nxt)
-                nxt = _next(s, nxt)
+                nxt = next_seat(s, nxt)
             moved = [s.hands[x] for x in order]
             for i, hand_moved in enumerate(moved):
                 s.hands[order[(i + 1) % len(order)]] = hand_moved
@@ -710,10 +650,10 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
         if play.uno:
             events.append(UnoCalled(seat))
         else:
-            s.uno_seat = seat
+            s.uno_open = (seat,)
     if card.is_number:
-        nxt = (seat + s.direction) % s.players  # _next(s, seat), inline: most plays
-        s.current = nxt if s.active[nxt] else _next(s, nxt)
+        nxt = (seat + s.direction) % s.players  # next_seat(s, seat), inline: most plays
+        s.current = nxt if s.active[nxt] else next_seat(s, nxt)
         s.decision = _PLAY
     else:
         _effect(s, seat, card, events)
@@ -729,9 +669,9 @@ def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
             if s.active_count == 2 and s.rules.two_player_reverse_draw == "self":
                 victim = seat
             else:
-                victim = _next(s, seat)
+                victim = next_seat(s, seat)
         else:
-            victim = _next(s, seat)
+            victim = next_seat(s, seat)
         if s.rules.stacking:  # K1
             s.pending_total += card.draw_value
             s.last_draw_value = card.draw_value
@@ -742,26 +682,26 @@ def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
         else:  # K2 stacking=false: the victim draws and loses the turn
             _give(s, victim, card.draw_value, "penalty", seat, events)
             if s.outcome is None:
-                _advance(s, _next(s, victim))
+                _advance(s, next_seat(s, victim))
         return
     if face is _SKIP:  # A1
-        victim = _next(s, seat)
+        victim = next_seat(s, seat)
         events.append(Skipped((victim,)))
-        _advance(s, _next(s, victim))
+        _advance(s, next_seat(s, victim))
     elif face is _REVERSE:  # A2
         s.direction = -s.direction
         events.append(Reversed(s.direction))
         again = s.active_count == 2 and s.rules.two_player_reverse == "self"  # P1
-        _advance(s, seat if again else _next(s, seat))
+        _advance(s, seat if again else next_seat(s, seat))
     elif face is _SKIP_EVERYONE:  # A6
         events.append(Skipped(tuple(x for x in range(s.players) if x != seat and s.active[x])))
         _advance(s, seat)
     elif face is _ROULETTE_FACE:  # W4: the next player names the color
         s.roulette_by = seat
-        s.current = _next(s, seat)
+        s.current = next_seat(s, seat)
         s.decision = _ROULETTE
     else:
-        _advance(s, _next(s, seat))
+        _advance(s, next_seat(s, seat))
 
 
 def _advance(s: GameState, seat: int) -> None:
@@ -776,13 +716,13 @@ def _went_out(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
         total = s.pending_total + card.draw_value
         if card.face is _WRD4:
             s.direction = -s.direction
-        victim = _next(s, seat)
+        victim = next_seat(s, seat)
         s.pending_total = 0
         _give(s, victim, total, "penalty", seat, events)
     _finish(s, seat, "played_out", events)
 
 
-def _finish(s: GameState, winner: int, reason: str, events: list[Event]) -> None:
+def _finish(s: GameState, winner: int, reason: OutcomeReason, events: list[Event]) -> None:
     """E3: count the round's points and end it."""
     rules = s.rules
     points = s.bonus[:]
@@ -797,34 +737,39 @@ def _finish(s: GameState, winner: int, reason: str, events: list[Event]) -> None
     s.decision = _OVER
     s.pending_total = 0
     s.drawn = None
-    s.uno_seat = None
+    s.uno_open = ()
     s.outcome = Outcome(winner, reason, tuple(s.knocked_out), tuple(points))
     events.append(RoundOver(winner, reason, dict(enumerate(points))))
 
 
-def _draw_card(s: GameState, events: list[Event]) -> Card | None:
-    """The top card of the draw pile, reshuffling first if it is empty (T4)."""
-    pile = s.draw_pile
-    if not pile:
-        discard = s.discard
-        if len(discard) <= 1 and not s.aside:
-            return None
-        pile.extend(discard[:-1])
-        pile.extend(s.aside)
-        del discard[:-1]
-        s.aside.clear()
-        s.shuffles += 1
-        shuffle(shuffle_rng(s.seed, s.shuffles), pile)
-        events.append(Reshuffled(len(pile)))
-    return pile.pop()
+# How a draw ends (_draw_cards): after ``count`` cards, or once a card is playable (T2),
+# or once a card of the named color turns up (W4).
+_COUNT: Final = 0
+_UNTIL_PLAYABLE: Final = 1
+_UNTIL_COLOR: Final = 2
 
 
-def _give(s: GameState, seat: int, count: int, reason: str, by: int | None, events: list[Event]) -> bool:
-    """``seat`` draws ``count`` cards one at a time (M1 after each). True if knocked out."""
+def _draw_cards(
+    s: GameState,
+    seat: int,
+    count: int,
+    until: int,
+    color: Color | None,
+    reason: DrawReason,
+    events: list[Event],
+) -> tuple[Card | None, bool]:
+    """``seat`` draws one card at a time: every draw of the game goes through here.
+
+    It stops after ``count`` cards (``count < 0``: no limit), or with ``until`` at the
+    first playable card (T2) or the first card of ``color`` (W4); at the Mercy limit
+    (M1); or when no card is left to draw. An empty draw pile is refilled by a reshuffle
+    (T4). Returns the card the search stopped at (or None) and whether the seat reached
+    the Mercy limit; the caller knocks it out, since only it knows who caused it.
+    """
     hand = s.hands[seat]
     limit = s.rules.mercy_limit
-    pile = s.draw_pile  # refilled in place by _draw_card (T4)
-    if 0 < count <= len(pile) and (limit is None or len(hand) + count < limit):
+    pile = s.draw_pile
+    if until == _COUNT and 0 < count <= len(pile) and (limit is None or len(hand) + count < limit):
         # Fast path, most stacks taken: the pile holds them all and the Mercy limit
         # cannot be reached, so one slice moves the cards in the order of one by one.
         got = pile[-count:]
@@ -832,20 +777,58 @@ def _give(s: GameState, seat: int, count: int, reason: str, by: int | None, even
         del pile[-count:]
         hand.extend(got)
         events.append(Drew(seat, count, tuple(got), reason))
-        return False
+        return None, False
+    top_color = s.color
+    top_face = s.discard[-1].face
     got = []
+    found: Card | None = None
     knocked = False
-    for _ in range(count):
-        card = pile.pop() if pile else _draw_card(s, events)
-        if card is None:
+    while count:
+        if not pile and not _reshuffle(s, events):
             break
+        card = pile.pop()
         hand.append(card)
         got.append(card)
+        count -= 1
         if limit is not None and len(hand) >= limit:
             knocked = True
             break
+        if until == _UNTIL_PLAYABLE:
+            # playable(s, card, hand), inline for colored cards: asked for every card drawn
+            if playable(s, card, hand) if card.is_wild else card.color is top_color or card.face is top_face:
+                found = card
+                break
+        elif until == _UNTIL_COLOR and card.color is color:
+            found = card
+            break
     if got:
         events.append(Drew(seat, len(got), tuple(got), reason))
+    return found, knocked
+
+
+def _reshuffle(s: GameState, events: list[Event]) -> bool:
+    """T4: shuffle the discard pile under its top card (and set-aside hands) into a new
+    draw pile. False when there is nothing to shuffle."""
+    discard = s.discard
+    if len(discard) <= 1 and not s.aside:
+        return False
+    pile = s.draw_pile
+    pile.extend(discard[:-1])
+    pile.extend(s.aside)
+    del discard[:-1]
+    s.buried = 0
+    s.aside.clear()
+    s.shuffles += 1
+    shuffle(shuffle_rng(s.seed, s.shuffles), pile)
+    events.append(Reshuffled(len(pile)))
+    return True
+
+
+def _give(
+    s: GameState, seat: int, count: int, reason: DrawReason, by: int | None, events: list[Event]
+) -> bool:
+    """``seat`` draws ``count`` cards, knocked out by ``by`` at the Mercy limit. True if so."""
+    _, knocked = _draw_cards(s, seat, count, _COUNT, None, reason, events)
     if knocked:
         _knock_out(s, seat, by, events)
     return knocked
@@ -858,13 +841,14 @@ def _knock_out(s: GameState, seat: int, by: int | None, events: list[Event]) -> 
     if s.rules.knockout_hand == "aside":
         s.aside.extend(hand)
     else:
-        s.discard[0:0] = hand
+        s.discard[0:0] = hand  # face down: no view shows them
+        s.buried += len(hand)
     s.hands[seat] = []
     s.active[seat] = False
     s.active_count -= 1
     s.knocked_out.append(KnockOut(seat, by))
-    if s.uno_seat == seat:
-        s.uno_seat = None
+    if seat in s.uno_open:
+        s.uno_open = tuple(x for x in s.uno_open if x != seat)
     if by is not None and by != seat and s.rules.knockout_bonus_to == "knocker":
         s.bonus[by] += KNOCKOUT_POINTS
     if s.active_count == 1 and s.decision is not _OVER:  # M4
@@ -874,53 +858,24 @@ def _knock_out(s: GameState, seat: int, by: int | None, events: list[Event]) -> 
 
 def _draw(s: GameState, seat: int, events: list[Event]) -> None:
     """T2/T4: draw until playable (or one card)."""
-    hand = s.hands[seat]
     rules = s.rules
-    limit = rules.mercy_limit
-    until_playable = rules.draw_rule == "until_playable"
-    pile = s.draw_pile  # refilled in place by _draw_card (T4), which keeps the top card
-    color = s.color
-    face = s.discard[-1].face
-    got: list[Card] = []
-    found: Card | None = None
-    knocked = False
-    while True:
-        card = pile.pop() if pile else _draw_card(s, events)
-        if card is None:
-            break
-        hand.append(card)
-        got.append(card)
-        if limit is not None and len(hand) >= limit:
-            knocked = True
-            break
-        # _playable(s, card, hand), inline for colored cards: drawing until playable
-        # asks it for every card drawn.
-        if card.is_wild:
-            playable = _playable(s, card, hand)
-        else:
-            playable = card.color is color or card.face is face
-        if playable:
-            found = card
-            break
-        if not until_playable:
-            break
-    if got:
-        events.append(Drew(seat, len(got), tuple(got), "draw"))
+    count = -1 if rules.draw_rule == "until_playable" else 1
+    found, knocked = _draw_cards(s, seat, count, _UNTIL_PLAYABLE, None, "draw", events)
     if knocked:
         _knock_out(s, seat, None, events)
         if s.outcome is None:
-            _advance(s, _next(s, seat))
+            _advance(s, next_seat(s, seat))
         return
     if found is None:
         events.append(Passed(seat))
-        _advance(s, _next(s, seat))
+        _advance(s, next_seat(s, seat))
         return
     s.drawn = found
     s.decision = _PLAY_DRAWN
     if rules.play_drawn_at_once and rules.must_play_drawn:
         plays = _variants(s, seat, found)
         if len(plays) == 1:  # a forced play: no color, target or Uno call to choose
-            del hand[-1]  # the card found is the last one drawn
+            del s.hands[seat][-1]  # the card found is the last one drawn
             _play(s, seat, plays[0], events)  # type: ignore[arg-type]
 
 
@@ -933,33 +888,17 @@ def _take(s: GameState, seat: int, events: list[Event]) -> None:
     s.last_draw_by = None
     _give(s, seat, total, "stack", by, events)
     if s.outcome is None:
-        _advance(s, _next(s, seat))
+        _advance(s, next_seat(s, seat))
 
 
 def _roulette(s: GameState, seat: int, color: Color, events: list[Event]) -> None:
     """W4: turn up cards until one of the named color; keep them all; lose the turn."""
     events.append(ColorNamed(seat, color))
-    hand = s.hands[seat]
-    limit = s.rules.mercy_limit
-    pile = s.draw_pile  # refilled in place by _draw_card (T4)
-    got: list[Card] = []
-    knocked = False
-    while True:
-        card = pile.pop() if pile else _draw_card(s, events)
-        if card is None:
-            break
-        hand.append(card)
-        got.append(card)
-        if limit is not None and len(hand) >= limit:
-            knocked = True
-            break
-        if card.color is color:
-            break
-    if got:
-        events.append(Drew(seat, len(got), tuple(got), "roulette"))
+    start = len(s.hands[seat])
+    _, knocked = _draw_cards(s, seat, -1, _UNTIL_COLOR, color, "roulette", events)
     s.color = color
     if s.rules.roulette_color == "revealed":
-        colored = [c for c in got if c.color is not None]
+        colored = [c for c in s.hands[seat][start:] if c.color is not None]
         if colored:
             s.color = colored[-1].color
     by = s.roulette_by
@@ -967,7 +906,7 @@ def _roulette(s: GameState, seat: int, color: Color, events: list[Event]) -> Non
     if knocked:
         _knock_out(s, seat, by, events)
     if s.outcome is None:
-        _advance(s, _next(s, seat))
+        _advance(s, next_seat(s, seat))
 
 
 def _catch(s: GameState, action: Catch, seat: int) -> list[Event]:
@@ -979,39 +918,28 @@ def _catch(s: GameState, action: Catch, seat: int) -> list[Event]:
         raise IllegalAction(f"P{seat} is not an active player and cannot catch (U2)")
     if target == seat:
         raise IllegalAction("you cannot catch yourself: call 'uno' instead (U1)")
-    if s.uno_seat != target:
+    if target not in s.uno_open:
         raise IllegalAction(
             f"P{target} cannot be caught: only a player who was left one card without calling "
             "Uno can be, and only until the next player begins their turn (U3)"
         )
     events: list[Event] = [Caught(target, seat)]
-    s.uno_seat = None
+    s.uno_open = tuple(x for x in s.uno_open if x != target)
     s.step += 1
     knocked = _give(s, target, s.rules.uno_penalty, "uno_penalty", seat, events)
     if knocked and s.outcome is None and s.current == target:
         s.pending_total = 0
         s.last_draw_value = 0
         s.drawn = None
-        _advance(s, _next(s, target))
+        _advance(s, next_seat(s, target))
     return events
 
 
 def _call_uno(s: GameState, seat: int) -> list[Event]:
-    if s.uno_seat != seat:
+    if seat not in s.uno_open:
         if not s.rules.uno_calls:
             raise IllegalAction("this table plays without Uno calls (U1, uno_calls is off)")
         raise IllegalAction("nothing to call: Uno is called when a play leaves you one card (U1)")
-    s.uno_seat = None
+    s.uno_open = tuple(x for x in s.uno_open if x != seat)
     s.step += 1
     return [UnoCalled(seat)]
-
-
-# Interpreted, the two methods every simulation calls millions of times are bound straight
-# to these functions: same signature and docs as GameState's, one Python call frame less a
-# step. Compiled (a native class, whose methods are fixed), GameState's own methods call
-# them, at the cost of a C call.
-if not COMPILED:
-    legal_actions.__doc__ = GameState.legal_actions.__doc__
-    apply.__doc__ = GameState.apply.__doc__
-    setattr(GameState, "legal_actions", legal_actions)  # noqa: B010
-    setattr(GameState, "apply", apply)  # noqa: B010

@@ -8,19 +8,27 @@ redacted (count only) by :func:`redact` for everyone else.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from nomercy.cards import Card, Color
+
+#: Why cards went into a hand: T2 a draw, K2 a taken stack, W4 the Roulette, U2 a caught
+#: Uno, K2/E2 a Draw card's penalty without stacking, W6 a challenge's outcome.
+DrawReason = Literal["draw", "stack", "roulette", "uno_penalty", "penalty", "challenge"]
+#: How a round ended: E1, the winner played their last card; M4, everyone else was knocked out.
+OutcomeReason = Literal["played_out", "last_standing"]
 
 __all__ = [
     "Caught",
     "ColorNamed",
     "DiscardedAll",
+    "DrawReason",
     "Drew",
     "Event",
     "HandsPassed",
     "HandsSwapped",
     "KnockedOut",
+    "OutcomeReason",
     "Passed",
     "Played",
     "Reshuffled",
@@ -120,7 +128,7 @@ class Drew(Event):
     seat: int
     count: int
     cards: tuple[Card, ...] | None
-    reason: str
+    reason: DrawReason
 
     def describe(self) -> str:
         shown = f" ({_cards(self.cards)})" if self.cards else ""
@@ -245,7 +253,7 @@ class Caught(Event):
 class RoundOver(Event):
     type: ClassVar[str] = "round_over"
     winner: int
-    reason: str
+    reason: OutcomeReason
     points: dict[int, int]
 
     def describe(self) -> str:

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from nomercy.actions import Action
-from nomercy.engine import new_game
+from nomercy.engine import GameState, new_game
 from nomercy.errors import IllegalAction, InvalidState, NoMercyError
 from nomercy.events import Event
 from nomercy.record import GameRecord, replay
 from nomercy.rules import Rules
-from nomercy.state import GameState, Outcome
+from nomercy.state import Outcome
 
 __all__ = ["Match", "RoundResult"]
 

@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nomercy.actions import Action
-from nomercy.engine import new_game
+from nomercy.engine import GameState, new_game
 from nomercy.errors import InvalidAction, InvalidRules, InvalidState, NoMercyError
 from nomercy.rules import Rules
-from nomercy.state import GameState
 
 __all__ = ["RECORD_FORMAT_VERSION", "GameRecord", "replay"]
 

@@ -1,8 +1,8 @@
-"""The game state: who holds what, what is pending, and who must decide.
+"""The game state's data: who holds what, what is pending, and who must decide.
 
-:class:`GameState` holds data and its (de)serialisation; the rules that change it live
-in :mod:`nomercy.engine` and are reached through :meth:`GameState.legal_actions` and
-:meth:`GameState.apply`. The JSON form is documented in ``docs/state-format.md``.
+:class:`StateData` holds the fields of a round and their JSON codec and imports no
+rules; :class:`nomercy.GameState` (in :mod:`nomercy.engine`) adds the rules that read
+and change it. The JSON form is documented in ``docs/state-format.md``.
 """
 
 from __future__ import annotations
@@ -11,20 +11,17 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
-from nomercy.actions import Action
-from nomercy.cards import Card, Color
+from nomercy.cards import Card, Color, Face
 from nomercy.errors import InvalidCard, InvalidRules, InvalidState
-from nomercy.events import Event
+from nomercy.events import OutcomeReason
 from nomercy.rules import Rules
 
-if TYPE_CHECKING:
-    from nomercy.views import PlayerView
+__all__ = ["STATE_FORMAT_VERSION", "Decision", "KnockOut", "Outcome", "OutcomeReason", "StateData"]
 
-__all__ = ["STATE_FORMAT_VERSION", "Decision", "GameState", "KnockOut", "Outcome"]
-
-STATE_FORMAT_VERSION = 1
+#: 2 added ``sitting_out``, ``challenge`` and ``uno_open`` as a list; version 1 is still read.
+STATE_FORMAT_VERSION = 2
 
 
 class Decision(IntEnum):
@@ -36,6 +33,7 @@ class Decision(IntEnum):
     CHOOSE_COLOR = 3  #: name the color of a first wild card (S3, first_card="apply")
     ROULETTE = 4  #: name the color to turn up cards for (W4)
     OVER = 5  #: the round has ended
+    CHALLENGE = 6  #: challenge a Wild Draw 4 or take its cards (W6, wild_draw4_challenge)
 
     @property
     def label(self) -> str:
@@ -61,7 +59,7 @@ class Outcome:
 
     winner: int
     #: ``"played_out"`` (E1: last card played) or ``"last_standing"`` (M4).
-    reason: str
+    reason: OutcomeReason
     knocked_out: tuple[KnockOut, ...]
     #: Round points per seat (E3); only the winner scores, unless knockout_bonus_to="knocker".
     points: tuple[int, ...]
@@ -78,12 +76,13 @@ class Outcome:
         }
 
 
-#: GameState's fields, in one place for __slots__ and equality.
+#: The fields of a round, in one place for ``__slots__``, equality and the constructor.
 _FIELDS = (
     "active",
     "active_count",
     "aside",
     "bonus",
+    "buried",
     "color",
     "current",
     "dealer",
@@ -103,15 +102,20 @@ _FIELDS = (
     "rules",
     "seed",
     "shuffles",
+    "sitting_out",
     "step",
-    "uno_seat",
+    "uno_open",
+    "wd4_cards",
+    "wd4_color",
 )
 
 
-class GameState:
-    """One round of No Mercy. Create with :func:`nomercy.new_game` or :meth:`from_json`.
+class StateData:
+    """The data of one round of No Mercy and its JSON codec, without the rules.
 
-    Piles are Python lists whose *last* element is the top card.
+    The rules that read and change it live one layer up: :class:`nomercy.GameState`
+    (``nomercy.engine``) adds ``legal_actions`` and ``apply``. Piles are Python lists
+    whose *last* element is the top card.
     """
 
     __slots__ = _FIELDS
@@ -122,6 +126,8 @@ class GameState:
     hands: list[list[Card]]
     draw_pile: list[Card]
     discard: list[Card]
+    #: M2 (knockout_hand="discard_bottom"): face-down cards at the bottom of the discard pile.
+    buried: int
     aside: list[Card]
     color: Color | None
     direction: int
@@ -135,14 +141,85 @@ class GameState:
     active: list[bool]
     active_count: int
     knocked_out: list[KnockOut]
-    uno_seat: int | None
+    #: Seats of a scored match dealt out of this round (E4, knocked_out_return=False).
+    sitting_out: tuple[int, ...]
+    #: Seats open to a catch (U2, U3): left one card without a call, until the next turn.
+    uno_open: tuple[int, ...]
     bonus: list[int]
     seed: int
     shuffles: int
     step: int
     outcome: Outcome | None
+    #: W6 (wild_draw4_challenge): the color in play under a challengeable Wild Draw 4,
+    #: and how many of its player's cards (the first ones) were held when it was played.
+    wd4_color: Color | None
+    wd4_cards: int
 
-    # -- the two questions -----------------------------------------------------------
+    def __init__(
+        self,
+        *,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        hands: list[list[Card]],
+        draw_pile: list[Card],
+        discard: list[Card],
+        buried: int,
+        aside: list[Card],
+        color: Color | None,
+        direction: int,
+        current: int | None,
+        decision: Decision,
+        pending_total: int,
+        last_draw_value: int,
+        last_draw_by: int | None,
+        drawn: Card | None,
+        roulette_by: int | None,
+        active: list[bool],
+        active_count: int,
+        knocked_out: list[KnockOut],
+        sitting_out: tuple[int, ...],
+        uno_open: tuple[int, ...],
+        bonus: list[int],
+        seed: int,
+        shuffles: int,
+        step: int,
+        outcome: Outcome | None,
+        wd4_color: Color | None,
+        wd4_cards: int,
+    ) -> None:
+        """The one constructor: every field by keyword, none defaulted, so that a field
+        added later cannot be forgotten by ``new_game``, ``clone``, ``from_dict`` or
+        ``determinize`` (mypy flags a missing argument)."""
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.hands = hands
+        self.draw_pile = draw_pile
+        self.discard = discard
+        self.buried = buried
+        self.aside = aside
+        self.color = color
+        self.direction = direction
+        self.current = current
+        self.decision = decision
+        self.pending_total = pending_total
+        self.last_draw_value = last_draw_value
+        self.last_draw_by = last_draw_by
+        self.drawn = drawn
+        self.roulette_by = roulette_by
+        self.active = active
+        self.active_count = active_count
+        self.knocked_out = knocked_out
+        self.sitting_out = sitting_out
+        self.uno_open = uno_open
+        self.bonus = bonus
+        self.seed = seed
+        self.shuffles = shuffles
+        self.step = step
+        self.outcome = outcome
+        self.wd4_color = wd4_color
+        self.wd4_cards = wd4_cards
 
     @property
     def current_player(self) -> int | None:
@@ -158,61 +235,9 @@ class GameState:
         """The top card of the discard pile."""
         return self.discard[-1]
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action of ``seat`` (default: the deciding seat), nothing else.
-
-        For a seat that is not deciding, this lists its out-of-turn actions: ``catch``
-        while another seat is open to a catch (U2), ``uno`` for the seat that is.
-        """
-        return _engine.legal_actions(self, seat)
-
-    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
-        """Apply ``action`` for ``seat`` (default: the deciding seat); return the events.
-
-        Raises :class:`~nomercy.IllegalAction` (and leaves the state unchanged) when the
-        rules refuse it.
-        """
-        return _engine.apply(self, action, seat)
-
-    def catchable(self) -> int | None:
-        """The seat open to a catch right now (U2), or ``None``."""
-        return self.uno_seat
-
-    def clone(self) -> GameState:
-        """An independent copy; cost is proportional to the number of cards."""
-        new = GameState.__new__(GameState)
-        new.rules = self.rules
-        new.players = self.players
-        new.dealer = self.dealer
-        new.hands = [h[:] for h in self.hands]
-        new.draw_pile = self.draw_pile[:]
-        new.discard = self.discard[:]
-        new.aside = self.aside[:]
-        new.color = self.color
-        new.direction = self.direction
-        new.current = self.current
-        new.decision = self.decision
-        new.pending_total = self.pending_total
-        new.last_draw_value = self.last_draw_value
-        new.last_draw_by = self.last_draw_by
-        new.drawn = self.drawn
-        new.roulette_by = self.roulette_by
-        new.active = self.active[:]
-        new.active_count = self.active_count
-        new.knocked_out = self.knocked_out[:]
-        new.uno_seat = self.uno_seat
-        new.bonus = self.bonus[:]
-        new.seed = self.seed
-        new.shuffles = self.shuffles
-        new.step = self.step
-        new.outcome = self.outcome
-        return new
-
-    def view(self, seat: int | None) -> PlayerView:
-        """What ``seat`` may see (``None``: a spectator, who sees no hand)."""
-        from nomercy.views import player_view
-
-        return player_view(self, seat)
+    def catchable(self) -> tuple[int, ...]:
+        """The seats open to a catch right now (U2, U3); empty when none is."""
+        return self.uno_open
 
     def hand(self, seat: int) -> list[Card]:
         """A copy of ``seat``'s hand."""
@@ -223,7 +248,7 @@ class GameState:
         return sum(len(h) for h in self.hands) + len(self.draw_pile) + len(self.discard) + len(self.aside)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
+        if not isinstance(other, StateData):
             return NotImplemented
         return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
 
@@ -246,6 +271,7 @@ class GameState:
             "hands": [[c.code for c in h] for h in self.hands],
             "draw_pile": [c.code for c in reversed(self.draw_pile)],
             "discard_pile": [c.code for c in reversed(self.discard)],
+            "discard_buried": self.buried,
             "aside": [c.code for c in self.aside],
             "color": self.color.letter if self.color is not None else None,
             "direction": self.direction,
@@ -259,7 +285,13 @@ class GameState:
             "drawn": self.drawn.code if self.drawn is not None else None,
             "roulette_by": self.roulette_by,
             "knocked_out": [{"seat": k.seat, "by": k.by} for k in self.knocked_out],
-            "uno_open": self.uno_seat,
+            "sitting_out": list(self.sitting_out),
+            "uno_open": list(self.uno_open),
+            "challenge": (
+                {"color": self.wd4_color.letter, "cards": self.wd4_cards}
+                if self.wd4_color is not None
+                else None
+            ),
             "bonus": list(self.bonus),
             "seed": self.seed,
             "shuffles": self.shuffles,
@@ -271,7 +303,7 @@ class GameState:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> GameState:
+    def from_json(cls, text: str | bytes) -> Self:
         """Read a state written by :meth:`to_json`, or built by hand (see the docs)."""
         try:
             data = json.loads(text)
@@ -280,9 +312,9 @@ class GameState:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> GameState:
+    def from_dict(cls, data: Any) -> Self:
         try:
-            return _from_dict(data)
+            return cls(**_fields_from_dict(data))
         except InvalidState:
             raise
         except (InvalidCard, InvalidRules) as exc:
@@ -293,9 +325,12 @@ class GameState:
 
 _KNOWN_KEYS = {
     "format", "format_version", "rules", "players", "dealer", "hands", "draw_pile",
-    "discard_pile", "aside", "color", "direction", "current", "decision", "pending", "drawn",
-    "roulette_by", "knocked_out", "uno_open", "bonus", "seed", "shuffles", "step", "outcome",
+    "discard_pile", "discard_buried", "aside", "color", "direction", "current", "decision",
+    "pending", "drawn", "roulette_by", "knocked_out", "sitting_out", "uno_open", "challenge", "bonus", "seed",
+    "shuffles", "step", "outcome",
 }  # fmt: skip
+#: Fields that version 1 did not have: its states are read as if they were absent.
+_NEW_IN_2 = ("sitting_out", "challenge", "discard_buried")
 
 
 def _cards(value: Any, what: str) -> list[Card]:
@@ -316,7 +351,27 @@ def _seat(value: Any, players: int, what: str, optional: bool = True) -> int | N
     return value
 
 
-def _from_dict(data: Any) -> GameState:
+def _seats(value: Any, players: int, what: str) -> tuple[int, ...]:
+    """A list of distinct seats; a bare seat or null (format version 1) is accepted too."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        value = [value]
+    seats = tuple(_seat(v, players, what, optional=False) or 0 for v in value)
+    if len(set(seats)) != len(seats):
+        raise InvalidState(f"{what} lists a seat twice")
+    return seats
+
+
+def _whole(data: dict[str, Any], name: str) -> int:
+    value = data.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidState(f"{name} must be a whole number >= 0, got {value!r}")
+    return value
+
+
+def _fields_from_dict(data: Any) -> dict[str, Any]:
+    """Every constructor argument of a state, read and checked from its JSON form."""
     if not isinstance(data, dict):
         raise InvalidState("a state is a JSON object")
     unknown = set(data) - _KNOWN_KEYS
@@ -325,10 +380,12 @@ def _from_dict(data: Any) -> GameState:
     if data.get("format", "nomercy.state") != "nomercy.state":
         raise InvalidState(f"not a nomercy state (format {data.get('format')!r})")
     version = data.get("format_version", STATE_FORMAT_VERSION)
-    if version != STATE_FORMAT_VERSION:
+    if version not in (1, STATE_FORMAT_VERSION) or isinstance(version, bool):
         raise InvalidState(
-            f"state format version {version!r} is not supported (this is {STATE_FORMAT_VERSION})"
+            f"state format version {version!r} is not supported (this reads 1 and {STATE_FORMAT_VERSION})"
         )
+    if version == 1 and any(key in data for key in _NEW_IN_2):
+        raise InvalidState(f"format version 1 has no {', '.join(k for k in _NEW_IN_2 if k in data)}")
     rules = Rules.from_dict(data.get("rules") or {})
     hands_raw = data["hands"]
     if not isinstance(hands_raw, list):
@@ -339,38 +396,41 @@ def _from_dict(data: Any) -> GameState:
     if len(hands_raw) != players:
         raise InvalidState(f"{len(hands_raw)} hands for {players} players")
 
-    s = GameState.__new__(GameState)
-    s.rules = rules
-    s.players = players
-    s.hands = [_cards(h, f"hand of seat {i}") for i, h in enumerate(hands_raw)]
-    s.draw_pile = _cards(data.get("draw_pile", []), "draw_pile")[::-1]
-    s.discard = _cards(data.get("discard_pile", []), "discard_pile")[::-1]
-    s.aside = _cards(data.get("aside", []), "aside")
-    if not s.discard:
+    hands = [_cards(h, f"hand of seat {i}") for i, h in enumerate(hands_raw)]
+    draw_pile = _cards(data.get("draw_pile", []), "draw_pile")[::-1]
+    discard = _cards(data.get("discard_pile", []), "discard_pile")[::-1]
+    aside = _cards(data.get("aside", []), "aside")
+    if not discard:
         raise InvalidState("discard_pile needs at least its top card")
-    color = data.get("color")
-    if color is None:
-        s.color = s.discard[-1].color
-    elif isinstance(color, str):
-        s.color = Color.parse(color)
+    color_raw = data.get("color")
+    color: Color | None
+    if color_raw is None:
+        color = discard[-1].color
+    elif isinstance(color_raw, str):
+        color = Color.parse(color_raw)
     else:
-        raise InvalidState(f"color must be R, Y, G or B, got {color!r}")
+        raise InvalidState(f"color must be R, Y, G or B, got {color_raw!r}")
     direction = data.get("direction", 1)
     if type(direction) is not int or direction not in (1, -1):  # not 1.0 or true: seats index lists
         raise InvalidState(f"direction must be 1 (clockwise) or -1, got {direction!r}")
-    s.direction = direction
     pending = data.get("pending") or {}
     if not isinstance(pending, dict):
         raise InvalidState("pending must be an object {total, last_value, by}")
-    s.pending_total = pending.get("total", 0)
-    s.last_draw_value = pending.get("last_value", s.discard[-1].draw_value if s.pending_total else 0)
-    if not isinstance(s.pending_total, int) or s.pending_total < 0 or not isinstance(s.last_draw_value, int):
+    pending_total = pending.get("total", 0)
+    last_draw_value = pending.get("last_value", discard[-1].draw_value if pending_total else 0)
+    if (
+        not isinstance(pending_total, int)
+        or isinstance(pending_total, bool)
+        or pending_total < 0
+        or not isinstance(last_draw_value, int)
+        or isinstance(last_draw_value, bool)
+        or last_draw_value < 0
+    ):
         raise InvalidState("pending total and last_value must be whole numbers >= 0")
-    s.last_draw_by = _seat(pending.get("by"), players, "pending.by")
     ko_raw = data.get("knocked_out", [])
     if not isinstance(ko_raw, list):
         raise InvalidState("knocked_out must be a list of {seat, by}")
-    s.knocked_out = []
+    knocked_out: list[KnockOut] = []
     for item in ko_raw:
         if isinstance(item, int):
             item = {"seat": item, "by": None}
@@ -378,52 +438,93 @@ def _from_dict(data: Any) -> GameState:
             raise InvalidState("knocked_out must be a list of {seat, by}")
         seat = _seat(item.get("seat"), players, "knocked_out seat", optional=False)
         assert seat is not None
-        s.knocked_out.append(KnockOut(seat, _seat(item.get("by"), players, "knocked_out by")))
-    s.active = [True] * players
-    for k in s.knocked_out:
-        if not s.active[k.seat]:
-            raise InvalidState(f"seat {k.seat} is knocked out twice")
-        s.active[k.seat] = False
-        if s.hands[k.seat]:
+        knocked_out.append(KnockOut(seat, _seat(item.get("by"), players, "knocked_out by")))
+    sitting_out = tuple(sorted(_seats(data.get("sitting_out", []), players, "sitting_out")))
+    active = [True] * players
+    for seat in sitting_out:
+        active[seat] = False
+        if hands[seat]:
+            raise InvalidState(f"seat {seat} sits this round out but holds cards (E4)")
+    for k in knocked_out:
+        if not active[k.seat]:
+            raise InvalidState(f"seat {k.seat} is knocked out twice, or knocked out while sitting out")
+        active[k.seat] = False
+        if hands[k.seat]:
             raise InvalidState(f"seat {k.seat} is knocked out but holds cards (M2)")
-    s.active_count = sum(s.active)
+    active_count = sum(active)
     outcome_raw = data.get("outcome")
-    s.outcome = _outcome(outcome_raw, players) if outcome_raw is not None else None
-    decision_raw = data.get("decision", "over" if s.outcome else ("stack" if s.pending_total else "play"))
+    outcome = _outcome(outcome_raw, players) if outcome_raw is not None else None
+    decision_raw = data.get("decision", "over" if outcome else ("stack" if pending_total else "play"))
     try:
-        s.decision = Decision[str(decision_raw).upper()]
+        decision = Decision[str(decision_raw).upper()]
     except KeyError:
         raise InvalidState(
             f"decision must be one of {', '.join(d.label for d in Decision)}, got {decision_raw!r}"
         ) from None
-    if (s.decision is Decision.OVER) != (s.outcome is not None):
+    if (decision is Decision.OVER) != (outcome is not None):
         raise InvalidState("decision 'over' goes with an outcome, and only then")
-    s.current = _seat(data.get("current", None if s.outcome else 0), players, "current")
-    if s.outcome is None:
-        if s.current is None or not s.active[s.current]:
-            raise InvalidState(f"the deciding seat {s.current!r} must be an active player")
-        if s.active_count < 2:
+    current = _seat(data.get("current", None if outcome else 0), players, "current")
+    if outcome is None:
+        if current is None or not active[current]:
+            raise InvalidState(f"the deciding seat {current!r} must be an active player")
+        if active_count < 2:
             raise InvalidState("a round in play needs two active players (M4)")
-    elif s.current is not None:
+        for seat in range(players):
+            if active[seat] and not hands[seat]:
+                raise InvalidState(f"seat {seat} is in the round with no cards: it would have won (E1)")
+    elif current is not None:
         raise InvalidState("a finished round has no deciding seat")
-    s.dealer = _seat(data.get("dealer", ((s.current or 0) - 1) % players), players, "dealer", optional=False)  # type: ignore[assignment]
-    drawn = data.get("drawn")
-    s.drawn = Card.parse(drawn) if isinstance(drawn, str) else None
-    if drawn is not None and not isinstance(drawn, str):
+    dealer = _seat(data.get("dealer", ((current or 0) - 1) % players), players, "dealer", optional=False)
+    assert dealer is not None
+    drawn_raw = data.get("drawn")
+    if drawn_raw is not None and not isinstance(drawn_raw, str):
         raise InvalidState("drawn must be a card code or null")
-    s.roulette_by = _seat(data.get("roulette_by"), players, "roulette_by")
-    s.uno_seat = _seat(data.get("uno_open"), players, "uno_open")
+    challenge = data.get("challenge")
+    wd4_color: Color | None = None
+    wd4_cards = 0
+    if challenge is not None:
+        if not isinstance(challenge, dict) or set(challenge) != {"color", "cards"}:
+            raise InvalidState("challenge must be an object {color, cards} or null")
+        if not isinstance(challenge["color"], str):
+            raise InvalidState("challenge.color must be R, Y, G or B")
+        wd4_color = Color.parse(challenge["color"])
+        wd4_cards = _whole(challenge, "cards")
     bonus = data.get("bonus", [0] * players)
     if not isinstance(bonus, list) or len(bonus) != players or not all(isinstance(b, int) for b in bonus):
         raise InvalidState("bonus must list one whole number per seat")
-    s.bonus = list(bonus)
-    for name in ("seed", "shuffles", "step"):
-        value = data.get(name, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise InvalidState(f"{name} must be a whole number >= 0, got {value!r}")
-        setattr(s, name, value)
-    _check_consistency(s)
-    return s
+    fields = {
+        "rules": rules,
+        "players": players,
+        "dealer": dealer,
+        "hands": hands,
+        "draw_pile": draw_pile,
+        "discard": discard,
+        "buried": _whole(data, "discard_buried"),
+        "aside": aside,
+        "color": color,
+        "direction": direction,
+        "current": current,
+        "decision": decision,
+        "pending_total": pending_total,
+        "last_draw_value": last_draw_value,
+        "last_draw_by": _seat(pending.get("by"), players, "pending.by"),
+        "drawn": Card.parse(drawn_raw) if drawn_raw is not None else None,
+        "roulette_by": _seat(data.get("roulette_by"), players, "roulette_by"),
+        "active": active,
+        "active_count": active_count,
+        "knocked_out": knocked_out,
+        "sitting_out": sitting_out,
+        "uno_open": _seats(data.get("uno_open"), players, "uno_open"),
+        "bonus": list(bonus),
+        "seed": _whole(data, "seed"),
+        "shuffles": _whole(data, "shuffles"),
+        "step": _whole(data, "step"),
+        "outcome": outcome,
+        "wd4_color": wd4_color,
+        "wd4_cards": wd4_cards,
+    }
+    _check_consistency(fields)
+    return fields
 
 
 def _outcome(raw: Any, players: int) -> Outcome:
@@ -437,38 +538,60 @@ def _outcome(raw: Any, players: int) -> Outcome:
     reason = raw.get("reason", "played_out")
     if reason not in ("played_out", "last_standing"):
         raise InvalidState(f"outcome.reason must be played_out or last_standing, got {reason!r}")
-    return Outcome(winner, reason, kos, tuple(int(p) for p in points))  # type: ignore[arg-type]
+    assert winner is not None
+    return Outcome(winner, reason, kos, tuple(int(p) for p in points))
 
 
-def _check_consistency(s: GameState) -> None:
+def _check_consistency(f: dict[str, Any]) -> None:
     """Refuse impossible states with a reason in game terms."""
-    rules = s.rules
+    rules: Rules = f["rules"]
+    hands: list[list[Card]] = f["hands"]
+    active: list[bool] = f["active"]
+    decision: Decision = f["decision"]
+    current: int | None = f["current"]
+    discard: list[Card] = f["discard"]
     deck = Counter({Card.parse(code): n for code, n in rules.deck})
-    held = Counter([c for h in s.hands for c in h] + s.draw_pile + s.discard + s.aside)
+    held = Counter([c for h in hands for c in h] + f["draw_pile"] + discard + f["aside"])
     for card, n in held.items():
         if n > deck[card]:
             raise InvalidState(f"{n} copies of {card} but the deck has {deck[card]} (C3)")
-    if rules.mercy_limit is not None:
-        for seat, hand in enumerate(s.hands):
-            if s.active[seat] and len(hand) >= rules.mercy_limit and s.outcome is None:
+    if rules.mercy_limit is not None and f["outcome"] is None:
+        for seat, hand in enumerate(hands):
+            if active[seat] and len(hand) >= rules.mercy_limit:
                 raise InvalidState(
                     f"seat {seat} holds {len(hand)} cards, at or over the Mercy limit "
                     f"of {rules.mercy_limit} (M1)"
                 )
-    top = s.discard[-1]
-    if s.color is None and not (s.decision in (Decision.CHOOSE_COLOR, Decision.ROULETTE) and top.is_wild):
+    top = discard[-1]
+    if f["color"] is None and not (decision in (Decision.CHOOSE_COLOR, Decision.ROULETTE) and top.is_wild):
         raise InvalidState(f"the top card {top} is wild: give the color in play")
-    if s.decision is Decision.STACK and (s.pending_total <= 0 or s.last_draw_value <= 0):
-        raise InvalidState("decision 'stack' needs a pending total and the last Draw card's value (K1)")
-    if s.decision is not Decision.STACK and s.pending_total:
-        raise InvalidState("a pending total is only faced in decision 'stack' (K2)")
-    if s.decision is Decision.PLAY_DRAWN:
-        if s.drawn is None or s.current is None or s.drawn not in s.hands[s.current]:
+    if f["buried"] >= len(discard):
+        raise InvalidState("discard_buried must leave the top card of the discard pile face up (M2)")
+    pending = f["pending_total"]
+    if decision in (Decision.STACK, Decision.CHALLENGE) and (pending <= 0 or f["last_draw_value"] <= 0):
+        raise InvalidState(
+            f"decision '{decision.label}' needs a pending total and the last Draw card's value (K1)"
+        )
+    if decision not in (Decision.STACK, Decision.CHALLENGE) and pending:
+        raise InvalidState("a pending total is only faced in decision 'stack' or 'challenge' (K2, W6)")
+    if decision is Decision.CHALLENGE:
+        by = f["last_draw_by"]
+        if f["wd4_color"] is None or by is None or top.face is not Face.WILD_DRAW_4:
+            raise InvalidState(
+                "decision 'challenge' needs a Wild Draw 4 on top, its player and the color under it (W6)"
+            )
+        if f["wd4_cards"] > len(hands[by]):
+            raise InvalidState("challenge.cards is more than its player holds (W6)")
+    elif f["wd4_color"] is not None:
+        raise InvalidState("challenge is only set for decision 'challenge' (W6)")
+    drawn: Card | None = f["drawn"]
+    if decision is Decision.PLAY_DRAWN:
+        if drawn is None or current is None or drawn not in hands[current]:
             raise InvalidState("decision 'play_drawn' needs the drawn card, in the deciding seat's hand (T2)")
-    elif s.drawn is not None:
+    elif drawn is not None:
         raise InvalidState("drawn is only set for decision 'play_drawn'")
-    if s.uno_seat is not None and (not s.active[s.uno_seat] or len(s.hands[s.uno_seat]) != 1):
-        raise InvalidState("uno_open must be an active seat holding exactly one card (U2)")
-
-
-from nomercy import engine as _engine  # noqa: E402  (engine needs GameState defined first)
+    for seat in f["uno_open"]:
+        if not active[seat] or len(hands[seat]) != 1:
+            raise InvalidState("uno_open must list active seats holding exactly one card (U2)")
+    if f["uno_open"] and not rules.uno_calls:
+        raise InvalidState("uno_open is set but this table plays without Uno calls (U1)")

@@ -7,6 +7,7 @@ import random
 from nomercy import Action, Card, GameState, Play, new_game
 from nomercy.bots import make
 from nomercy.bots.runner import play_round
+from nomercy.views import player_view
 
 from .helpers import position
 
@@ -32,7 +33,7 @@ def test_expert_never_picks_an_illegal_action() -> None:
     for i, state in enumerate(random_positions(60, seed=11)):
         seat = state.current
         assert seat is not None
-        view = state.view(seat)
+        view = player_view(state, seat)
         action = make("expert", seed=i, budget=12).choose(view)
         assert action in view.legal_actions, (state.to_json(), action)
         state.clone().apply(action)
@@ -40,8 +41,8 @@ def test_expert_never_picks_an_illegal_action() -> None:
 
 def test_expert_is_deterministic_for_a_seed() -> None:
     positions = random_positions(15, seed=5)
-    first = [make("expert", seed=9, budget=16).choose(s.view(s.current)) for s in positions]
-    again = [make("expert", seed=9, budget=16).choose(s.view(s.current)) for s in positions]
+    first = [make("expert", seed=9, budget=16).choose(player_view(s, s.current)) for s in positions]
+    again = [make("expert", seed=9, budget=16).choose(player_view(s, s.current)) for s in positions]
     assert first == again
     log: list[list[str]] = [[], []]
     for k in range(2):
@@ -55,13 +56,13 @@ def test_expert_returns_at_once_when_one_action_is_sensible() -> None:
     """One legal action (or one play offered with and without Uno, U1): no playouts."""
     bot = make("expert", seed=1, budget=50)
     only = position(["R1 B2 G3", "Y1 Y2 Y3", "G1 G2 G4", "B1 B3 B4"], discard="R5")
-    assert bot.choose(only.view(0)) == Play(Card.parse("R1"))
+    assert bot.choose(player_view(only, 0)) == Play(Card.parse("R1"))
     assert bot.last_playouts == 0
     call = position(["R1 B2", "Y1 Y2 Y3", "G1 G2 G4", "B1 B3 B4"], discard="R5")
-    assert bot.choose(call.view(0)) == Play(Card.parse("R1"), uno=True)
+    assert bot.choose(player_view(call, 0)) == Play(Card.parse("R1"), uno=True)
     assert bot.last_playouts == 0
     choice = position(["R1 R2 B2", "Y1 Y2 Y3", "G1 G2 G4", "B1 B3 B4"], discard="R5")
-    bot.choose(choice.view(0))
+    bot.choose(player_view(choice, 0))
     assert 0 < bot.last_playouts <= 50
 
 
@@ -78,7 +79,7 @@ def test_expert_finds_the_winning_stack() -> None:
         decision="stack",
         rules={"draw10_stackable": False},
     )
-    action = make("expert", seed=3, budget=40).choose(s.view(0))
+    action = make("expert", seed=3, budget=40).choose(player_view(s, 0))
     assert isinstance(action, Play) and action.card == Card.parse("W+10")
 
 
@@ -98,7 +99,7 @@ def test_expert_budget_and_options_are_checked() -> None:
 def test_expert_ms_budget_stops_the_search() -> None:
     """A tiny time limit still returns a legal action (ms budgets are not reproducible)."""
     s = random_positions(1, seed=2)[0]
-    view = s.view(s.current)
+    view = player_view(s, s.current)
     bot = make("expert", seed=1, budget=100_000, ms=5)
     assert bot.choose(view) in view.legal_actions
     assert bot.last_playouts < 100_000
@@ -107,5 +108,5 @@ def test_expert_ms_budget_stops_the_search() -> None:
 def test_expert_always_calls_and_catches() -> None:
     """U1/U2: the expert catches every forgetful player by default."""
     s = position(["R1 R2 R3", "Y1", "G1 G2 G3", "B1 B2 B3"], discard="R5", current=2, uno_open=1)
-    assert make("expert", seed=1).react(s.view(0)) == Action.parse("catch 1")
-    assert make("expert", seed=1).react(s.view(1)) == Action.parse("uno")
+    assert make("expert", seed=1).react(player_view(s, 0)) == Action.parse("catch 1")
+    assert make("expert", seed=1).react(player_view(s, 1)) == Action.parse("uno")

@@ -6,12 +6,13 @@ from collections import Counter
 
 from nomercy import Action, Card, Catch, Color, Play
 from nomercy.bots import make
+from nomercy.views import player_view
 
 from .helpers import position
 
 
 def choose(state, seat: int = 0) -> Action:  # type: ignore[no-untyped-def]
-    return make("heuristic", seed=1).choose(state.view(seat))
+    return make("heuristic", seed=1).choose(player_view(state, seat))
 
 
 def test_k2_stacks_with_its_lowest_sufficient_draw_card() -> None:
@@ -129,7 +130,7 @@ def test_u1_always_calls_uno() -> None:
 def test_u2_catches_a_player_who_did_not_call() -> None:
     """U2: P1 was left one card without calling; P0 catches unless its catch misses."""
     s = position(["R1 R2 R3", "Y1", "G1 G2 G3", "B1 B2 B3"], discard="R5", current=2, uno_open=1)
-    view = s.view(0)
+    view = player_view(s, 0)
     assert Catch(1) in view.legal_actions
     assert make("heuristic", seed=3, catch_miss=0.0).react(view) == Catch(1)
     assert make("heuristic", seed=3, catch_miss=1.0).react(view) is None
@@ -141,7 +142,7 @@ def test_u2_catches_a_player_who_did_not_call() -> None:
 def test_u1_late_uno_call_through_react() -> None:
     """U1: the seat open to a catch calls Uno itself when asked out of turn."""
     s = position(["R1 R2 R3", "Y1", "G1 G2 G3", "B1 B2 B3"], discard="R5", current=2, uno_open=1)
-    assert make("heuristic", seed=3).react(s.view(1)) == Action.parse("uno")
+    assert make("heuristic", seed=3).react(player_view(s, 1)) == Action.parse("uno")
 
 
 def test_a5_holds_discard_all_until_it_sheds_several_cards() -> None:

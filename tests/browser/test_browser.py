@@ -19,6 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from nomercy.match import Match  # noqa: E402
 from nomercy.rules import Rules  # noqa: E402
+from nomercy.views import player_view  # noqa: E402
 from server.conftest import ServerProcess, create_room, join_room, start_room  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -169,7 +170,7 @@ def plan_seed() -> tuple[int, str, str]:
         state.apply(sevens[0], 0)
         if state.current_player != 1:
             continue
-        view = state.view(1)
+        view = player_view(state, 1)
         plays = {str(a).split()[1] for a in view.legal_actions if a.kind == "play"}
         first = next((c for c in view.hand if c.code in plays), None)
         if first is None or not first.is_number or first.face in (0, 7):

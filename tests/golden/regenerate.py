@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from nomercy import Action, Rules, new_game
-from nomercy.engine import started_event
-from nomercy.state import GameState
+from nomercy.engine import GameState, started_event
 
 HERE = Path(__file__).resolve().parent
 FORMAT = "nomercy.golden"
@@ -75,7 +74,7 @@ def choose(state: GameState, rng: random.Random) -> tuple[int, Action]:
     """The next (seat, action): the deciding seat's, or now and then an out-of-turn one."""
     cur = state.current_player
     assert cur is not None
-    if state.uno_seat is not None and rng.random() < CATCH_RATE:
+    if state.uno_open and rng.random() < CATCH_RATE:
         others = [(s, a) for s in range(state.players) if s != cur for a in state.legal_actions(s)]
         if others:
             return rng.choice(sorted(others, key=lambda sa: (sa[0], str(sa[1]))))

@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import nomercy
 import nomercy.bots
+from nomercy.cards import Card
 from nomercy.rl import GYM_ENV_ID, NoMercyEnv
 
 from .helpers import PLAYERS, PRESETS
@@ -79,7 +80,7 @@ def test_ansi_render_shows_only_the_learners_hand() -> None:
     text = env.render()
     state = env.game.state
     assert isinstance(text, str) and state is not None
-    assert "P0 holds: " + " ".join(c.code for c in sorted(state.hands[0])) in text
+    assert "P0 holds: " + " ".join(c.code for c in sorted(state.hands[0], key=Card.sort_key)) in text
     assert "P1 holds" not in text
 
 

@@ -9,6 +9,7 @@ import numpy as np  # noqa: E402
 
 import nomercy.rl.openspiel_game  # noqa: E402, F401  (registers python_nomercy)
 from nomercy.rl.encoding import OBS_SIZE, observe  # noqa: E402
+from nomercy.views import player_view  # noqa: E402
 
 from .helpers import PLAYERS, PRESETS  # noqa: E402
 
@@ -64,7 +65,7 @@ def test_house_rules_parameters_and_observer_tensors() -> None:
     assert rules.uno_penalty == 4 and rules.stack_color == "match" and not rules.stacking
     player = state.current_player()
     assert np.array_equal(
-        np.asarray(state.observation_tensor(player)), observe(state.game_state.view(player))
+        np.asarray(state.observation_tensor(player)), observe(player_view(state.game_state, player))
     )
     info = np.asarray(state.information_state_tensor(player))
     assert info.shape[0] > OBS_SIZE and np.array_equal(info[:OBS_SIZE], state.observation_tensor(player))

@@ -8,6 +8,7 @@ np = pytest.importorskip("numpy", reason="the rl extra is not installed")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
 from nomercy.rl import NUM_ACTIONS, OBS_SIZE, VectorEnv  # noqa: E402
+from nomercy.views import player_view  # noqa: E402
 
 
 def _run(venv: VectorEnv, seed: int, steps: int) -> list[np.ndarray]:
@@ -74,5 +75,5 @@ def test_rows_are_the_learners_own_observation_and_mask() -> None:
         obs, masks, _, _ = venv.step(venv.sample_actions())
         for i, game in enumerate(venv.games):
             assert game.state is not None
-            view = game.state.view(1)
+            view = player_view(game.state, 1)
             assert np.array_equal(obs[i], observe(view)) and np.array_equal(masks[i], legal_mask(view))

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from nomercy import Decision, Face, GameState, InvalidRules, InvalidState, Match, Rules, full_deck, new_game
+from nomercy.views import player_view
 
 from .builders import act, hand, legal
 
@@ -59,7 +60,7 @@ def test_S2_deal_seven_each_rest_is_draw_pile(players: int) -> None:
     assert [len(h) for h in s.hands] == [7] * players
     assert len(s.draw_pile) + len(s.discard) == 168 - 7 * players
     assert _all_cards(s) == Counter(c.code for c in full_deck())
-    assert s.view(1).draw_pile_size == len(s.draw_pile)
+    assert player_view(s, 1).draw_pile_size == len(s.draw_pile)
 
 
 def test_S2_hand_size_house_rule_and_seeded_shuffle() -> None:

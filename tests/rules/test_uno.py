@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from nomercy import Catch, Decision
 from nomercy.events import Caught, Drew, Played, UnoCalled
+from nomercy.views import player_view
 
 from .builders import C, act, bag, cs, hand, legal, make, refused
 
@@ -18,7 +19,7 @@ def test_U1_uno_called_as_part_of_the_play() -> None:
     assert legal(s) == {"play R5", "play R5 uno"}
     events = act(s, "play R5 uno")
     assert events == [Played(0, C("R5"), None, None, True), UnoCalled(0)]
-    assert s.uno_seat is None and s.to_dict()["uno_open"] is None
+    assert s.uno_open == () and s.to_dict()["uno_open"] == []
     assert s.legal_actions(2) == [] and s.legal_actions(0) == []
     refused(s, "catch 0", "U3", seat=2, contains="cannot be caught")
 
@@ -35,11 +36,11 @@ def test_U1_late_uno_call_closes_the_window() -> None:
     """U1: a player left with one card may still call Uno before anyone catches them."""
     s = make(TABLE, "R0", PILE)
     assert act(s, "play R5") == [Played(0, C("R5"))]
-    assert s.uno_seat == 0 and s.catchable() == 0 and s.to_dict()["uno_open"] == 0
-    assert s.view(2).uno_open == 0
+    assert s.uno_open == (0,) and s.catchable() == (0,) and s.to_dict()["uno_open"] == [0]
+    assert player_view(s, 2).uno_open == (0,)
     assert legal(s, 0) == {"uno"}
     assert act(s, "uno", seat=0) == [UnoCalled(0)]
-    assert s.uno_seat is None
+    assert s.uno_open == ()
     refused(s, "catch 0", "U3", seat=3)
     assert (s.current, s.decision) == (1, Decision.PLAY)
 
@@ -52,7 +53,7 @@ def test_U2_other_seats_are_offered_a_catch_while_the_window_is_open() -> None:
     assert legal(s, 2) == {"catch 0"} and legal(s, 3) == {"catch 0"}
     assert legal(s, 0) == {"uno"}
     assert legal(s) == {"play R1", "play R2", "play R3", "catch 0"}
-    assert "catch 0" in {str(a) for a in s.view(3).legal_actions}
+    assert "catch 0" in {str(a) for a in player_view(s, 3).legal_actions}
 
 
 def test_U2_catch_by_a_non_deciding_seat() -> None:
@@ -62,7 +63,7 @@ def test_U2_catch_by_a_non_deciding_seat() -> None:
     events = s.apply(Catch(0), seat=2)
     assert events == [Caught(0, 2), Drew(0, 2, (C("B1"), C("B2")), "uno_penalty")]
     assert hand(s, 0) == bag("G1 B1 B2")
-    assert (s.uno_seat, s.current, s.decision) == (None, 1, Decision.PLAY)
+    assert (s.uno_open, s.current, s.decision) == ((), 1, Decision.PLAY)
     refused(s, "catch 0", "U3", seat=3)  # caught once only
     assert s.legal_actions(3) == []
 
@@ -89,7 +90,7 @@ def test_U3_catch_after_the_window_closed_is_refused() -> None:
     s = make(TABLE, "R0", PILE)
     act(s, "play R5")
     act(s, "play R1")  # the next player began (and ended) their turn
-    assert s.uno_seat is None and s.legal_actions(3) == []
+    assert s.uno_open == () and s.legal_actions(3) == []
     refused(s, "catch 0", "U3", seat=3, contains="only until the next player begins their turn")
     assert hand(s, 0) == bag("G1")
 
@@ -116,7 +117,7 @@ def test_U_uno_calls_false_no_calls_no_catches() -> None:
     assert legal(s) == {"play R5"}
     refused(s, "play R5 uno", "U1", contains="uno_calls")
     act(s, "play R5")
-    assert s.uno_seat is None and s.legal_actions(2) == []
+    assert s.uno_open == () and s.legal_actions(2) == []
     refused(s, "catch 0", "U1", seat=2, contains="uno_calls")
     refused(s, "uno", "U1", seat=0, contains="uno_calls")
 

@@ -12,6 +12,7 @@ import httpx
 
 from nomercy.server.timers import idle_action
 from nomercy.state import Decision
+from nomercy.views import player_view
 
 from .conftest import create_room, free_port, hello, join_room, start_room
 from .truth import truth
@@ -32,7 +33,7 @@ def test_turn_timer_acts_for_an_idle_player(start_server: Any) -> None:
     t = truth(server.database_url, code)
     seat, text = t.room.log[0]
     assert seat == idle
-    assert text == str(idle_action(t.states[0].view(idle)))
+    assert text == str(idle_action(player_view(t.states[0], idle)))
     assert moved["events"]
     bob.close()
 
@@ -41,7 +42,7 @@ def test_idle_action_takes_or_draws_first() -> None:
     from nomercy import Match, Rules
 
     state = Match(2, Rules(draw_when_playable=True), 1).state
-    assert str(idle_action(state.view(state.current_player))) == "draw"
+    assert str(idle_action(player_view(state, state.current_player))) == "draw"
     assert state.decision is Decision.PLAY
 
 

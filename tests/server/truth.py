@@ -11,16 +11,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from nomercy.actions import Action
-from nomercy.engine import started_event
+from nomercy.engine import GameState, started_event
 from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.rules import Rules
 from nomercy.server.rooms import event_dict
 from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom
-from nomercy.state import GameState
+from nomercy.views import player_view
 
 #: Keys that only the full state has; no client message may contain them.
-HIDDEN_KEYS = {"hands", "draw_pile", "seed", "discard_pile", "bonus", "roulette_by", "shuffles", "token_hash"}
+# Fields of the full state that no message may carry (who played the Roulette and the
+# knock-out bonuses are public facts, part of every view).
+HIDDEN_KEYS = {"hands", "draw_pile", "seed", "discard_pile", "shuffles", "token_hash"}
 
 
 @dataclass
@@ -87,7 +89,7 @@ def check_no_leak(messages: list[dict[str, Any]], seat: int | None, t: Truth) ->
         if view is None:  # the lobby: no game, no cards
             assert msg["events"] == [] and version == 0, msg
             continue
-        expected = state.view(seat).to_dict()
+        expected = player_view(state, seat).to_dict()
         assert view == expected, f"seat {seat} at version {version}: view differs from view(seat)"
         if seat is None:
             assert view["hand"] == [] and view["drawn"] is None and view["legal_actions"] == []

@@ -20,6 +20,7 @@ from nomercy import GameState, Rules
 from nomercy.actions import Action, Catch, Draw, Pass, Play, Take
 from nomercy.tui.game import Game
 from nomercy.tui.session import Session, new_session
+from nomercy.views import player_view
 
 pytestmark = pytest.mark.usefixtures("test_bots")
 
@@ -157,7 +158,7 @@ def policy(session: Session, quit_after: int | None) -> Callable[[str], str]:
         if quit_after is not None and moves >= quit_after:
             return "q"
         moves += 1
-        view = session.state.view(0)
+        view = player_view(session.state, 0)
         legal = [a for a in view.legal_actions if a.kind not in ("catch", "uno")]
         return typed(legal[(view.step * 7 + len(view.hand)) % len(legal)])
 

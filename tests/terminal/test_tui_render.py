@@ -13,6 +13,7 @@ from nomercy.bots import make as make_bot
 from nomercy.bots import runner
 from nomercy.tui import render
 from nomercy.tui.hand import playable
+from nomercy.views import player_view
 
 ANSI_COLOR = re.compile(r"\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[0-9;]*m")
 NAMES = ["Ana", "heuristic", "expert", "random"]
@@ -58,7 +59,7 @@ def plain() -> Console:
 
 
 def test_hand_groups_by_color_and_numbers_the_playable_cards() -> None:
-    view = state().view(0)
+    view = player_view(state(), 0)
     assert [c.code for c in playable(view)] == ["R3", "R7", "R+2", "W+6"]  # T1: red or a 5, or wild
     out = record(plain(), render.hand_panel(view))
     lines = out.splitlines()
@@ -72,7 +73,7 @@ def test_hand_groups_by_color_and_numbers_the_playable_cards() -> None:
 
 @pytest.mark.parametrize("make", [colored, plain])
 def test_every_card_shows_its_letter_and_symbol_with_or_without_color(make: type) -> None:
-    out = record(make(), render.hand_panel(state().view(0)))
+    out = record(make(), render.hand_panel(player_view(state(), 0)))
     for code in ("R7", "R3", "Y4", "B+2", "W+6", "G+4", "R+2"):
         assert code in out
     has_color = bool(ANSI_COLOR.search(out))
@@ -82,7 +83,7 @@ def test_every_card_shows_its_letter_and_symbol_with_or_without_color(make: type
 def test_no_color_environment_drops_colors_but_keeps_the_codes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     console = Console(width=80, force_terminal=True, file=io.StringIO())
-    out = record(console, render.screen(state().view(0), NAMES, ["P3 played R5"], "title"))
+    out = record(console, render.screen(player_view(state(), 0), NAMES, ["P3 played R5"], "title"))
     assert not ANSI_COLOR.search(out)
     text = bare(out)
     assert "1: R3" in text and "R5" in text and "RED" in text
@@ -95,22 +96,22 @@ def test_stack_indicator_shows_the_pending_total_and_what_may_answer_it() -> Non
         decision="stack",
         pending={"total": 6, "last_value": 4, "by": 3},
     )
-    view = s.view(0)
+    view = player_view(s, 0)
     mine = record(plain(), render.stack_text(view, NAMES))
     assert "STACK +6" in mine and "pending on you" in mine
     assert "Draw card of 4 or more" in mine and "t to take 6 cards" in mine  # K2, K3
     # Only the Draw cards that may be stacked are numbered (K3: a Draw 2 is too low on a Draw 4).
     assert [c.code for c in playable(view)] == ["G+4", "W+6"]
-    others = record(plain(), render.stack_text(s.view(1), NAMES))
+    others = record(plain(), render.stack_text(player_view(s, 1), NAMES))
     assert "STACK +6" in others and "pending on P0 Ana" in others
-    assert render.stack_text(state().view(0), NAMES) is None
+    assert render.stack_text(player_view(state(), 0), NAMES) is None
     colored_out = record(colored(), render.stack_text(view, NAMES))
     assert ANSI_COLOR.search(colored_out) and "STACK +6" in colored_out
 
 
 def test_players_show_counts_whose_turn_uno_and_the_mercy_warning() -> None:
     s = state(uno_open=3, current=1)
-    out = record(plain(), render.players_grid(s.view(0), NAMES))
+    out = record(plain(), render.players_grid(player_view(s, 0), NAMES))
     assert "▶ P1 heuristic  2 cards" in out
     assert "P2 expert  22 cards ⚠ 3 to Mercy" in out  # M1: 25 is the limit
     assert "P3 random  1 card UNO (not called!)" in out  # U2
@@ -120,7 +121,9 @@ def test_players_show_counts_whose_turn_uno_and_the_mercy_warning() -> None:
 def test_the_screen_fits_80_columns_and_shows_top_color_and_direction() -> None:
     s = state(direction=-1)
     console = Console(width=80, height=24, color_system=None, file=io.StringIO())
-    out = record(console, render.screen(s.view(0), NAMES, [f"line {i}" for i in range(10)], "round 1"))
+    out = record(
+        console, render.screen(player_view(s, 0), NAMES, [f"line {i}" for i in range(10)], "round 1")
+    )
     assert all(len(line) <= 80 for line in out.splitlines())
     assert "Top  R5" in out and "color in play  RED" in out
     assert "↺ counter-clockwise: P0 → P3 → P2 → P1" in out
@@ -149,7 +152,7 @@ def test_scoreboard_lists_each_round_and_running_totals(make: type) -> None:
 
 def test_copies_of_a_card_are_one_numbered_choice() -> None:
     s = state(hands=[["W+6", "W+6", "R7", "R7", "R3", "B2"], ["G1"], ["G2"], ["G3"]])
-    out = record(plain(), render.hand_panel(s.view(0)))
+    out = record(plain(), render.hand_panel(player_view(s, 0)))
     assert re.search(r"Red\s+1: R3\s+2: R7 x2", out)
     assert re.search(r"Wild\s+3: W\+6 x2", out)
     assert out.count("W+6") == 1 and "Your hand: 6 cards" in out

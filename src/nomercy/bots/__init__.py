@@ -5,7 +5,7 @@ actions) and never the hidden state. Its randomness comes from its own seeded RN
 the same seed gives the same decisions. Bots are found by name::
 
     bot = nomercy.bots.make("random", seed=7)
-    action = bot.choose(state.view(seat))
+    action = bot.choose(player_view(state, seat))
 
 Out-of-turn decisions (catching a player who did not call Uno, U2; calling a late Uno,
 U1) go through :meth:`Bot.react`, which every driver asks after each action.

@@ -46,8 +46,8 @@ from nomercy.actions import Action
 from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
 from nomercy.bots.memory import CardMemory
+from nomercy.engine import GameState
 from nomercy.events import Event
-from nomercy.state import GameState
 from nomercy.views import PlayerView, determinize
 
 __all__ = ["DEFAULT_BUDGET", "ExpertBot"]

@@ -43,8 +43,9 @@ from typing import Any, ClassVar
 from nomercy.actions import Action, Play
 from nomercy.bots import Bot, register
 from nomercy.cards import Card, Color, Face, deck_cards
+from nomercy.engine import GameState
 from nomercy.rules import Rules
-from nomercy.state import Decision, GameState
+from nomercy.state import Decision
 from nomercy.views import PlayerView
 
 __all__ = [

@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 from nomercy.cards import Card, deck_cards
+from nomercy.engine import GameState
 from nomercy.events import (
     DiscardedAll,
     Drew,
@@ -25,7 +26,6 @@ from nomercy.events import (
     RoundOver,
     Started,
 )
-from nomercy.state import GameState
 from nomercy.views import PlayerView
 
 __all__ = ["CardMemory"]

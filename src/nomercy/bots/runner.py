@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from nomercy.actions import Action
 from nomercy.bots import Bot
+from nomercy.engine import GameState
 from nomercy.events import Event, redact
-from nomercy.state import GameState
+from nomercy.views import player_view
 
 __all__ = ["StepResult", "play_round", "step"]
 
@@ -43,7 +44,7 @@ def step(state: GameState, bots: Sequence[Bot | None], *, apply: Applier | None 
     bot = bots[seat]
     if bot is None:
         raise ValueError(f"P{seat} is not a bot")
-    action = bot.choose(state.view(seat))
+    action = bot.choose(player_view(state, seat))
     results = [StepResult(seat, action, (apply or state.apply)(action, seat))]
     _tell(bots, results[-1].events, skip=None)
     results.extend(reactions(state, bots, after=seat, apply=apply))
@@ -56,14 +57,14 @@ def reactions(
     """Let bots act out of turn (catch / late Uno) while any of them wants to."""
     results: list[StepResult] = []
     n = state.players
-    while state.uno_seat is not None and state.outcome is None:
+    while state.uno_open and state.outcome is None:
         acted = False
         for i in range(1, n + 1):
             seat = (after + i) % n
             bot = bots[seat]
             if bot is None or not state.active[seat]:
                 continue
-            view = state.view(seat)
+            view = player_view(state, seat)
             if not view.legal_actions or (view.is_my_turn and not _has_out_of_turn(view.legal_actions)):
                 continue
             action = bot.react(view)

@@ -13,8 +13,8 @@ from rich.text import Text
 
 from nomercy import bots as bot_registry
 from nomercy.cli.options import load_rules
+from nomercy.engine import GameState
 from nomercy.errors import NoMercyError
-from nomercy.state import GameState
 from nomercy.tui.game import Game
 from nomercy.tui.session import SaveError, Session, new_session
 

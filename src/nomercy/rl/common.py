@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from nomercy.engine import GameState
 from nomercy.rules import Rules
-from nomercy.state import GameState
 
 __all__ = ["KNOCKOUT_CONCEDED", "RewardMode", "knockout_reward", "resolve_rules", "round_rewards"]
 

@@ -5,7 +5,7 @@ actions (a Seven's target, a catch) are written *relative to the actor*: offset 
 the next seat clockwise, ``+2`` the one after, and so on up to ``MAX_PLAYERS - 1``. A
 policy then means the same thing by the same index from every seat.
 
-Observations are built **only** from :class:`~nomercy.PlayerView` (``state.view(seat)``),
+Observations are built **only** from :class:`~nomercy.PlayerView` (``player_view(state, seat)``),
 so nothing the seat may not see can reach them. Seats in observations are relative too
 (index 0 is the observer itself). ``docs/rl.md`` lists both tables; it is generated from
 this module by ``python -m nomercy.rl.docs`` and a test checks that it is current.
@@ -22,8 +22,9 @@ import numpy.typing as npt
 
 from nomercy.actions import CALL_UNO, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
 from nomercy.cards import Card, Color, Face
+from nomercy.engine import GameState
 from nomercy.rules import Rules
-from nomercy.state import Decision, GameState
+from nomercy.state import Decision
 from nomercy.views import PlayerView
 
 __all__ = [
@@ -218,7 +219,7 @@ def _sections() -> tuple[ObsSection, ...]:
         ("active", MAX_PLAYERS, "relative seat +k is still in the round (not knocked out, M3)"),
         ("hand_sizes", MAX_PLAYERS, "cards held by relative seat +k"),
         ("current_player", MAX_PLAYERS, "one-hot: relative seat +k decides now"),
-        ("uno_open", MAX_PLAYERS, "one-hot: relative seat +k may be caught (U2)"),
+        ("uno_open", MAX_PLAYERS, "multi-hot: relative seat +k may be caught (U2)"),
         ("discard", NUM_CARDS, "copies of each card kind in the discard pile (all were played face up)"),
         ("draw_pile_size", 1, "cards in the draw pile"),
         ("aside_size", 1, "cards of knocked-out hands set aside (M2)"),
@@ -270,8 +271,8 @@ def observe(view: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt
         obs[_SIZES + k] = sizes[other]
     if view.current_player is not None:
         obs[_CURRENT + (view.current_player - seat) % n] = 1.0
-    if view.uno_open is not None:
-        obs[_UNO + (view.uno_open - seat) % n] = 1.0
+    for open_seat in view.uno_open:
+        obs[_UNO + (open_seat - seat) % n] = 1.0
     counts = np.bincount([c.index for c in view.discard], minlength=NUM_CARDS)
     obs[_DISCARD : _DISCARD + NUM_CARDS] = counts
     obs[_PILE] = view.draw_pile_size

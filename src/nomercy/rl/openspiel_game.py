@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from nomercy.engine import new_game
+from nomercy.cards import Card
+from nomercy.engine import GameState, new_game
 from nomercy.rl.common import resolve_rules
 from nomercy.rl.encoding import (
     MAX_PLAYERS,
@@ -50,7 +51,7 @@ from nomercy.rl.encoding import (
 )
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
-from nomercy.state import GameState
+from nomercy.views import player_view
 
 __all__ = ["GAME_NAME", "HISTORY", "NoMercyGame", "NoMercyObserver", "NoMercyState"]
 
@@ -172,7 +173,9 @@ class NoMercyState(pyspiel.State):  # type: ignore[misc]
         assert seat is not None
         s.apply(index_to_action(s, int(action), seat), seat)
         self.moves.append((seat, int(action)))
-        self.hands_after.append(tuple(" ".join(c.code for c in sorted(h)) for h in s.hands))
+        self.hands_after.append(
+            tuple(" ".join(c.code for c in sorted(h, key=Card.sort_key)) for h in s.hands)
+        )
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -216,7 +219,7 @@ class NoMercyObserver:
         s = state.game_state
         if s is None:
             return
-        observe(s.view(player), self.dict["observation"])
+        observe(player_view(s, player), self.dict["observation"])
         if self.perfect_recall:
             n = s.players
             history = self.dict["history"]
@@ -228,7 +231,7 @@ class NoMercyObserver:
         s = state.game_state
         if s is None:
             return "not dealt"
-        now = render_view(s.view(player))
+        now = render_view(player_view(s, player))
         if not self.perfect_recall:
             return now
         lines = [f"P{player}"]

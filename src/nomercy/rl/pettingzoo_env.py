@@ -32,7 +32,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from nomercy.engine import new_game
+from nomercy.engine import GameState, new_game
 from nomercy.rl.common import check_reward, knockout_reward, resolve_rules, round_rewards
 from nomercy.rl.encoding import (
     NUM_ACTIONS,
@@ -45,7 +45,7 @@ from nomercy.rl.encoding import (
 )
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
-from nomercy.state import GameState
+from nomercy.views import player_view
 
 __all__ = ["PZ_ENV_ID", "NoMercyAECEnv", "env", "raw_env"]
 
@@ -121,7 +121,7 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         state = self.state_
         assert state is not None, "call reset() first"
-        view = state.view(self._seat[agent])
+        view = player_view(state, self._seat[agent])
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             legal_mask(view, mask)  # only the agent to move acts (see the module docstring)
@@ -162,7 +162,7 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
     def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode is None or self.state_ is None:
             return None
-        text = render_view(self.state_.view(None))
+        text = render_view(player_view(self.state_, None))
         if self.render_mode == "human":
             print(text)
             return None

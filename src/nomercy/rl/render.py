@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from nomercy.cards import Card
 from nomercy.views import PlayerView
 
 __all__ = ["render_view"]
@@ -21,7 +22,7 @@ def render_view(view: PlayerView) -> str:
         seats.append(f"{mark}P{seat}: {status}")
     lines.append("  ".join(seats))
     if view.seat is not None:
-        hand = " ".join(c.code for c in sorted(view.hand))
+        hand = " ".join(c.code for c in sorted(view.hand, key=Card.sort_key))
         lines.append(f"P{view.seat} holds: {hand}")
     if view.outcome is not None:
         lines.append(f"round over: P{view.outcome.winner} wins ({view.outcome.reason})")

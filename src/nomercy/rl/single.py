@@ -15,12 +15,11 @@ from nomercy import bots as _bots
 from nomercy.bots import Bot
 from nomercy.bots.runner import reactions
 from nomercy.bots.runner import step as bot_step
-from nomercy.engine import new_game
+from nomercy.engine import GameState, new_game
 from nomercy.rl.common import RewardMode, check_reward, knockout_reward, round_rewards
 from nomercy.rl.encoding import check_table, index_to_action
 from nomercy.rules import Rules
-from nomercy.state import GameState
-from nomercy.views import PlayerView
+from nomercy.views import PlayerView, player_view
 
 __all__ = ["SingleAgentGame"]
 
@@ -76,7 +75,7 @@ class SingleAgentGame:
             ]
             self._advance()
             if not self.state.is_over and self.state.active[self.seat]:
-                return self.state.view(self.seat)
+                return player_view(self.state, self.seat)
         raise RuntimeError(f"no round of {_MAX_REDEALS} deals reached the learner's turn")
 
     def step(self, index: int) -> tuple[PlayerView, float, bool]:
@@ -90,7 +89,7 @@ class SingleAgentGame:
         state.apply(action, self.seat)  # raises IllegalAction, state unchanged
         reactions(state, self.bots, after=self.seat)
         self._advance()
-        return state.view(self.seat), self.reward(), self.done
+        return player_view(state, self.seat), self.reward(), self.done
 
     @property
     def done(self) -> bool:

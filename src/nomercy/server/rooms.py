@@ -7,7 +7,7 @@ the event loop (so two messages can never interleave inside it):
    (a refused action changes nothing, ``IllegalAction`` carries the reason);
 2. append the action to the room's log in storage and commit;
 3. apply it to the live match, then queue to every connection *its own* message:
-   ``state.view(seat).to_dict()`` and ``redact(events, seat)`` (spectators: ``None``).
+   ``player_view(state, seat).to_dict()`` and ``redact(events, seat)`` (spectators: ``None``).
 
 Who was first to an Uno call or a catch is therefore simply the order in which the
 server processes the messages; the later one is refused with ``too_late``.
@@ -37,6 +37,7 @@ from nomercy.server.limits import TokenBucket
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.settings import Settings
 from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, StoredSeat, token_hash
+from nomercy.views import player_view
 
 log = logging.getLogger("nomercy.server")
 
@@ -447,7 +448,7 @@ class RoomManager:
                 )
             if match.round_over:
                 raise ProtocolError(ErrorCode.GAME_OVER, "the round is over", ref=ref)
-            if action.kind in ("catch", "uno") and match.state.uno_seat is None:
+            if action.kind in ("catch", "uno") and not match.state.uno_open:
                 raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room), ref=ref)
             probe = match.state.clone()
             try:
@@ -520,7 +521,7 @@ class RoomManager:
 
     def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
         """The ``state`` message for one seat: its own view and its redacted events only."""
-        view = room.match.state.view(seat).to_dict() if room.match is not None else None
+        view = player_view(room.match.state, seat).to_dict() if room.match is not None else None
         # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
         # validates real messages against the model).
         return dumps(

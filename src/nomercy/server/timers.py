@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from nomercy.actions import Action
 from nomercy.server.protocol import ProtocolError
 from nomercy.server.rooms import Room, RoomManager
-from nomercy.views import PlayerView
+from nomercy.views import PlayerView, player_view
 
 log = logging.getLogger("nomercy.server")
 
@@ -135,7 +135,7 @@ class RoomDriver:
         """The first bot (in seat order after the last actor) that wants to act out of turn."""
         room = self.room
         state = room.match.state  # type: ignore[union-attr]
-        if state.uno_seat is None:
+        if not state.uno_open:
             return None
         n = state.players
         for i in range(1, n + 1):
@@ -145,7 +145,7 @@ class RoomDriver:
                 continue
             if room.seats[seat].thinking:
                 continue
-            view = state.view(seat)
+            view = player_view(state, seat)
             if not any(a.kind in ("catch", "uno") for a in view.legal_actions):
                 continue
             action = bot.react(view)
@@ -172,7 +172,7 @@ class RoomDriver:
             bot = room.controller(seat)
             if bot is None or room.version != version or room.match is None:
                 return
-            view = room.match.state.view(seat)
+            view = player_view(room.match.state, seat)
             # A searching bot may think for a while: off the event loop, on an immutable view.
             s = room.seats[seat]
             s.thinking = True
@@ -196,7 +196,7 @@ class RoomDriver:
             room = self.room
             if room.version != version or room.match is None or room.match.state.current != seat:
                 return
-            await self.manager.apply(room, seat, idle_action(room.match.state.view(seat)), version)
+            await self.manager.apply(room, seat, idle_action(player_view(room.match.state, seat)), version)
 
         return job
 

@@ -3,7 +3,7 @@
 The first message must be ``hello`` with the room's join code and, for a player, the
 seat token (never in the URL, where proxies and logs would keep it). From then on the
 connection sends intents and receives only what its seat may see: everything it gets
-is built by :meth:`RoomManager.state_text` from ``state.view(seat)`` and
+is built by :meth:`RoomManager.state_text` from ``player_view(state, seat)`` and
 ``redact(events, seat)``.
 
 Checks, in order, on every message: size, rate, JSON, schema, then (in the room) seat,

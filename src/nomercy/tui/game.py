@@ -27,7 +27,7 @@ from nomercy.tui import render
 from nomercy.tui.hand import playable, plays_of, sort_key
 from nomercy.tui.inputs import HELP, Command, InputError, parse_color, parse_command, parse_seat
 from nomercy.tui.session import Session
-from nomercy.views import PlayerView
+from nomercy.views import PlayerView, player_view
 
 
 class QuitGame(Exception):
@@ -179,8 +179,9 @@ class Game:
 
     def draw_screen(self, view: PlayerView) -> None:
         notices = [render.decision_hint(view)]
-        if view.uno_open is not None and view.uno_open != self.human:
-            notices.append(f"P{view.uno_open} did not call Uno: c catches them (U2).")
+        for seat in view.uno_open:
+            if seat != self.human:
+                notices.append(f"P{seat} did not call Uno: c catches them (U2).")
         if self.uno_armed:
             notices.append("Uno is armed: your next play calls it.")
         log_limit = self.log_room(view, len(notices))
@@ -207,7 +208,7 @@ class Game:
 
     def human_turn(self) -> None:
         state = self.session.state
-        view = state.view(self.human)
+        view = player_view(state, self.human)
         self.draw_screen(view)
         prompt = "Your move (? for help): "
         if view.decision in (Decision.ROULETTE, Decision.CHOOSE_COLOR):
@@ -379,9 +380,10 @@ class Game:
     def offer_catch(self) -> None:
         """After a bot's move: a bot open to a catch (U2) can be caught by the person."""
         state = self.session.state
-        seat = state.uno_seat
-        if seat is None or seat == self.human or state.is_over or state.current == self.human:
+        others = [x for x in state.uno_open if x != self.human]
+        if not others or state.is_over or state.current == self.human:
             return
+        seat = others[0]
         if Catch(seat) not in state.legal_actions(self.human):
             return
         name = render.player_name(seat, self.session.names)

@@ -94,7 +94,7 @@ def player_cell(view: PlayerView, seat: int, names: Sequence[str]) -> Text:
     text.append(f"  {size} card{'s' if size != 1 else ''}")
     if size == 1:
         text.append(" UNO", style="bold yellow")
-        if view.uno_open == seat:
+        if seat in view.uno_open:
             text.append(" (not called!)", style="bold red")
     if limit is not None and size >= limit - MERCY_WARNING:
         text.append(f" ⚠ {limit - size} to Mercy", style="bold red")

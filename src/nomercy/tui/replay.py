@@ -17,12 +17,11 @@ from rich.console import Console
 from rich.text import Text
 
 from nomercy.actions import Action
-from nomercy.engine import new_game, started_event
+from nomercy.engine import GameState, new_game, started_event
 from nomercy.errors import NoMercyError
 from nomercy.events import redact
 from nomercy.match import Match
 from nomercy.record import GameRecord
-from nomercy.state import GameState
 from nomercy.tui import render
 from nomercy.tui.hand import grouped
 from nomercy.tui.session import SESSION_FORMAT, SESSION_VERSION, SaveError

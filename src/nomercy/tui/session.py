@@ -20,12 +20,12 @@ from typing import Any
 from nomercy import bots as bot_registry
 from nomercy.actions import Action
 from nomercy.bots import Bot
+from nomercy.engine import GameState
 from nomercy.errors import InvalidAction, InvalidState, NoMercyError
 from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.record import GameRecord
 from nomercy.rules import Rules
-from nomercy.state import GameState
 from nomercy.tui.render import describe
 
 SESSION_FORMAT = "nomercy.session"

@@ -405,7 +405,7 @@ function renderTable() {
     if (info && info.kind === "bot") f.push("bot");
     if (info && info.standin) f.push("bot playing");
     if (info && info.kind === "human" && !info.connected) f.push("away");
-    if (v.uno_open === s) f.push("no UNO call!");
+    if ((v.uno_open || []).includes(s)) f.push("no UNO call!");
     flags.textContent = f.join(" · ");
     div.append(name, count);
     if (mercy && v.active[s] && n >= mercy - 5) {
