@@ -47,7 +47,11 @@ CASES: list[tuple[str, Rules, tuple[int, ...]]] = [
     (
         "mix_c",
         Rules.preset("classic").replace(
-            wild_draw4_restricted=True, first_card="apply", must_play_drawn=True, last_card_draw="apply"
+            wild_draw4_challenge=False,
+            wild_draw4_restricted=True,
+            first_card="apply",
+            must_play_drawn=True,
+            last_card_draw="apply",
         ),
         (2, 3),
     ),

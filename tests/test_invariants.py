@@ -85,6 +85,7 @@ HOUSE_RULES: dict[str, Rules] = {
         knockout_hand="discard_bottom",
     ),
     "classic_mixed": Rules.preset("classic").replace(
+        wild_draw4_challenge=False,
         first_card="apply",
         wild_draw4_restricted=True,
         draw_rule="until_playable",
@@ -409,6 +410,10 @@ def _choose(
         others = [(s, a) for s in range(state.players) if s != cur for a in state.legal_actions(s)]
         if others:
             return rng.choice(others)
+    if state.rules.draw_when_playable and len(legal) > 1 and rng.random() < 0.9:
+        # T3 lets a player draw instead of playing: a player who always might never
+        # finish (the pile runs dry and every card is held), so random players mostly play.
+        legal = [a for a in legal if not isinstance(a, Draw)] or legal
     return cur, rng.choice(legal)
 
 

@@ -204,6 +204,8 @@ INVALID: dict[str, st.SearchStrategy[Any]] = {
     "knocked_out_return": st.sampled_from(["yes", 0]),
     "wild_draw4_restricted": st.sampled_from(["no", 1]),
     "play_drawn_at_once": st.sampled_from(["yes", 0, None]),
+    "uno_timing": st.sampled_from(["own", "always", None, 1]),
+    "wild_draw4_challenge": st.sampled_from(["yes", 1, None]),
 }
 
 

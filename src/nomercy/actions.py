@@ -10,6 +10,7 @@ text                      meaning
 ``draw``                  draw (T2: until playable, or one card)
 ``pass``                  keep the card just drawn (only where a house rule allows)
 ``take``                  take the pending draw total (K2)
+``challenge``             challenge the Wild Draw 4 you face instead of taking it (W6)
 ``color G``               name a color: the Roulette color (W4) or a first wild's (S3)
 ``uno``                   call Uno after the play, before anyone catches you (U1)
 ``catch 3``               catch seat 3, who did not call Uno (U2)
@@ -26,7 +27,7 @@ from typing import ClassVar, Final
 from nomercy.cards import COMPILED, Card, Color, write_once
 from nomercy.errors import InvalidAction, InvalidCard
 
-__all__ = ["Action", "CallUno", "Catch", "ChooseColor", "Draw", "Pass", "Play", "Take"]
+__all__ = ["Action", "CallUno", "Catch", "Challenge", "ChooseColor", "Draw", "Pass", "Play", "Take"]
 
 
 class Action:
@@ -66,12 +67,12 @@ class Action:
                 return Catch(_parse_seat(args[0], text))
         except InvalidCard as exc:
             raise InvalidAction(f"{text!r}: {exc}") from None
-        simple = {"draw": DRAW, "pass": PASS, "take": TAKE, "uno": CALL_UNO}
+        simple = {"draw": DRAW, "pass": PASS, "take": TAKE, "challenge": CHALLENGE, "uno": CALL_UNO}
         if verb in simple and not args:
             return simple[verb]
         raise InvalidAction(
             f"{text!r} is not an action: use play CARD [COLOR] [@SEAT] [uno], draw, pass, "
-            "take, color C, uno or catch SEAT"
+            "take, challenge, color C, uno or catch SEAT"
         )
 
 
@@ -165,6 +166,13 @@ class Take(_Bare):
     kind: ClassVar[str] = "take"
 
 
+class Challenge(_Bare):
+    """Challenge the Wild Draw 4 you face instead of taking it (W6, wild_draw4_challenge)."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "challenge"
+
+
 class CallUno(_Bare):
     """Call Uno after a play that left you one card, before you are caught (U1, U3)."""
 
@@ -203,6 +211,7 @@ class Catch(Action):
 DRAW = Draw()
 PASS = Pass()
 TAKE = Take()
+CHALLENGE = Challenge()
 CALL_UNO = CallUno()
 CHOOSE_COLOR = tuple(ChooseColor(c) for c in Color)
 

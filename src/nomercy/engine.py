@@ -16,6 +16,7 @@ from typing import Final
 
 from nomercy.actions import (
     CALL_UNO,
+    CHALLENGE,
     CHOOSE_COLOR,
     DRAW,
     PASS,
@@ -23,6 +24,7 @@ from nomercy.actions import (
     Action,
     CallUno,
     Catch,
+    Challenge,
     ChooseColor,
     Draw,
     Pass,
@@ -34,6 +36,7 @@ from nomercy.dealing import deal, shuffle, shuffle_rng
 from nomercy.errors import GameOver, IllegalAction, NotYourTurn
 from nomercy.events import (
     Caught,
+    Challenged,
     ColorNamed,
     DiscardedAll,
     DrawReason,
@@ -91,6 +94,7 @@ _STACK: Final = Decision.STACK
 _CHOOSE_COLOR: Final = Decision.CHOOSE_COLOR
 _ROULETTE: Final = Decision.ROULETTE
 _OVER: Final = Decision.OVER
+_CHALLENGE: Final = Decision.CHALLENGE
 
 _SEVEN: Final = Face.SEVEN
 _ZERO: Final = Face.ZERO
@@ -150,6 +154,8 @@ class GameState(StateData):
             out = _variants(s, cur, drawn)
             if not s.rules.must_play_drawn:
                 out.append(PASS)
+        elif decision is _CHALLENGE:  # W6
+            out = [CHALLENGE, TAKE]
         else:  # CHOOSE_COLOR, ROULETTE
             out = list(CHOOSE_COLOR)
         if s.uno_open:
@@ -219,11 +225,18 @@ class GameState(StateData):
             _draw(s, seat, events)
             return events
         if isinstance(action, Take):
-            if decision is not _STACK:
+            if decision is not _STACK and decision is not _CHALLENGE:
                 raise IllegalAction("there is no pending draw total to take (K2)")
             s.uno_open = ()
             s.step += 1
             _take(s, seat, events)
+            return events
+        if isinstance(action, Challenge):
+            if decision is not _CHALLENGE:
+                raise IllegalAction("there is no Wild Draw 4 to challenge: only its victim may, at once (W6)")
+            s.uno_open = ()
+            s.step += 1
+            _challenge(s, seat, events)
             return events
         if isinstance(action, Pass):
             if decision is not _PLAY_DRAWN or s.rules.must_play_drawn:
@@ -344,22 +357,34 @@ def new_game(
         wd4_cards=0,
     )
     s.current = next_seat(s, s.dealer)  # S4
-    if rules.first_card == "number":  # S3: turn cards up until a number card
+    first_card = rules.first_card
+    if first_card == "number":  # S3: turn cards up until a number card
         while not s.discard[-1].is_number and pile:
+            s.discard.append(pile.pop())
+    elif first_card == "official":  # S3: a Wild Draw 4 goes back into the deck
+        while s.discard[-1].face is _WD4 and pile:
+            pile.append(s.discard.pop())
+            s.shuffles += 1
+            shuffle(shuffle_rng(s.seed, s.shuffles), pile)
             s.discard.append(pile.pop())
     top = s.discard[-1]
     s.color = top.color
-    if rules.first_card == "apply" and not top.is_number:
+    if first_card != "number" and not top.is_number:
         if top.is_wild and top.face is not _ROULETTE_FACE:
             s.decision = _CHOOSE_COLOR  # the first player names it, then the effect applies
+        elif first_card == "official" and top.face is _REVERSE:  # S3: the dealer starts,
+            s.direction = -1  # and play goes the other way
+            s.current = s.dealer
         else:
             _effect(s, s.dealer, top, [])
     return s
 
 
 def started_event(s: StateData) -> Started:
-    """The :class:`Started` event that describes a freshly dealt round."""
-    return Started(s.dealer, next_seat(s, s.dealer), tuple(s.discard))
+    """The :class:`Started` event that describes a freshly dealt round: the first player
+    is the one to act (S4, or S3 where the first card moved the turn)."""
+    first = s.current if s.current is not None else next_seat(s, s.dealer)
+    return Started(s.dealer, first, tuple(s.discard))
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -533,6 +558,8 @@ def _not_now(s: GameState, what: str) -> str:
         return f"play the {s.drawn} you drew (T2)"
     if decision is _ROULETTE:
         return "name a color for the Wild Color Roulette first (W4)"
+    if decision is _CHALLENGE:
+        return "you face a Wild Draw 4: challenge it or take the 4 (W6)"
     if decision is _CHOOSE_COLOR:
         return "name the color of the first card first (S3)"
     return f"you cannot {what} now: play a card or draw (T1, T2)"
@@ -613,6 +640,10 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
     s.drawn = None
     events.append(Played(seat, card, play.color, play.target, play.uno))
     face = card.face
+    rules = s.rules
+    if face is _WD4 and rules.wild_draw4_challenge:  # W6: judged on the hand as it is now
+        s.wd4_color = s.color
+        s.wd4_cards = len(hand)
     if card.is_wild:
         if play.color is not None:
             s.color = play.color
@@ -629,13 +660,14 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
     if not hand:  # E1 (N4: a last 7 or 0 moves no hands)
         _went_out(s, seat, card, events)
         return
-    rules = s.rules
+    handed: list[int] = []  # seats handed another hand (N1, N2)
     if rules.seven_zero:
         if face is _SEVEN:  # N1
             target = play.target
             assert target is not None
             s.hands[seat], s.hands[target] = s.hands[target], s.hands[seat]
             events.append(HandsSwapped(seat, target))
+            handed.append(target)
         elif face is _ZERO:  # N2
             order = [seat]
             nxt = next_seat(s, seat)
@@ -646,11 +678,14 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
             for i, hand_moved in enumerate(moved):
                 s.hands[order[(i + 1) % len(order)]] = hand_moved
             events.append(HandsPassed(s.direction))
-    if rules.uno_calls and len(s.hands[seat]) == 1:  # U1
-        if play.uno:
-            events.append(UnoCalled(seat))
-        else:
+            handed = order[1:]
+    if rules.uno_calls:  # U1: a call made with the play is in its Played event
+        if len(s.hands[seat]) == 1 and not play.uno:
             s.uno_open = (seat,)
+        if handed and rules.uno_timing == "holding_one":  # a hand of one received
+            received = tuple(x for x in handed if len(s.hands[x]) == 1)
+            if received:
+                s.uno_open += received
     if card.is_number:
         nxt = (seat + s.direction) % s.players  # next_seat(s, seat), inline: most plays
         s.current = nxt if s.active[nxt] else next_seat(s, nxt)
@@ -679,6 +714,12 @@ def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
             s.current = victim
             s.decision = _STACK
             events.append(StackGrew(victim, s.pending_total))
+        elif s.wd4_color is not None:  # W6: the victim may challenge it first
+            s.pending_total = card.draw_value
+            s.last_draw_value = card.draw_value
+            s.last_draw_by = seat
+            s.current = victim
+            s.decision = _CHALLENGE
         else:  # K2 stacking=false: the victim draws and loses the turn
             _give(s, victim, card.draw_value, "penalty", seat, events)
             if s.outcome is None:
@@ -716,6 +757,7 @@ def _went_out(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
         total = s.pending_total + card.draw_value
         if card.face is _WRD4:
             s.direction = -s.direction
+            events.append(Reversed(s.direction))
         victim = next_seat(s, seat)
         s.pending_total = 0
         _give(s, victim, total, "penalty", seat, events)
@@ -769,6 +811,8 @@ def _draw_cards(
     hand = s.hands[seat]
     limit = s.rules.mercy_limit
     pile = s.draw_pile
+    if s.uno_open and seat in s.uno_open:  # U1-U3: it holds more than one card now
+        s.uno_open = tuple(x for x in s.uno_open if x != seat)
     if until == _COUNT and 0 < count <= len(pile) and (limit is None or len(hand) + count < limit):
         # Fast path, most stacks taken: the pile holds them all and the Mercy limit
         # cannot be reached, so one slice moves the cards in the order of one by one.
@@ -783,9 +827,14 @@ def _draw_cards(
     got = []
     found: Card | None = None
     knocked = False
+    drew_before = 0  # cards drawn before a reshuffle, already reported
     while count:
-        if not pile and not _reshuffle(s, events):
-            break
+        if not pile:
+            if len(got) > drew_before:  # T4: report them before the reshuffle
+                events.append(Drew(seat, len(got) - drew_before, tuple(got[drew_before:]), reason))
+                drew_before = len(got)
+            if not _reshuffle(s, events):
+                break
         card = pile.pop()
         hand.append(card)
         got.append(card)
@@ -801,8 +850,8 @@ def _draw_cards(
         elif until == _UNTIL_COLOR and card.color is color:
             found = card
             break
-    if got:
-        events.append(Drew(seat, len(got), tuple(got), reason))
+    if len(got) > drew_before:
+        events.append(Drew(seat, len(got) - drew_before, tuple(got[drew_before:]), reason))
     return found, knocked
 
 
@@ -883,12 +932,41 @@ def _take(s: GameState, seat: int, events: list[Event]) -> None:
     """K2: take the whole total card by card (K8), lose the turn; K7: play goes on."""
     total = s.pending_total
     by = s.last_draw_by
+    reason: DrawReason = "stack" if s.decision is _STACK else "penalty"  # W6: accepted
     s.pending_total = 0
     s.last_draw_value = 0
     s.last_draw_by = None
-    _give(s, seat, total, "stack", by, events)
+    s.wd4_color = None
+    s.wd4_cards = 0
+    _give(s, seat, total, reason, by, events)
     if s.outcome is None:
         _advance(s, next_seat(s, seat))
+
+
+def _challenge(s: GameState, seat: int, events: list[Event]) -> None:
+    """W6: judge the Wild Draw 4 on its player's hand as it was played: holding a card of
+    the color in play then makes it unlawful (a wild matches by being wild, so it does
+    not count). Unlawful: its player draws the 4 and the challenger plays on. Lawful: the
+    challenger draws 6 and loses the turn."""
+    by = s.last_draw_by
+    color = s.wd4_color
+    assert by is not None and color is not None
+    guilty = any(c.color is color for c in s.hands[by][: s.wd4_cards])
+    total = s.pending_total
+    s.pending_total = 0
+    s.last_draw_value = 0
+    s.last_draw_by = None
+    s.wd4_color = None
+    s.wd4_cards = 0
+    events.append(Challenged(seat, by, guilty))
+    if guilty:
+        _give(s, by, total, "challenge", seat, events)
+        if s.outcome is None:
+            _advance(s, seat)
+    else:
+        _give(s, seat, total + 2, "challenge", by, events)
+        if s.outcome is None:
+            _advance(s, next_seat(s, seat))
 
 
 def _roulette(s: GameState, seat: int, color: Color, events: list[Event]) -> None:

@@ -20,6 +20,7 @@ OutcomeReason = Literal["played_out", "last_standing"]
 
 __all__ = [
     "Caught",
+    "Challenged",
     "ColorNamed",
     "DiscardedAll",
     "DrawReason",
@@ -237,6 +238,21 @@ class UnoCalled(Event):
 
     def describe(self) -> str:
         return f"P{self.seat} called Uno"
+
+
+@dataclass(slots=True)
+class Challenged(Event):
+    """W6: ``seat`` challenged the Wild Draw 4 of ``by``; ``guilty`` when ``by`` held a
+    card of the color in play under it (then ``by`` draws the 4, else ``seat`` draws 6)."""
+
+    type: ClassVar[str] = "challenged"
+    seat: int
+    by: int
+    guilty: bool
+
+    def describe(self) -> str:
+        verdict = "it was not allowed" if self.guilty else "it was allowed"
+        return f"P{self.seat} challenged P{self.by}'s Wild Draw 4: {verdict}"
 
 
 @dataclass(slots=True)

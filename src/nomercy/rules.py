@@ -39,10 +39,12 @@ class Rules:
     )
     max_players: int = _rule(6, "S1: most players a table may seat (2 at least)")
     hand_size: int = _rule(7, "S2: cards dealt to each player")
-    first_card: Literal["number", "apply"] = _rule(
+    first_card: Literal["number", "apply", "official"] = _rule(
         "number",
         "S3: 'number' turns cards up until a number card starts the pile; "
-        "'apply' applies the first card's effect as if the dealer had played it",
+        "'apply' applies the first card's effect as if the dealer had played it (RLCard's UNO); "
+        "'official' as classic rules give it (a Reverse: the dealer starts and play goes the "
+        "other way; a Wild Draw 4 goes back into the deck and another card is turned)",
     )
     draw_rule: Literal["until_playable", "one"] = _rule(
         "until_playable",
@@ -78,6 +80,12 @@ class Rules:
         True, "U1-U3: players must call Uno and can be caught (false: no calls, no catches)"
     )
     uno_penalty: int = _rule(2, "U2: cards drawn by a player caught not calling Uno")
+    uno_timing: Literal["own_play", "holding_one"] = _rule(
+        "holding_one",
+        "U1: Uno must be called whenever a player comes to hold one card, also a hand of one "
+        "received through a Seven or a Zero ('holding_one'), or only after one's own play "
+        "that leaves one card ('own_play')",
+    )
     last_card_draw: Literal["ignore", "apply"] = _rule(
         "ignore", "E2: a Draw card played as the last card is ignored or drawn by its victim"
     )
@@ -92,6 +100,11 @@ class Rules:
         False,
         "classic only: a Wild Draw 4 may be played only when no other card is playable (RLCard's UNO)",
     )
+    wild_draw4_challenge: bool = _rule(
+        False,
+        "W6: a Wild Draw 4 is lawful only without a card of the color in play; it may be played "
+        "anyway, and its victim may challenge it instead of taking the 4",
+    )
     play_drawn_at_once: bool = _rule(
         False,
         "T2: with must_play_drawn, a drawn card that leaves nothing to choose (no color, Seven "
@@ -99,7 +112,8 @@ class Rules:
     )
 
     _CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {
-        "first_card": ("number", "apply"),
+        "first_card": ("number", "apply", "official"),
+        "uno_timing": ("own_play", "holding_one"),
         "draw_rule": ("until_playable", "one"),
         "two_player_reverse": ("self", "opponent"),
         "two_player_reverse_draw": ("self", "opponent"),
@@ -131,6 +145,16 @@ class Rules:
                     "mercy_limit",
                     f"{self.mercy_limit} would knock players out on the deal (hand_size is {self.hand_size})",
                 )
+        if self.wild_draw4_challenge and self.stacking:
+            raise InvalidRules(
+                "wild_draw4_challenge",
+                "a challenged Wild Draw 4 cannot also be stacked on: set stacking=false",
+            )
+        if self.wild_draw4_challenge and self.wild_draw4_restricted:
+            raise InvalidRules(
+                "wild_draw4_challenge",
+                "wild_draw4_restricted refuses an unlawful Wild Draw 4: there is nothing to challenge",
+            )
         total = sum(n for _, n in self.deck)
         if self.hand_size * 2 + 1 > total:
             raise InvalidRules(
@@ -226,30 +250,42 @@ def _parse_value(name: str, type_name: str, raw: str) -> Any:
 
 _DECK_NAMES: dict[DeckSpec, str] = {NO_MERCY_DECK: "no_mercy", CLASSIC_DECK: "classic"}
 
-#: Named presets (section 13).
+#: Named presets (docs/rules.md, Presets).
 PRESETS: dict[str, Rules] = {
     "no_mercy": Rules(),
+    # Official classic UNO: draw one card, play it or keep it, or draw instead of playing;
+    # the Wild Draw 4 challenge; a last Draw card still counts; first-card effects.
     "classic": Rules(
         deck=CLASSIC_DECK,
+        first_card="official",
         draw_rule="one",
         must_play_drawn=False,
+        draw_when_playable=True,
         stacking=False,
         seven_zero=False,
         mercy_limit=None,
+        last_card_draw="apply",
+        wild_draw4_challenge=True,
+        target_score=500,
+    ),
+    # RLCard's UNO (``rlcard.make("uno")``) as far as house rules can say it, so that the
+    # benchmark compares like with like; ``benchmarks/README.md`` lists what still differs.
+    "rlcard": Rules(
+        deck=CLASSIC_DECK,
+        first_card="apply",
+        draw_rule="one",
+        must_play_drawn=True,
+        stacking=False,
+        seven_zero=False,
+        mercy_limit=None,
+        wild_draw4_restricted=True,
+        uno_calls=False,
+        two_player_reverse="opponent",
+        last_card_draw="apply",
+        play_drawn_at_once=True,
         target_score=500,
     ),
 }
-#: RLCard's UNO (``rlcard.make("uno")``) as far as house rules can say it, so that the
-#: benchmark compares like with like; ``benchmarks/README.md`` lists what still differs.
-PRESETS["rlcard"] = PRESETS["classic"].replace(
-    first_card="apply",
-    must_play_drawn=True,
-    wild_draw4_restricted=True,
-    uno_calls=False,
-    two_player_reverse="opponent",
-    last_card_draw="apply",
-    play_drawn_at_once=True,
-)
 _ALIASES = {
     "nomercy": "no_mercy",
     "default": "no_mercy",

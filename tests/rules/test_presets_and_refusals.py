@@ -10,6 +10,7 @@ import pytest
 
 from nomercy import (
     Action,
+    Decision,
     GameState,
     IllegalAction,
     InvalidRules,
@@ -46,12 +47,16 @@ def test_preset_classic_values() -> None:
 
 
 def test_preset_classic_wild_draw4_and_plain_wild() -> None:
-    """Classic: a Wild Draw 4 is drawn at once by the next player (no stacking), a plain
-    Wild just names a color; Sevens swap nothing."""
+    """Classic (W5, W6): a Wild Draw 4 may be played even with a red card in hand; its
+    victim may challenge it or take the 4 (no stacking); a plain Wild just names a color;
+    Sevens swap nothing; drawing is allowed while holding a playable card (T3)."""
     s = make(["W+4 W R7 G2", "Y1 Y2 W+4", "B1 B2"], "R5", "G3 G4 G5 G6 G7", rules=CLASSIC)
-    assert {"play W+4 R", "play W R", "play R7"} <= legal(s)
+    assert {"play W+4 R", "play W R", "play R7", "draw"} <= legal(s)
     events = act(s, "play W+4 B")
-    assert [e.type for e in events] == ["played", "drew"]
+    assert [e.type for e in events] == ["played"]
+    assert (s.current, s.decision, s.pending_total) == (1, Decision.CHALLENGE, 4)
+    assert legal(s) == {"challenge", "take"}
+    assert [e.type for e in act(s, "take")] == ["drew"]
     assert hand(s, 1) == bag("Y1 Y2 W+4 G3 G4 G5 G6")
     assert (s.current, s.color.letter) == (2, "B")
 

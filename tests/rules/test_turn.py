@@ -158,10 +158,13 @@ def test_T4_empty_draw_pile_reshuffles_discard_and_aside() -> None:
 
 
 def test_T4_nothing_left_to_draw_passes_the_turn() -> None:
-    """T4: if still no card can be drawn, drawing ends; draw-until-playable found nothing: pass."""
+    """T4: if still no card can be drawn, drawing ends; draw-until-playable found nothing: pass.
+    The events come in the order the cards moved: the last card of the old pile is drawn
+    before the reshuffle, the next one after it."""
     s = make(["G7 Y1 B2", "G1 G2 G4", "Y5 Y6 Y3"], "R5 G3", "Y9")
     events = act(s, "draw")
-    assert events == [Reshuffled(1), Drew(0, 2, (C("Y9"), C("G3")), "draw"), Passed(0)]
+    y9, g3 = (C("Y9"),), (C("G3"),)
+    assert events == [Drew(0, 1, y9, "draw"), Reshuffled(1), Drew(0, 1, g3, "draw"), Passed(0)]
     assert hand(s, 0) == bag("G7 Y1 B2 Y9 G3")
     assert (s.current, s.decision, discard(s), draw_pile(s)) == (1, Decision.PLAY, "R5", "")
 

@@ -18,7 +18,7 @@ def test_U1_uno_called_as_part_of_the_play() -> None:
     s = make(TABLE, "R0", PILE)
     assert legal(s) == {"play R5", "play R5 uno"}
     events = act(s, "play R5 uno")
-    assert events == [Played(0, C("R5"), None, None, True), UnoCalled(0)]
+    assert events == [Played(0, C("R5"), None, None, True)]  # one event per fact: no UnoCalled
     assert s.uno_open == () and s.to_dict()["uno_open"] == []
     assert s.legal_actions(2) == [] and s.legal_actions(0) == []
     refused(s, "catch 0", "U3", seat=2, contains="cannot be caught")
