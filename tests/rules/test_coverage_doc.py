@@ -29,7 +29,7 @@ from nomercy import Rules
 from nomercy.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES_MD = ROOT / "docs" / "rules.md"
+SPEC = ROOT / "docs" / "rules.md"
 DOC = ROOT / "docs" / "rules-coverage.md"
 RULE_TESTS = ROOT / "tests" / "rules"
 
@@ -51,8 +51,8 @@ _AHEAD_OF_CODE = frozenset({"uno_timing", "wild_draw4_challenge"})
 
 
 def _rules_text() -> str:
-    assert RULES_MD.is_file(), f"{RULES_MD} is missing: it is the game's specification"
-    return RULES_MD.read_text(encoding="utf-8")
+    assert SPEC.is_file(), f"{SPEC} is missing: it is the game's specification"
+    return SPEC.read_text(encoding="utf-8")
 
 
 def rule_ids(text: str) -> dict[str, str]:
