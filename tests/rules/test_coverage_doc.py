@@ -164,8 +164,8 @@ def render(rules_text: str) -> str:
         "| House rule | Tests |",
         "|---|---|",
     ]
-    for name, refs in house_rule_tests(house_rules(rules_text)).items():
-        lines.append(f"| `{name}` | {'<br>'.join(f'`{r}`' for r in refs)} |")
+    for name, tests in house_rule_tests(house_rules(rules_text)).items():
+        lines.append(f"| `{name}` | {'<br>'.join(f'`{r}`' for r in tests)} |")
     lines += [
         "",
         "Section 13's presets (`no_mercy`, `classic`, `rlcard`) and refusals in general (each",
@@ -195,7 +195,7 @@ def _defined_tests(path: Path) -> set[str]:
 def _same_value(base: Rules, name: str, written: str) -> bool:
     """Whether ``written`` (a JSON value from the table) is ``base``'s value of ``name``."""
     value: Any = json.loads(written)
-    return getattr(base.replace(**{name: value}), name) == getattr(base, name)
+    return bool(getattr(base.replace(**{name: value}), name) == getattr(base, name))
 
 
 def test_rules_md_sections_and_ids() -> None:
