@@ -283,12 +283,14 @@ def test_every_house_rule_is_named_in_its_rule() -> None:
     points to, so the table and the rules' own words cannot drift apart."""
     text = _rules_text()
     _, rows = house_rule_table(text)
-    items = {rule: rest for head, rest in _ITEM.findall(text) for rule in [head.split()[0]]}
+    defined = set(rule_ids(text))
     sections = re.split(r"^## ", text, flags=re.M)
     for name, row in rows.items():
+        cited = _ids_in(row["rule"])
+        assert cited and cited <= defined, f"{name}: its rule column cites {sorted(cited - defined)}"
         first = row["rule"].split(",")[0].split("-")[0].strip()
-        near = items.get(first, "") + "".join(s for s in sections if f"**{first} " in s)
-        assert f"`{name}`" in near, f"{name}: not named in the text of {first}"
+        section = "".join(s for s in sections if f"- **{first} " in s)
+        assert f"`{name}`" in section, f"{name}: not named in the section of {first}"
 
 
 def test_every_listed_test_exists_and_names_its_rule() -> None:
