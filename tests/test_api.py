@@ -101,7 +101,7 @@ def test_presets_differ_as_section_13_says() -> None:
 
 
 def test_full_deck_sizes() -> None:
-    """C3 and section 13: 168 cards for no_mercy, 108 for classic."""
+    """C3 and docs/rules.md section 13: 168 cards for no_mercy, 108 for classic."""
     assert len(nomercy.full_deck(Rules())) == 168
     assert len(nomercy.full_deck()) == 168
     assert len(nomercy.full_deck(Rules.preset("classic"))) == 108

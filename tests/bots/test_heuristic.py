@@ -1,4 +1,4 @@
-"""The heuristic bot's decisions in hand-built positions (rule IDs from RULES.md)."""
+"""The heuristic bot's decisions in hand-built positions (rule IDs from docs/rules.md)."""
 
 from __future__ import annotations
 

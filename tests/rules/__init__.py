@@ -1,1 +1,1 @@
-"""Scenario tests of RULES.md, one or more per rule ID (see docs/rules-coverage.md)."""
+"""Scenario tests of docs/rules.md, one or more per rule ID (see docs/rules-coverage.md)."""

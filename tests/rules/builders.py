@@ -2,7 +2,7 @@
 
 Positions go through the public ``GameState.from_dict`` (the hand-built state format),
 actions through ``Action.parse`` (the text form), so these tests exercise exactly what
-bug reports and tutorials use. Cards are written in RULES.md section 14 notation; piles
+bug reports and tutorials use. Cards are written in docs/rules.md section 14 notation; piles
 are written top card first.
 """
 

@@ -38,7 +38,7 @@ def test_C2_kinds_in_the_no_mercy_deck() -> None:
     wilds = {Face.WILD_REVERSE_DRAW_4, Face.WILD_DRAW_6, Face.WILD_DRAW_10, Face.WILD_COLOR_ROULETTE}
     assert faces == {Face(n) for n in range(10)} | colored_actions | wilds
     assert Face.WILD not in faces and Face.WILD_DRAW_4 not in faces
-    # The classic-only kinds exist only for the classic preset (section 13).
+    # The classic-only kinds exist only for the classic deck (docs/rules.md C2, W5).
     classic_faces = {c.face for c in full_deck(Rules.preset("classic"))}
     assert {Face.WILD, Face.WILD_DRAW_4} <= classic_faces
 

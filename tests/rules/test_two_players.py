@@ -56,3 +56,12 @@ def test_P3_K6_wild_reverse_draw4_stacked_comes_back_to_its_player() -> None:
     assert act(s, "play WR+4 B")[-2:] == [Reversed(-1), StackGrew(1, 6)]
     assert (s.current, s.decision, s.pending_total) == (1, Decision.STACK, 6)
     assert act(s, "play W+6 B")[-1] == StackGrew(0, 12)
+
+
+def test_A2_P1_two_player_reverse_opponent() -> None:
+    """A2/P1 ``two_player_reverse=opponent`` (RLCard's game): with 2 players a Reverse only
+    turns the direction, so the opponent plays next; ``self`` (default) plays again."""
+    for value, after in (("opponent", 1), ("self", 0)):
+        s = make(["RR R1 B9", "G1 G2 G3"], "R5", rules={"two_player_reverse": value})
+        assert act(s, "play RR") == [Played(0, C("RR")), Reversed(-1)]
+        assert (s.direction, s.current, s.decision) == (-1, after, Decision.PLAY)

@@ -97,3 +97,53 @@ def test_W4_roulette_is_not_a_draw_card_and_needs_no_color() -> None:
     refused(s, "play WCR B", "W4", contains="named by its victim")
     act(s, "play WCR")
     assert s.pending_total == 0 and s.decision is Decision.ROULETTE
+
+
+# The classic deck's wild cards, with explicit house rules rather than the classic preset,
+# whose Wild Draw 4 may be challenged (W6).
+CLASSIC_WILDS = {"deck": "classic", "draw_rule": "one", "stacking": False, "seven_zero": False,
+                 "mercy_limit": None}  # fmt: skip
+
+
+def test_W5_classic_wild_names_a_color_and_wild_draw4_hits_the_next_player() -> None:
+    """W5: a Wild only names the color; a Wild Draw 4 names it and the next player draws 4
+    and misses the turn (no stacking); both go on anything (T1)."""
+    s = make(["W W+4 G2", "Y1 Y2 Y3", "B2 B3 B4"], "R5", "G3 G4 G5 G6 G7", rules=CLASSIC_WILDS)
+    assert legal(s) == {"play W R", "play W Y", "play W G", "play W B",
+                        "play W+4 R", "play W+4 Y", "play W+4 G", "play W+4 B"}  # fmt: skip
+    assert act(s, "play W Y") == [Played(0, C("W"), color("Y"))]
+    assert (s.current, s.color.letter, s.pending_total) == (1, "Y", 0)
+    act(s, "play Y1")
+    act(s, "draw")  # seat 2 holds no yellow and no 1: draws one card (G3) and passes
+    events = act(s, "play W+4 B")
+    assert events == [Played(0, C("W+4"), color("B")), Drew(1, 4, cs("G4 G5 G6 G7"), "penalty")]
+    assert hand(s, 1) == bag("Y2 Y3 G4 G5 G6 G7")
+    assert (s.current, s.decision, s.color.letter) == (2, Decision.PLAY, "B")
+
+
+def test_W5_classic_wild_draw4_stacks_as_a_four() -> None:
+    """W5/K3: with ``stacking`` on, a Wild Draw 4 is a Draw card worth 4 (C5): it stacks on a
+    Draw 2, another Wild Draw 4 may be stacked on it, a Draw 2 may not."""
+    s = make(["W+4 G2 G8", "W+4 R+2 Y3", "B1 B2 B3"], "R+2", rules={**CLASSIC_WILDS, "stacking": True},
+             pending=(2, 2, 2))  # fmt: skip
+    assert {"play W+4 R", "take"} <= legal(s)
+    act(s, "play W+4 G")
+    assert (s.current, s.pending_total) == (1, 6)
+    assert legal(s) == {"play W+4 R", "play W+4 Y", "play W+4 G", "play W+4 B", "take"}
+    refused(s, "play R+2", "K3", contains="stack equal or higher")
+
+
+def test_W5_wild_draw4_restricted_only_when_nothing_else_plays() -> None:
+    """W5 ``wild_draw4_restricted=true`` (RLCard's game): a Wild Draw 4 is offered and
+    accepted only when no other card of the hand can be played, a playable Wild included."""
+    rules = {**CLASSIC_WILDS, "wild_draw4_restricted": True}
+    s = make(["W+4 R7 G2", "Y1 Y2 Y3"], "R5", "G3 G4 G5 G6", rules=rules)
+    assert legal(s) == {"play R7"}
+    refused(s, "play W+4 B", "wild_draw4_restricted", contains="only when nothing else can")
+    s = make(["W+4 W G2", "Y1 Y2 Y3"], "R5", "G3 G4 G5 G6", rules=rules)
+    assert "play W+4 B" not in legal(s) and "play W B" in legal(s)
+    refused(s, "play W+4 B", "wild_draw4_restricted")
+    s = make(["W+4 G2 G8", "Y1 Y2 Y3"], "R5", "G3 G4 G5 G6", rules=rules)
+    assert legal(s) == {"play W+4 R", "play W+4 Y", "play W+4 G", "play W+4 B"}
+    act(s, "play W+4 Y")
+    assert hand(s, 1) == bag("Y1 Y2 Y3 G3 G4 G5 G6") and s.current == 0

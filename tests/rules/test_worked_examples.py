@@ -1,4 +1,4 @@
-"""X1-X6: the worked examples of RULES.md section 12, played exactly as written."""
+"""X1-X6: the worked examples of docs/rules.md section 12, played exactly as written."""
 
 from __future__ import annotations
 
