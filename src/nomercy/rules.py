@@ -1,6 +1,6 @@
 """House rules as data: one frozen :class:`Rules` value, one field per open question.
 
-Every field names the rule of ``RULES.md`` it decides. Presets are plain ``Rules``
+Every field names the rule of ``docs/rules.md`` it decides. Presets are plain ``Rules``
 values found by name or alias (:meth:`Rules.preset`); house rules mix freely, so there is
 never a subclass per variant. Invalid values fail at construction with a message naming
 the field.

@@ -20,12 +20,12 @@ from .helpers import PLAYERS, PRESETS, random_states  # noqa: E402
 
 def test_the_table_is_fixed_and_has_no_duplicates() -> None:
     keys = [enc.action_meaning(i) for i in range(enc.NUM_ACTIONS)]
-    assert len(set(keys)) == enc.NUM_ACTIONS == 223
-    assert enc.ENV_VERSION == 1
+    assert len(set(keys)) == enc.NUM_ACTIONS == 224
+    assert enc.ENV_VERSION == 2
     # Spot checks of the documented order: plays by Card.index, plain then uno.
     assert keys[0] == "play R0" and keys[1] == "play R0 uno"
     assert keys[-5:] == [f"catch +{k}" for k in range(1, 6)]
-    assert {"draw", "pass", "take", "uno", "color R", "color B", "play WCR", "play W+10 G uno"} <= set(keys)
+    assert {"draw", "pass", "take", "challenge", "uno", "color R", "color B", "play WCR", "play W+10 G uno"} <= set(keys)
 
 
 @pytest.mark.parametrize("players", PLAYERS)

@@ -43,12 +43,6 @@ _HOUSE_HEAD = re.compile(r"^\| House rule \| Rule \| Values \|((?: `\w+`[^|]*\|)
 _ROW = re.compile(r"^\| \*\*([A-Z][1-9])\*\* \|[^|]*\| (.*) \|$", re.M)
 _TEST_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
-# House rules that docs/rules.md documents ahead of the code: the lead adds them on main
-# (issue 11) while this document is written. Until a name is a field of ``Rules``, its
-# row, and the classic preset's new values, are not compared with the code. Once every
-# name here is a field this excuses nothing; then delete it.
-_AHEAD_OF_CODE = frozenset({"uno_timing", "wild_draw4_challenge"})
-
 
 def _rules_text() -> str:
     assert SPEC.is_file(), f"{SPEC} is missing: it is the game's specification"
@@ -261,16 +255,13 @@ def test_every_rules_field_is_documented_with_its_default_and_presets() -> None:
     assert presets[0] == "no_mercy" and sorted(presets) == sorted(PRESETS)
     missing = [name for name in fields if name not in rows]
     assert missing == [], f"house rules missing from docs/rules.md section 13: {missing}"
-    unknown = [name for name in rows if name not in fields and name not in _AHEAD_OF_CODE]
+    unknown = [name for name in rows if name not in fields]
     assert unknown == [], f"docs/rules.md documents house rules that Rules lacks: {unknown}"
-    ahead = _AHEAD_OF_CODE.difference(fields)  # empty once the code has caught up
     wrong = []
     for name in fields:
         row = rows[name]
         assert re.fullmatch(r"[A-Z][1-9](-[A-Z]?[1-9])?(, [A-Z][1-9](-[A-Z]?[1-9])?)*", row["rule"]), row
         for preset in presets:
-            if preset == "classic" and ahead:
-                continue  # the official classic preset arrives with the fields ahead of code
             code = PRESETS[preset]
             if not _same_value(code, name, row[preset]):
                 wrong.append(f"{name} in {preset}: doc {row[preset]}, code {getattr(code, name)!r}")

@@ -1,37 +1,13 @@
 """Readings the sources disagree on, made house rules (docs/rules.md): when Uno must be
 called (``uno_timing``, U1/U3), the challenged Wild Draw 4 (``wild_draw4_challenge``,
 W6) and classic Uno's first-card effects (``first_card=official``, S3).
-
-Each group runs once ``Rules`` has the house rule it tests; until then it is skipped with
-the reason (the three arrive together with the official ``classic`` preset).
 """
 
 from __future__ import annotations
 
-import pytest
-
-from nomercy import Decision, Face, GameState, InvalidRules, Rules, new_game
+from nomercy import Decision, Face, GameState, Rules, new_game
 
 from .builders import act, bag, hand, legal, make, refused, sizes
-
-
-def _accepts(**change: object) -> bool:
-    try:
-        Rules().replace(**change)
-    except InvalidRules:
-        return False
-    return True
-
-
-needs_uno_timing = pytest.mark.skipif(
-    "uno_timing" not in Rules.field_names(), reason="Rules has no uno_timing yet"
-)
-needs_challenge = pytest.mark.skipif(
-    "wild_draw4_challenge" not in Rules.field_names(), reason="Rules has no wild_draw4_challenge yet"
-)
-needs_official = pytest.mark.skipif(
-    not _accepts(first_card="official"), reason="first_card has no 'official' reading yet"
-)
 
 # -- U1/U3: uno_timing --------------------------------------------------------------------
 
@@ -39,7 +15,6 @@ needs_official = pytest.mark.skipif(
 SEVEN = ["R7 G1", "R1 R2 R3", "B5 B6 B8 B9", "Y1 Y2 Y3"]
 
 
-@needs_uno_timing
 def test_U1_holding_one_a_seven_that_hands_you_one_card() -> None:
     """U1 default ``uno_timing=holding_one``: a player handed a one-card hand by another's
     Seven must call; until then any other active player may catch them (U2)."""
@@ -51,7 +26,6 @@ def test_U1_holding_one_a_seven_that_hands_you_one_card() -> None:
     assert hand(s, 2) == bag("G1 G3 G4") and s.current == 1
 
 
-@needs_uno_timing
 def test_U3_holding_one_window_closes_when_the_next_player_acts() -> None:
     """U3 ``uno_timing=holding_one``: the window opened by a Seven closes as soon as the next
     player to act takes an action; a later catch is refused and costs nothing."""
@@ -64,7 +38,6 @@ def test_U3_holding_one_window_closes_when_the_next_player_acts() -> None:
     assert sizes(s)[2] == 1
 
 
-@needs_uno_timing
 def test_U1_holding_one_called_in_time_is_safe() -> None:
     """U1/U3 ``uno_timing=holding_one``: the player handed one card calls; no catch then."""
     s = make(SEVEN, "R5", "G3 G4 G5 G6")
@@ -74,7 +47,6 @@ def test_U1_holding_one_called_in_time_is_safe() -> None:
     refused(s, "catch 2", "U3", seat=3)
 
 
-@needs_uno_timing
 def test_U1_own_play_a_hand_received_needs_no_call() -> None:
     """U1 ``uno_timing=own_play``: only a player's own play obliges a call; a one-card hand
     received through a Seven cannot be caught."""
@@ -95,7 +67,6 @@ CHALLENGE = {"deck": "classic", "draw_rule": "one", "stacking": False, "seven_ze
 PILE = "G3 G4 G5 G6 G7 G9 B7"
 
 
-@needs_challenge
 def test_W6_take_accepts_the_wild_draw4() -> None:
     """W6 ``wild_draw4_challenge=true``: the next player may challenge or take; taking draws
     the 4 and misses the turn."""
@@ -107,7 +78,6 @@ def test_W6_take_accepts_the_wild_draw4() -> None:
     assert (s.current, s.decision, s.color.letter) == (2, Decision.PLAY, "B")
 
 
-@needs_challenge
 def test_W6_challenge_of_an_unlawful_wild_draw4() -> None:
     """W6: its player held a card of the color in play (red), so the challenge succeeds:
     they draw the 4, and the challenger plays their turn in the named color."""
@@ -119,7 +89,6 @@ def test_W6_challenge_of_an_unlawful_wild_draw4() -> None:
     assert "play B3" in legal(s)
 
 
-@needs_challenge
 def test_W6_challenge_of_a_lawful_wild_draw4() -> None:
     """W6: a Wild and a card matching by number only do not make a Wild Draw 4 unlawful; the
     failed challenger draws 6 and misses the turn."""
@@ -130,7 +99,6 @@ def test_W6_challenge_of_a_lawful_wild_draw4() -> None:
     assert (s.current, s.decision, s.color.letter) == (2, Decision.PLAY, "B")
 
 
-@needs_challenge
 def test_W6_no_challenge_without_the_house_rule() -> None:
     """W5/W6 ``wild_draw4_challenge=false`` (default): the Wild Draw 4 is drawn at once."""
     rules = {**CHALLENGE, "wild_draw4_challenge": False}
@@ -152,14 +120,12 @@ def _first(face: Face, players: int = 4) -> GameState:
     raise AssertionError(f"no seed in 0-2999 turns up a {face} first")
 
 
-@needs_official
 def test_S3_official_reverse_dealer_starts_the_other_way() -> None:
     """S3 ``first_card=official``, a first Reverse: the dealer plays first, counter-clockwise."""
     s = _first(Face.REVERSE)
     assert (s.current, s.direction, s.decision) == (0, -1, Decision.PLAY)
 
 
-@needs_official
 def test_S3_official_skip_and_draw_two() -> None:
     """S3 ``first_card=official``: a first Skip skips the first player; a first Draw Two
     makes them draw 2 and skips them."""
@@ -171,7 +137,6 @@ def test_S3_official_skip_and_draw_two() -> None:
     assert sizes(s) == [7, 9, 7, 7]
 
 
-@needs_official
 def test_S3_official_wild_first_player_names_the_color_and_plays() -> None:
     """S3 ``first_card=official``, a first Wild: the first player names the color, then plays."""
     s = _first(Face.WILD)
@@ -180,7 +145,6 @@ def test_S3_official_wild_first_player_names_the_color_and_plays() -> None:
     assert (s.current, s.decision, s.color.letter) == (1, Decision.PLAY, "G")
 
 
-@needs_official
 def test_S3_official_wild_draw4_goes_back_and_another_card_is_turned() -> None:
     """S3 ``first_card=official``, a first Wild Draw 4: it goes back into the shuffled draw
     pile and another first card is turned up in its place; the deal is unchanged."""

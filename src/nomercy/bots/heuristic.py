@@ -281,6 +281,10 @@ def _score(t: Table, a: Action) -> float:
         return -3.0 * t.pending - (20.0 if mine + t.pending >= limit - 5 else 0.0)
     if kind == "draw":
         return -50.0
+    if kind == "challenge":
+        # W6: an unlawful Wild Draw 4 costs its player the 4; a lawful one costs us 6. With
+        # no better estimate, call it even: half of six beats a sure four.
+        return -1.5 * (t.pending + 2)
     if kind == "pass":
         return -1.0
     if type(a) is not Play:

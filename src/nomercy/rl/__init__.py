@@ -2,8 +2,8 @@
 
 Install with ``pip install nomercy[rl]``. Importing this package registers
 
-- Gymnasium: ``gymnasium.make("nomercy/NoMercy-v0", players=2, opponents="random")``
-- PettingZoo: ``pettingzoo.make("aec", "nomercy/NoMercy-v0", players=4)``, or
+- Gymnasium: ``gymnasium.make("nomercy/NoMercy-v1", players=2, opponents="random")``
+- PettingZoo: ``pettingzoo.make("aec", "nomercy/NoMercy-v1", players=4)``, or
   ``nomercy.rl.pettingzoo.env(players=4)``
 
 OpenSpiel registers on ``import nomercy.rl.openspiel_game`` (it loads pyspiel):
@@ -59,9 +59,9 @@ try:  # PettingZoo's registry (pettingzoo >= 1.27); older versions have none
     import pettingzoo as _pz
 
     _register = getattr(_pz, "register", None)
-    if _register is not None and "nomercy/NoMercy-v0" not in _pz.aec_registry:
+    if _register is not None and "nomercy/NoMercy-v1" not in _pz.aec_registry:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _register("aec", "nomercy/NoMercy-v0", entry_point="nomercy.rl.pettingzoo_env:env")
+            _register("aec", "nomercy/NoMercy-v1", entry_point="nomercy.rl.pettingzoo_env:env")
 except ImportError:  # pragma: no cover - the rl extra installs it
     pass

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from nomercy.actions import CALL_UNO, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
+from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
 from nomercy.cards import Card, Color, Face
 from nomercy.engine import GameState
 from nomercy.rules import Rules
@@ -46,8 +46,8 @@ __all__ = [
 ]
 
 #: Version of both tables; the environment IDs end in ``-v{ENV_VERSION - 1}``.
-ENV_VERSION = 1
-#: Most seats the tables can describe (RULES.md S1); larger tables are refused.
+ENV_VERSION = 2  # 2: the Wild Draw 4 challenge (W6), a decision and an action
+#: Most seats the tables can describe (docs/rules.md S1); larger tables are refused.
 MAX_PLAYERS = 6
 #: Card kinds, indexed by ``Card.index`` (64 colored, then 6 wilds incl. the classic ones).
 NUM_CARDS = len(Card.ALL)
@@ -68,7 +68,7 @@ def _build_actions() -> tuple[Action, ...]:
                 table.extend(Play(card, None, off, uno) for off in range(1, MAX_PLAYERS))
             else:
                 table.append(Play(card, None, None, uno))
-    table += [DRAW, PASS, TAKE]
+    table += [DRAW, PASS, TAKE, CHALLENGE]
     table += [ChooseColor(color) for color in Color]
     table.append(CALL_UNO)
     table += [Catch(off) for off in range(1, MAX_PLAYERS)]

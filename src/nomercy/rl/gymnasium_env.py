@@ -1,7 +1,7 @@
 """Gymnasium single-agent environment: the learner plays one seat against bots.
 
 >>> import gymnasium, nomercy.rl
->>> env = gymnasium.make("nomercy/NoMercy-v0", players=2, opponents="random")
+>>> env = gymnasium.make("nomercy/NoMercy-v1", players=2, opponents="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
 
@@ -33,7 +33,7 @@ from nomercy.views import PlayerView
 
 __all__ = ["GYM_ENV_ID", "NoMercyEnv"]
 
-GYM_ENV_ID = "nomercy/NoMercy-v0"
+GYM_ENV_ID = "nomercy/NoMercy-v1"
 
 
 class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):

@@ -49,7 +49,7 @@ from nomercy.views import player_view
 
 __all__ = ["PZ_ENV_ID", "NoMercyAECEnv", "env", "raw_env"]
 
-PZ_ENV_ID = "nomercy/NoMercy-v0"
+PZ_ENV_ID = "nomercy/NoMercy-v1"
 
 
 class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
