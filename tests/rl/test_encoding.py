@@ -25,7 +25,8 @@ def test_the_table_is_fixed_and_has_no_duplicates() -> None:
     # Spot checks of the documented order: plays by Card.index, plain then uno.
     assert keys[0] == "play R0" and keys[1] == "play R0 uno"
     assert keys[-5:] == [f"catch +{k}" for k in range(1, 6)]
-    assert {"draw", "pass", "take", "challenge", "uno", "color R", "color B", "play WCR", "play W+10 G uno"} <= set(keys)
+    some = {"draw", "pass", "take", "challenge", "uno", "color R", "color B", "play WCR", "play W+10 G uno"}
+    assert some <= set(keys)
 
 
 @pytest.mark.parametrize("players", PLAYERS)

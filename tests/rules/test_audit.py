@@ -54,7 +54,7 @@ def test_T4_K8_a_stack_taken_across_a_reshuffle_reports_the_cards_in_the_order_t
 def test_M2_a_hand_put_under_the_discard_pile_is_face_down_in_every_view() -> None:
     """M2 knockout_hand=discard_bottom: the knocked-out hand lies face down under the pile,
     so no view shows it; determinize samples those cards as unseen ones."""
-    big = " ".join(["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"] * 2 + ["B1", "B2", "B3", "B4", "G3"])
+    big = " ".join([f"Y{n}" for n in range(1, 10)] * 2 + ["B1", "B2", "B3", "B4", "G3"])
     s = make(
         ["R1 R2", big, "G1 G2"], "R+2 B9", "B5 B6 B7", pending=(2, 2, 0), current=1,
         rules={"knockout_hand": "discard_bottom"},

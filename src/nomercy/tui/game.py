@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from nomercy.actions import CALL_UNO, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
+from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
 from nomercy.bots.runner import StepResult, reactions, step
 from nomercy.cards import Card, Color, Face
 from nomercy.engine import started_event
@@ -258,6 +258,8 @@ class Game:
             return DRAW
         if kind == "take":
             return TAKE
+        if kind == "challenge":
+            return CHALLENGE
         if kind == "pass":
             return PASS
         if kind == "catch":

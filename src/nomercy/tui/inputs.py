@@ -24,6 +24,8 @@ KEYS = {
     "uno": "uno",
     "c": "catch",
     "catch": "catch",
+    "x": "challenge",
+    "challenge": "challenge",
     "?": "help",
     "h": "help",
     "help": "help",
@@ -41,6 +43,7 @@ Type, then Enter:
   r5 u    play and call Uno            u             call Uno with your next play
   d       draw                         t             take the pending stack
   c       catch a player who did not call Uno
+  x       challenge a Wild Draw 4 played at you (classic; t takes it)
   p       keep a card you drew (only where the house rules allow it)
   r       rules summary      ?  this help      q  save and quit (Ctrl-C too)
 Cards: a color letter R Y G B and a face: 0-9, S skip, R reverse, +2, +4,
@@ -53,7 +56,7 @@ class InputError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A parsed line: ``kind`` is play, draw, take, pass, uno, catch, help, rules or quit."""
+    """A parsed line: ``kind`` is play, draw, take, pass, uno, catch, challenge, help, rules or quit."""
 
     kind: str
     card: Card | None = None

@@ -203,6 +203,8 @@ def decision_hint(view: PlayerView) -> str:
         return "Wild Color Roulette: name a color to turn up cards for (r, y, g or b)."
     if view.decision is Decision.CHOOSE_COLOR:
         return "The first card is a wild: name the color in play (r, y, g or b)."
+    if view.decision is Decision.CHALLENGE:
+        return "A Wild Draw 4 at you: x to challenge it (wrong: you draw 6), or t to take the 4."
     if any(a.kind == "draw" for a in view.legal_actions) and not playable(view):
         return "Nothing matches: d to draw."
     return "Play a card: its number or code."
