@@ -182,20 +182,24 @@ class GameState(StateData):
             hand = s.hands[seat]
             # Fast path, most steps of every game: a held plain colored card matching the
             # top, no color, target or call to check. Everything else takes the full check.
+            try:  # where the card is held: found once, for the check and the removal
+                at = hand.index(card)
+            except ValueError:
+                at = -1
             if not (
-                s.decision is _PLAY
+                at >= 0
+                and s.decision is _PLAY
                 and not SPECIAL_CHECK[card.index]
                 and not play.uno
                 and (card.color is s.color or card.face is s.discard[-1].face)
                 and play.color is None
                 and play.target is None
-                and card in hand
             ):
-                _check_play(s, seat, play)
+                _check_play(s, seat, play)  # raises unless the card is held
             s.uno_open = ()  # U3: the next player's turn has begun
             s.step += 1
             events: list[Event] = []
-            hand.remove(card)
+            del hand[at]
             _play(s, seat, play, events)
             return events
         if isinstance(action, Catch):
