@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from nomercy.cards import COMPILED, Card, Color, write_once
+from nomercy.cards import Card, Color
 from nomercy.errors import InvalidAction, InvalidCard
 
 __all__ = ["Action", "CallUno", "Catch", "Challenge", "ChooseColor", "Draw", "Pass", "Play", "Take"]
@@ -44,6 +44,12 @@ class Action:
 
     def __hash__(self) -> int:
         return hash(self._key)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Immutable, like Card: each attribute is set once, by __init__.
+        if hasattr(self, name):
+            raise AttributeError(f"{type(self).__name__} objects are immutable")
+        object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -214,7 +220,3 @@ TAKE = Take()
 CHALLENGE = Challenge()
 CALL_UNO = CallUno()
 CHOOSE_COLOR = tuple(ChooseColor(c) for c in Color)
-
-
-if not COMPILED:
-    setattr(Action, "__setattr__", write_once)  # noqa: B010  (see cards.write_once)

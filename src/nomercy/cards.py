@@ -232,6 +232,13 @@ class Card:
     def __deepcopy__(self, memo: object) -> Card:
         return self
 
+    def __setattr__(self, name: str, value: object) -> None:
+        # Immutable: each attribute is set once, by __init__. Compiled, __init__ writes the
+        # Final attributes in C without this, and any later write from Python lands here.
+        if hasattr(self, name):
+            raise AttributeError(f"{type(self).__name__} objects are immutable")
+        object.__setattr__(self, name, value)
+
 
 def _describe_bad_pair(color: Color | None, face: Face) -> str:
     if color is None:
@@ -251,22 +258,9 @@ def _build_cards() -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def write_once(obj: object, name: str, value: object) -> None:
-    """``__setattr__`` of the immutable core classes when they run as plain Python.
-
-    Compiled (``make compiled``), their ``Final`` attributes are read-only in C; plain
-    Python has no such thing, so each attribute may be set once, by ``__init__``.
-    """
-    if hasattr(obj, name):
-        raise AttributeError(f"{type(obj).__name__} objects are immutable")
-    object.__setattr__(obj, name, value)
-
-
 #: True when this module runs compiled by mypyc (see ``docs/engine.md``, Speed): its
 #: functions are then built-in functions, not Python ones.
-COMPILED: Final = not isinstance(write_once, FunctionType)
-if not COMPILED:
-    setattr(Card, "__setattr__", write_once)  # noqa: B010  (a native class refuses it)
+COMPILED: Final = not isinstance(_build_cards, FunctionType)
 Card.ALL = _build_cards()
 
 #: A deck composition: card code -> number of copies.
