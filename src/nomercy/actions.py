@@ -46,7 +46,8 @@ class Action:
         return hash(self._key)
 
     def __setattr__(self, name: str, value: object) -> None:
-        # Immutable, like Card: each attribute is set once, by __init__.
+        # Immutable, like Card: each attribute is set once, by __init__. (The subclasses'
+        # attributes are not Final: compiled, their __init__ writes them through here.)
         if hasattr(self, name):
             raise AttributeError(f"{type(self).__name__} objects are immutable")
         object.__setattr__(self, name, value)
@@ -117,10 +118,10 @@ class Play(Action):
     def __init__(
         self, card: Card, color: Color | None = None, target: int | None = None, uno: bool = False
     ) -> None:
-        self.card: Final = card
-        self.color: Final = color
-        self.target: Final = target
-        self.uno: Final = uno
+        self.card = card
+        self.color = color
+        self.target = target
+        self.uno = uno
         super().__init__(("play", card.index, color, target, uno))
 
     def __str__(self) -> str:
@@ -193,7 +194,7 @@ class ChooseColor(Action):
     kind: ClassVar[str] = "color"
 
     def __init__(self, color: Color) -> None:
-        self.color: Final = color
+        self.color = color
         super().__init__(("color", color))
 
     def __str__(self) -> str:
@@ -207,7 +208,7 @@ class Catch(Action):
     kind: ClassVar[str] = "catch"
 
     def __init__(self, seat: int) -> None:
-        self.seat: Final = seat
+        self.seat = seat
         super().__init__(("catch", seat))
 
     def __str__(self) -> str:

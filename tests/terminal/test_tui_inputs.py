@@ -23,6 +23,8 @@ from nomercy.tui.inputs import Command, InputError, parse_color, parse_command, 
         ("u", Command("uno")),
         ("c", Command("catch")),
         ("c 3", Command("catch", seat=3)),
+        ("x", Command("challenge")),  # W6
+        ("challenge", Command("challenge")),
         ("?", Command("help")),
         ("r", Command("rules")),
         ("q", Command("quit")),
