@@ -20,6 +20,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -269,7 +270,29 @@ def test_nginx_passes_the_host_and_the_server_refuses_other_names(
     assert redirect.status_code == 301 and redirect.headers["location"] == f"https://{HOST}/join/ABCDEF"
 
 
-def test_the_deploy_guide_shows_the_tested_configuration() -> None:
-    """docs/deploy.md carries deploy/nginx/nomercy.conf verbatim."""
+UNIT = ROOT / "deploy" / "systemd" / "nomercy.service"
+
+
+def test_the_deploy_guide_shows_the_tested_files() -> None:
+    """docs/deploy.md carries deploy/nginx/nomercy.conf and the systemd unit verbatim."""
     guide = (ROOT / "docs" / "deploy.md").read_text()
     assert SITE.read_text().strip() in guide
+    assert UNIT.read_text().strip() in guide
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
+    """systemd's own checker accepts the unit (its ExecStart pointed at this nomercy)."""
+    nomercy = Path(sys.executable).with_name("nomercy")
+    text = UNIT.read_text()
+    assert text.count("/opt/nomercy/venv/bin/nomercy") == 1
+    unit = tmp_path / "nomercy.service"
+    unit.write_text(text.replace("/opt/nomercy/venv/bin/nomercy", str(nomercy)))
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and not result.stderr.strip(), result.stderr
+    # The flags it passes exist.
+    helptext = subprocess.run([str(nomercy), "serve", "--help"], capture_output=True, text=True).stdout
+    for flag in re.findall(r"(--[a-z-]+)", text.split("ExecStart=", 1)[1].split("\nRestart", 1)[0]):
+        assert flag in helptext, flag

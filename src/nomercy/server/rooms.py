@@ -340,7 +340,7 @@ class RoomManager:
                     stored = StoredSeat(seat.seat, "human", nickname, token_hash(token), seat.host)
                     await self._write(self.storage.update_seat, room.id, stored)
                     seat.kind, seat.nickname, seat.token_hash = "human", nickname, stored.token_hash
-                    seat.away_since = time.monotonic()
+                    seat.away_since = room.changed_at = time.monotonic()
                     self.broadcast_room(room)
                     return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
@@ -460,6 +460,8 @@ class RoomManager:
         if client not in room.clients:
             return
         room.clients.discard(client)
+        if room.status == "lobby":
+            room.changed_at = time.monotonic()  # a lobby's idle time counts from its last visitor
         if client.seat is not None:
             seat = room.seats[client.seat]
             seat.connections = max(0, seat.connections - 1)
@@ -679,8 +681,9 @@ class RoomManager:
         """Expire idle lobbies, reclaim finished rooms, forget rooms left alone; returns
         the rooms removed from memory (their drivers are stopped by the caller).
 
-        - a lobby nobody is connected to, unchanged for ``lobby_idle_seconds``, closes for
-          good (stored as ``expired``: a restart does not bring it back);
+        - a lobby nobody is connected to, unchanged for ``lobby_idle_seconds`` since it was
+          created or its last player joined or left, closes for good (stored as
+          ``expired``: a restart does not bring it back; looking it up does not keep it);
         - a finished room is reclaimed ``finished_room_seconds`` after its end, its
           remaining connections closed;
         - any room left alone for ``idle_room_seconds`` leaves memory (not storage).
@@ -688,7 +691,7 @@ class RoomManager:
         s = self.settings
         removed: list[Room] = []
         for code, room in list(self.rooms.items()):
-            if room.status == "lobby" and not room.clients and room.touched < now - s.lobby_idle_seconds:
+            if room.status == "lobby" and not room.clients and room.changed_at < now - s.lobby_idle_seconds:
                 try:
                     await asyncio.to_thread(self.storage.set_status, room.id, "expired")
                 except Exception:
