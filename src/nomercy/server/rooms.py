@@ -341,7 +341,7 @@ class RoomManager:
                     await self._write(self.storage.update_seat, room.id, stored)
                     seat.kind, seat.nickname, seat.token_hash = "human", nickname, stored.token_hash
                     seat.away_since = room.changed_at = time.monotonic()
-                    self.broadcast_room(room)
+                    self.broadcast_room(room, now=True)  # a seat taken: news, not churn
                     return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
 
