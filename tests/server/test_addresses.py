@@ -20,6 +20,7 @@ from nomercy.server.addresses import (
     TrustedProxies,
     client_address,
     forwarded_chain,
+    limit_key,
     origin_allowed,
     parse_ip,
 )
@@ -69,6 +70,12 @@ def test_the_client_is_the_first_untrusted_hop_from_the_right() -> None:
     assert client_address("192.0.2.1", ["1.2.3.4"], TrustedProxies(["*"])) == "1.2.3.4"
     with pytest.raises(ValueError, match="not an address"):
         TrustedProxies(["localhost"])
+
+
+def test_limits_count_an_ipv6_subscriber_once() -> None:
+    assert limit_key("203.0.113.7") == "203.0.113.7"
+    assert limit_key("2001:db8:1:2::1") == limit_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert limit_key("2001:db8:1:3::1") != limit_key("2001:db8:1:2::1")
 
 
 def test_host_names_allowed_by_default_and_by_list() -> None:

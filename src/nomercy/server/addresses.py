@@ -52,6 +52,16 @@ def parse_ip(text: str) -> IPAddress | None:
     return ip
 
 
+def limit_key(address: str) -> str:
+    """The key per-address limits count under: the address, or for IPv6 its /64 network
+    (one subscriber is handed a whole /64, and could otherwise take a fresh address for
+    every attempt)."""
+    ip = parse_ip(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
+
+
 class TrustedProxies:
     """The proxies whose forwarding headers are believed (addresses, networks or ``*``)."""
 

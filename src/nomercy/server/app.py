@@ -43,7 +43,7 @@ from fastapi.staticfiles import StaticFiles
 from nomercy import bots as botlib
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import protocol as P
-from nomercy.server.addresses import FrontDoor, HostPolicy
+from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
 from nomercy.server.connections import SocketCounter
 from nomercy.server.inputs import BodyLimit
 from nomercy.server.limits import per_minute
@@ -82,7 +82,8 @@ def _bearer(authorization: str | None) -> str | None:
 
 
 def _client(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The key of the client's per-address limits (the real client behind trusted proxies)."""
+    return limit_key(request.client.host) if request.client else "?"
 
 
 def rules_options() -> list[dict[str, Any]]:

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nomercy.server import protocol as P
-from nomercy.server.addresses import HostPolicy, origin_allowed
+from nomercy.server.addresses import HostPolicy, limit_key, origin_allowed
 from nomercy.server.connections import SocketCounter
 from nomercy.server.inputs import json_depth_ok
 from nomercy.server.limits import KeyedLimiter, TokenBucket
@@ -88,7 +88,7 @@ class Connection:
         self.hosts = hosts or HostPolicy(self.settings.allowed_hosts)
         #: Counted in ``sockets`` (until seated or closed).
         self.counted = False
-        self.address = ws.client.host if ws.client else "?"
+        self.address = limit_key(ws.client.host) if ws.client else "?"
         self.bucket = TokenBucket(self.settings.message_rate, self.settings.message_burst)
         self.room: Room | None = None
         self.client: Client | None = None
