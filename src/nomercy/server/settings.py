@@ -78,7 +78,7 @@ class Settings:
     hello_timeout: float = 5.0
     #: WebSockets one address may hold open that are not seated players (spectators and
     #: connections that have not said hello yet). Seated players never count.
-    max_sockets_per_address: int = 32
+    max_sockets_per_address: int = 64
     #: Connections one seat may hold at once: a new one closes the oldest (so a reconnect
     #: is never refused).
     max_connections_per_seat: int = 4
