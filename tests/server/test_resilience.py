@@ -25,10 +25,27 @@ from nomercy.server.settings import Settings
 from nomercy.server.storage import Storage
 from nomercy.server.timers import RoomDriver
 
+from .conftest import POSTGRES_URL, reset_postgres
 
-def manager_for(tmp_path: Path, **overrides: Any) -> RoomManager:
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(
+            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
+        ),
+    ),
+]
+
+
+def manager_for(tmp_path: Path, db: str = "sqlite", **overrides: Any) -> RoomManager:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    if db == "postgresql":
+        assert POSTGRES_URL is not None
+        reset_postgres(POSTGRES_URL)
+        url = POSTGRES_URL
     settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'rooms.sqlite3'}",
+        database_url=url,
         bot_delay=0.005,
         reaction_delay=0.01,
         grace_seconds=0.01,
@@ -63,9 +80,12 @@ async def wait_for(predicate: Any, timeout: float) -> None:
         await asyncio.sleep(0.01)
 
 
-def test_a_storage_outage_pauses_the_room_backs_off_and_resumes_losing_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_storage_outage_pauses_the_room_backs_off_and_resumes_losing_nothing(
+    db: str, tmp_path: Path
+) -> None:
     async def scenario() -> None:
-        manager = manager_for(tmp_path, storage_retry_base=0.1, storage_retry_max=0.4)
+        manager = manager_for(tmp_path, db, storage_retry_base=0.1, storage_retry_max=0.4)
         storage = manager.storage
         real_append = storage.append_many
         outage = threading.Event()
@@ -115,12 +135,13 @@ def test_a_storage_outage_pauses_the_room_backs_off_and_resumes_losing_nothing(t
     asyncio.run(scenario())
 
 
-def test_lobby_writes_leave_the_event_loop_free(tmp_path: Path) -> None:
+@pytest.mark.parametrize("db", DATABASES)
+def test_lobby_writes_leave_the_event_loop_free(db: str, tmp_path: Path) -> None:
     """Each lobby write is held in storage until the test lets it go; meanwhile the event
     loop keeps running other work (before, it sat inside the commit)."""
 
     async def scenario() -> None:
-        manager = manager_for(tmp_path)
+        manager = manager_for(tmp_path, db)
         storage = manager.storage
         gate = threading.Event()
         entered = threading.Event()
