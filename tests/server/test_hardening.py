@@ -231,3 +231,16 @@ def test_room_messages_keep_their_order_with_state(server: ServerProcess) -> Non
     index = ann.received.index(first_view)
     rooms = [m for m in ann.received[:index] if m["type"] in ("room", "welcome")]
     assert rooms[-1]["room"]["status"] == "playing"
+
+
+def test_a_seat_over_its_connection_limit_loses_its_oldest_never_the_newcomer(start_server: Any) -> None:
+    server = start_server(NOMERCY_MAX_CONNECTIONS_PER_SEAT="2")
+    host = create_room(server, nickname="Ann", seats=2, bots=1)
+    first, second = hello(server, host["code"], host["token"]), hello(server, host["code"], host["token"])
+    third = hello(server, host["code"], host["token"])  # a reconnect always gets in...
+    assert third.wait(lambda m: m["type"] == "welcome")["seat"] == 0
+    first.wait_closed()  # ...and the oldest connection of the seat makes room
+    for ws in (second, third):
+        start = ws.mark()
+        ws.send({"type": "ping"})
+        ws.wait(lambda m: m["type"] == "pong", start=start)
