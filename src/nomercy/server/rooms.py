@@ -560,8 +560,25 @@ class RoomManager:
         if room.paused:
             log.warning("storage is back for room %s: the game resumes", room.code)
             room.paused = False
+            # The game stood still while paused: its timers (a turn, a bot's pause) start afresh.
+            room.changed_at = time.monotonic()
             self.broadcast(room, P.Resumed().model_dump_json())
             self.broadcast_room(room, now=True)
+            self.poke(room)
+
+    async def probe_storage(self, room: Room) -> None:
+        """While paused: one real write (the room's status, unchanged); success resumes.
+
+        The room's driver calls this, backing off between tries, instead of playing bots
+        or running out a human's turn timer against a database that is down.
+        """
+        async with room.lock:
+            try:
+                await asyncio.to_thread(self.storage.set_status, room.id, room.status)
+            except Exception:
+                self._storage_failed(room)
+                raise StorageUnavailable("storage is still unavailable") from None
+            self._storage_ok(room)
 
     async def _committed_anyway(self, room: Room, seat: int, action: Action) -> bool:
         """A commit can fail after the database kept it (a lost connection at COMMIT): look."""

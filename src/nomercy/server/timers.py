@@ -13,9 +13,11 @@ next change, which replans):
 - the end of a disconnected human's grace period (the stand-in takes over);
 - the next round of a match, ``between_rounds`` after a round ends.
 
-When storage fails the job is retried after a delay that doubles each time, up to
-``storage_retry_max`` (the room's players were told the game is paused); nothing was
-applied, so the retry picks up exactly where the game stopped.
+When storage fails the room is paused (its players are told): the driver then only
+probes storage with one write, after a delay that doubles each time up to
+``storage_retry_max``, and plays no bot and runs out no turn timer meanwhile. Nothing
+was applied that was not stored, so on success the game resumes exactly where it
+stopped, its timers started afresh.
 
 Every job re-checks the room's version before acting, so a job planned for a state
 that has since changed does nothing.
@@ -115,6 +117,8 @@ class RoomDriver:
         match = room.match
         if room.status != "playing" or match is None:
             return None
+        if room.paused:
+            return now, self._probe  # nothing else until storage answers (backing off)
         if match.round_over:
             if room.finished:
                 return None
@@ -224,6 +228,9 @@ class RoomDriver:
                 self.manager.broadcast_room(self.room)
 
         return job
+
+    async def _probe(self) -> None:
+        await self.manager.probe_storage(self.room)
 
     def _next_round(self, version: int) -> Job:
         async def job() -> None:
