@@ -102,34 +102,20 @@ class Connection:
             return
         await self.ws.accept()
         if not self.sockets.acquire(self.address):
-            await self.send(
-                error_text(ProtocolError(ErrorCode.RATE_LIMITED, "too many connections from your address"))
-            )
-            await self.ws.close(code=1008)
+            await self._refuse(ErrorCode.RATE_LIMITED, "too many connections from your address")
             return
         self.counted = True
         writer: asyncio.Task[None] | None = None
         hello_by = time.monotonic() + self.settings.hello_timeout
         try:
             while True:
-                if self.client is None:
-                    try:
-                        message = await asyncio.wait_for(
-                            self.ws.receive(), max(0.0, hello_by - time.monotonic())
-                        )
-                    except TimeoutError:
-                        await self.send(
-                            error_text(
-                                ProtocolError(
-                                    ErrorCode.HELLO_FIRST,
-                                    f"say hello within {self.settings.hello_timeout:g} seconds of connecting",
-                                )
-                            )
-                        )
-                        await self.ws.close(code=1008)
-                        return
-                else:
-                    message = await self.ws.receive()
+                message = await self._receive(hello_by)
+                if message is None:
+                    timeout = self.settings.hello_timeout
+                    await self._refuse(
+                        ErrorCode.HELLO_FIRST, f"say hello within {timeout:g} seconds of connecting"
+                    )
+                    return
                 if message["type"] == "websocket.disconnect":
                     return
                 raw = message.get("text")
@@ -164,6 +150,21 @@ class Connection:
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
                     await asyncio.wait_for(writer, 2.0)
                 writer.cancel()
+
+    async def _receive(self, hello_by: float) -> Any:
+        """The next ASGI message; before ``hello`` only until ``hello_by`` (then None)."""
+        if self.client is not None:
+            return await self.ws.receive()
+        try:
+            return await asyncio.wait_for(self.ws.receive(), max(0.0, hello_by - time.monotonic()))
+        except TimeoutError:
+            return None
+
+    async def _refuse(self, code: str, message: str) -> None:
+        """An error, then the connection closed (policy violation)."""
+        await self.send(error_text(ProtocolError(code, message)))
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=1008)
 
     async def send(self, text: str) -> None:
         """Before hello, errors go straight out; afterwards through the ordered queue."""
