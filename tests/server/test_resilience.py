@@ -133,11 +133,14 @@ def test_a_storage_outage_pauses_the_room_backs_off_and_resumes_losing_nothing(
         messages = drain(watcher)
         assert [m["type"] for m in messages].count("resumed") == 1
         # Nothing lost: the log holds exactly the versions everyone saw, and replays to them.
-        log = storage.log(room.id)
-        assert len(log) == room.version
-        assert room.match is not None
-        rebuilt = manager.rebuild(next(r for r in storage.load_rooms() if r.code == room.code))
-        assert rebuilt.match is not None and rebuilt.match.state.to_dict() == room.match.state.to_dict()
+        # (Under the room's lock: an action being committed right now is applied first.)
+        async with room.lock:
+            log = await asyncio.to_thread(storage.log, room.id)
+            assert len(log) == room.version
+            assert room.match is not None
+            stored = next(r for r in storage.load_rooms() if r.code == room.code)
+            rebuilt = manager.rebuild(stored)
+            assert rebuilt.match is not None and rebuilt.match.state.to_dict() == room.match.state.to_dict()
         for r in list(manager.rooms.values()):
             await r.driver.stop()
         storage.close()
