@@ -61,6 +61,8 @@ def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
         "NOMERCY_BETWEEN_ROUNDS": "0",
         "NOMERCY_REACTION_DELAY": "0.2",
         "NOMERCY_MAX_ROOMS": "100000",
+        "NOMERCY_MAX_ROOMS_PER_ADDRESS": "100000",  # every table comes from loopback
+        "NOMERCY_MAX_SOCKETS_PER_ADDRESS": "100000",
     }
     cmd = [
         sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app", "--host", "127.0.0.1",

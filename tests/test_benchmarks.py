@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import nomercy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,3 +67,11 @@ def test_fingerprint_is_deterministic() -> None:
     assert len(digests[0]) == 1 and len(digests[0][0]) == 64
     assert digests[0] == digests[1]
     assert runs[0].count(" steps ") >= 10
+
+
+def test_room_updates_benchmark_prints_its_figures_and_command() -> None:
+    pytest.importorskip("fastapi")
+    out = _run("benchmarks/room_updates.py", "--spectators", "6", "--batch", "3", "--timeout", "60")
+    assert "spectator storm: 6 spectators" in out and "server CPU" in out
+    assert "joined / refused       6 / 0" in out
+    assert "reproduce: python benchmarks/room_updates.py --spectators 6 --batch 3 --timeout 60" in out

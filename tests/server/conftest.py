@@ -74,6 +74,9 @@ class ServerProcess:
                 sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app",
                 "--host", "127.0.0.1", "--port", str(self.port), "--ws-max-size", "65536",
                 "--log-level", "warning", "--timeout-graceful-shutdown", "1",
+                # The app reads forwarding headers itself (NOMERCY_FORWARDED_ALLOW_IPS);
+                # uvicorn's own reading would trust loopback behind its back.
+                "--no-proxy-headers",
             ],
             env=env,
             stdout=out,

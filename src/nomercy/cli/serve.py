@@ -22,6 +22,18 @@ def serve(
     allow_origin: list[str] = typer.Option(
         None, "--allow-origin", help="Another web origin allowed to open WebSockets (repeatable)."
     ),
+    allowed_hosts: str = typer.Option(
+        None,
+        "--allowed-hosts",
+        help="Comma-separated host names this server answers to, e.g. play.example.org "
+        "(*.example.org for subdomains). Default: localhost and IP addresses only.",
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        help="Comma-separated proxy addresses or networks (e.g. 127.0.0.1) whose X-Forwarded-For / "
+        "Forwarded headers name the real client. Default: none, the headers are ignored.",
+    ),
     log_level: str = typer.Option("info", help="uvicorn log level."),
 ) -> None:
     """Serve online rooms: create a room in the browser, share the code, play."""
@@ -33,13 +45,29 @@ def serve(
         raise typer.BadParameter(
             f"the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)"
         ) from None
-    settings = Settings.from_env(database_url=database_url, allowed_origins=tuple(allow_origin or ()) or None)
+    settings = Settings.from_env(
+        database_url=database_url,
+        allowed_origins=tuple(allow_origin or ()) or None,
+        allowed_hosts=_split(allowed_hosts),
+        forwarded_allow_ips=_split(forwarded_allow_ips),
+    )
+    try:
+        from nomercy.server.addresses import TrustedProxies
+
+        TrustedProxies(settings.forwarded_allow_ips)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--forwarded-allow-ips") from None
     try:
         loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = host == "localhost"
     if not loopback:
         typer.echo(f"warning: listening on {host}: other machines can reach this server", err=True)
+        if not settings.allowed_hosts:
+            typer.echo(
+                "note: only IP addresses and localhost are answered; give --allowed-hosts for a host name",
+                err=True,
+            )
     shown = "localhost" if loopback else host
     typer.echo(f"nomercy: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
     uvicorn.run(
@@ -48,5 +76,14 @@ def serve(
         port=port,
         ws_max_size=64 * 1024,
         log_level=log_level,
+        # Forwarding headers are read by the app itself (X-Forwarded-For and Forwarded, from
+        # --forwarded-allow-ips only), so uvicorn's own reading stays off.
         proxy_headers=False,
     )
+
+
+def _split(value: str | None) -> tuple[str, ...] | None:
+    """``a, b`` -> ("a", "b"); None when the option was not given (the environment decides)."""
+    if value is None:
+        return None
+    return tuple(x.strip() for x in value.split(",") if x.strip())

@@ -17,6 +17,10 @@ HTTP API (JSON; errors are ``{"detail": {"code", "message"}}`` with the codes of
 
 The browser client is served from the package's ``web/`` folder: ``/`` and the invite
 link ``/join/{code}`` return ``index.html``; ``/static/...`` the rest.
+
+In front of it all: :class:`~nomercy.server.addresses.FrontDoor` (the real client
+address behind trusted proxies, the ``Host`` check) and
+:class:`~nomercy.server.inputs.BodyLimit` (bodies counted as they arrive).
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ from fastapi.staticfiles import StaticFiles
 from nomercy import bots as botlib
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import protocol as P
+from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
+from nomercy.server.connections import SocketCounter
+from nomercy.server.inputs import BodyLimit
 from nomercy.server.limits import per_minute
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager
@@ -60,6 +67,13 @@ _STATUS = {
     ErrorCode.SERVER_ERROR: 500,
 }
 
+#: connect-src 'self' covers ws:// and wss:// to this very host: the policy never copies
+#: the request's Host header (which a client chooses).
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
 
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
@@ -68,7 +82,8 @@ def _bearer(authorization: str | None) -> str | None:
 
 
 def _client(request: Request) -> str:
-    return request.client.host if request.client else "?"
+    """The key of the client's per-address limits (the real client behind trusted proxies)."""
+    return limit_key(request.client.host) if request.client else "?"
 
 
 def rules_options() -> list[dict[str, Any]]:
@@ -99,13 +114,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(settings.resolved_database_url())
         manager = RoomManager(settings, storage)
-        drivers: list[RoomDriver] = []
 
         def on_new_room(room: Room) -> None:
             driver = RoomDriver(manager, room)
             room.driver = driver
             driver.start()
-            drivers.append(driver)
 
         manager.on_new_room = on_new_room
         loaded = manager.load()
@@ -113,13 +126,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.manager = manager
         app.state.join_failures = per_minute(settings.join_failures_per_minute)
         app.state.room_creation = per_minute(settings.rooms_per_minute)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(manager, drivers))
+        app.state.sockets = SocketCounter(settings.max_sockets_per_address)
+        app.state.hosts = HostPolicy(settings.allowed_hosts)
+        sweeper = asyncio.get_running_loop().create_task(_sweep(manager))
         try:
             yield
         finally:
             sweeper.cancel()
-            for driver in drivers:
-                await driver.stop()
+            for room in list(manager.rooms.values()):
+                if room.driver is not None:
+                    await room.driver.stop()
             storage.close()
 
     app = FastAPI(title="nomercy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -141,19 +157,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Any:
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > 16_384:
-            return JSONResponse(
-                {"detail": {"code": ErrorCode.TOO_LARGE, "message": "request body too large"}},
-                status_code=413,
-            )
         response = await call_next(request)
-        host = request.headers.get("host", "")
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            f"connect-src 'self' ws://{host} wss://{host}; frame-ancestors 'none'; base-uri 'none'; "
-            "form-action 'self'"
-        )
+        response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["X-Frame-Options"] = "DENY"
@@ -162,17 +167,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def manager(request: Request) -> RoomManager:
         return request.app.state.manager  # type: ignore[no-any-return]
 
-    def lookup(request: Request, code: str) -> Room:
-        """A room by join code; misses count against the address's guessing limit."""
+    def lookup(request: Request, code: str, token: str | None = None) -> Room:
+        """A room by join code; misses count against the address's guessing limit.
+
+        A blocked address still reaches a room whose seat token it holds (a host behind a
+        shared proxy, a reconnect): the limit stops guessing, never a proven seat.
+        """
         limiter = request.app.state.join_failures
         address = _client(request)
-        if limiter.blocked(address):
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
+        blocked = limiter.blocked(address)
         try:
-            return manager(request).get(code)
+            room = manager(request).get(code)
+            if blocked and token is not None:
+                manager(request).authenticate(room, token)
         except ProtocolError:
             limiter.charge(address)
+            if blocked:
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute") from None
             raise
+        if blocked and token is None:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
+        return room
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
@@ -188,9 +203,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/rooms")
     async def create_room(request: Request, body: P.CreateRoom) -> dict[str, Any]:
-        if not request.app.state.room_creation.allow(_client(request)):
+        address = _client(request)
+        if not request.app.state.room_creation.allow(address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many new rooms from your address: wait a minute")
-        room, token = manager(request).create(body)
+        room, token = await manager(request).create(body, address)
         return {
             "code": room.code,
             "seat": 0,
@@ -206,23 +222,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms/{code}/join")
     async def join_room(request: Request, code: str, body: P.JoinRoom) -> dict[str, Any]:
         room = lookup(request, code)
-        room, seat, token = manager(request).join(room.code, body.nickname)
+        room, seat, token = await manager(request).join(room.code, body.nickname)
         return {"code": room.code, "seat": seat, "token": token, "room": room.info().model_dump()}
 
     @app.post("/api/rooms/{code}/start")
     async def start_room(
         request: Request, code: str, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
-        room = lookup(request, code)
-        manager(request).start(room, _bearer(authorization))
+        token = _bearer(authorization)
+        room = lookup(request, code, token)
+        await manager(request).start(room, token)
         return room.info().model_dump()
 
     @app.post("/api/rooms/{code}/kick")
     async def kick(
         request: Request, code: str, body: P.KickRequest, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
-        room = lookup(request, code)
-        manager(request).kick(room, _bearer(authorization), body.seat)
+        token = _bearer(authorization)
+        room = lookup(request, code, token)
+        await manager(request).kick(room, token, body.seat)
         return room.info().model_dump()
 
     @app.get("/healthz")
@@ -240,17 +258,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    # The last added runs first: the real client address and the Host check, then the body.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
+    app.add_middleware(FrontDoor, settings=settings)
     return app
 
 
-async def _sweep(manager: RoomManager, drivers: list[RoomDriver]) -> None:
-    """Forget rooms nobody used for a while (they stay in storage)."""
+async def _sweep(manager: RoomManager) -> None:
+    """Expire idle lobbies, reclaim finished rooms, forget idle ones (see ``RoomManager.sweep``)."""
     while True:
-        await asyncio.sleep(60)
-        cutoff = time.monotonic() - manager.settings.idle_room_seconds
-        for code, room in list(manager.rooms.items()):
-            if not room.clients and room.touched < cutoff:
-                del manager.rooms[code]
-                if room.driver is not None:
-                    await room.driver.stop()
-                    drivers.remove(room.driver)
+        await asyncio.sleep(manager.settings.sweep_seconds)
+        try:
+            removed = await manager.sweep(time.monotonic())
+        except Exception:
+            log.exception("sweeping rooms failed")
+            continue
+        for room in removed:
+            if room.driver is not None:
+                await room.driver.stop()

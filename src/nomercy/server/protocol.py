@@ -28,6 +28,11 @@ REACTIONS = ("gg", "wow", "ouch", "haha", "hurry", "oops")
 NICKNAME_MAX = 24
 CHAT_MAX = 200
 
+#: Who sits at a seat: a human (has a token), a bot, or nobody yet.
+SeatKind = Literal["human", "bot", "open"]
+#: A room's life: the host gathers players, the game runs, the game is over.
+RoomStatus = Literal["lobby", "playing", "finished"]
+
 
 class ErrorCode:
     """Stable error codes (``error.code`` on the wire, ``detail.code`` over HTTP)."""
@@ -51,6 +56,7 @@ class ErrorCode:
     INVALID_RULES = "invalid_rules"  #: a house rule value out of range
     ROOM_FULL = "room_full"  #: no free seat
     BAD_REQUEST = "bad_request"  #: an HTTP request that does not fit (seats, bots...)
+    BAD_HOST = "bad_host"  #: the ``Host`` header names a host this server does not serve
     SERVER_ERROR = "server_error"  #: storage failed; the action was not applied
 
 
@@ -69,10 +75,16 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_max_length=4096)
 
 
+class _Request(_Model):
+    """What clients send is validated strictly: ``"0"`` is not a number, ``true`` is not 1."""
+
+    model_config = ConfigDict(strict=True)
+
+
 # -- client -> server (WebSocket) --------------------------------------------------------
 
 
-class Hello(_Model):
+class Hello(_Request):
     """First message of a connection: sit at ``token``'s seat, or watch (``token`` null)."""
 
     type: Literal["hello"]
@@ -81,7 +93,7 @@ class Hello(_Model):
     protocol: int = PROTOCOL_VERSION
 
 
-class ActionMessage(_Model):
+class ActionMessage(_Request):
     """An action in the text form of ``nomercy.actions`` for the state ``version``."""
 
     type: Literal["action"]
@@ -91,7 +103,7 @@ class ActionMessage(_Model):
     id: Annotated[str, Field(max_length=32)] | None = None
 
 
-class ChatMessage(_Model):
+class ChatMessage(_Request):
     type: Literal["chat"]
     text: str
 
@@ -101,12 +113,12 @@ class ChatMessage(_Model):
         return _clean_text(value, "chat text", CHAT_MAX)
 
 
-class ReactMessage(_Model):
+class ReactMessage(_Request):
     type: Literal["react"]
     reaction: Literal["gg", "wow", "ouch", "haha", "hurry", "oops"]
 
 
-class PingMessage(_Model):
+class PingMessage(_Request):
     type: Literal["ping"]
 
 
@@ -119,7 +131,7 @@ client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 # -- HTTP requests ---------------------------------------------------------------------
 
 
-class _Nickname(_Model):
+class _Nickname(_Request):
     nickname: str
 
     @field_validator("nickname")
@@ -150,7 +162,7 @@ class JoinRoom(_Nickname):
     pass
 
 
-class KickRequest(_Model):
+class KickRequest(_Request):
     seat: Annotated[int, Field(ge=0, le=9)]
 
 
@@ -161,7 +173,7 @@ class SeatInfo(_Model):
     seat: int
     nickname: str | None
     #: ``human``, ``bot`` or ``open`` (waiting for a player).
-    kind: Literal["human", "bot", "open"]
+    kind: SeatKind
     #: A human with at least one live connection.
     connected: bool
     #: A bot plays this human's seat (away past the grace period).
@@ -171,7 +183,7 @@ class SeatInfo(_Model):
 
 class RoomInfo(_Model):
     code: str
-    status: Literal["lobby", "playing", "finished"]
+    status: RoomStatus
     seats: list[SeatInfo]
     rules: dict[str, Any]
     preset: str
@@ -184,6 +196,8 @@ class RoomInfo(_Model):
     rounds: list[dict[str, Any]]
     match_winner: int | None
     spectators: int
+    #: Storage is failing: the game waits (see ``paused``) and resumes by itself.
+    paused: bool = False
 
 
 class Welcome(_Model):
@@ -251,6 +265,19 @@ class Kicked(_Model):
     message: str
 
 
+class Paused(_Model):
+    """Storage failed: nothing is lost, the game waits and the server keeps retrying."""
+
+    type: Literal["paused"] = "paused"
+    message: str
+
+
+class Resumed(_Model):
+    """Storage is back: the game goes on from where it stopped."""
+
+    type: Literal["resumed"] = "resumed"
+
+
 class ProtocolError(Exception):
     """A refusal with a stable code; the connection stays open unless ``close`` is set."""
 
@@ -260,3 +287,10 @@ class ProtocolError(Exception):
         self.message = message
         self.close = close
         self.ref = ref
+
+
+class StorageUnavailable(ProtocolError):
+    """A write failed: nothing was applied (``server_error`` on the wire); retry later."""
+
+    def __init__(self, message: str, *, ref: str | None = None) -> None:
+        super().__init__(ErrorCode.SERVER_ERROR, message, ref=ref)

@@ -16,14 +16,16 @@ server processes the messages; the later one is refused with ``too_late``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
+import itertools
 import json
 import logging
 import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from nomercy import bots as botlib
 from nomercy.actions import Action
@@ -34,7 +36,7 @@ from nomercy.match import Match
 from nomercy.rules import Rules
 from nomercy.server import protocol as P
 from nomercy.server.limits import TokenBucket
-from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
 from nomercy.server.settings import Settings
 from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, StoredSeat, token_hash
 from nomercy.views import player_view
@@ -47,7 +49,7 @@ class Seat:
     """A seat at a table. ``kind``: ``human`` (has a token), ``bot`` or ``open``."""
 
     seat: int
-    kind: str
+    kind: SeatKind
     nickname: str | None = None
     token_hash: str | None = None
     host: bool = False
@@ -97,10 +99,13 @@ class Client:
     """
 
     MAX_QUEUE = 512
+    _serials = itertools.count()
 
     def __init__(self, seat: int | None, settings: Settings, address: str) -> None:
         self.seat = seat
         self.address = address
+        #: Order of arrival: a seat over its connection limit loses its oldest.
+        self.serial = next(Client._serials)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.messages = TokenBucket(settings.message_rate, settings.message_burst)
         self.chat = TokenBucket(settings.chat_rate, settings.chat_burst)
@@ -129,7 +134,7 @@ class Room:
     config: dict[str, Any]
     rules: Rules
     seats: list[Seat]
-    status: str = "lobby"
+    status: RoomStatus = "lobby"
     seed: int | None = None
     match: Match | None = None
     #: Entries in the stored action log: the room's state version.
@@ -145,6 +150,12 @@ class Room:
     #: Held from the version check until the action is stored and applied.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = field(default_factory=time.monotonic)
+    #: The client address that created the room (None after a restart): rooms per address.
+    creator: str | None = None
+    #: Storage failed on the last write: the game waits (players were told).
+    paused: bool = False
+    #: A coalesced room message is due (see :meth:`RoomManager.broadcast_room`).
+    update_due: asyncio.TimerHandle | None = None
 
     @property
     def turn_seconds(self) -> int | None:
@@ -176,12 +187,12 @@ class Room:
         m = self.match
         return P.RoomInfo(
             code=self.code,
-            status=self.status,  # type: ignore[arg-type]
+            status=self.status,
             seats=[
                 P.SeatInfo(
                     seat=s.seat,
                     nickname=s.nickname,
-                    kind=s.kind,  # type: ignore[arg-type]
+                    kind=s.kind,
                     connected=s.connections > 0,
                     standin=s.standin,
                     host=s.host,
@@ -201,6 +212,7 @@ class Room:
             ],
             match_winner=self.winner(),
             spectators=self.spectators(),
+            paused=self.paused,
         )
 
     def winner(self) -> int | None:
@@ -239,16 +251,25 @@ class RoomManager:
     # -- creating and joining ----------------------------------------------------------
 
     def new_code(self) -> str:
+        """A free join code (reads storage: call it off the event loop)."""
         for _ in range(100):
             code = "".join(secrets.choice(P.CODE_ALPHABET) for _ in range(P.CODE_LENGTH))
             if code not in self.rooms and not self.storage.code_exists(code):
                 return code
         raise ProtocolError(ErrorCode.SERVER_ERROR, "could not find a free join code")
 
-    def create(self, req: P.CreateRoom) -> tuple[Room, str]:
+    def open_rooms_of(self, address: str) -> int:
+        return sum(1 for r in self.rooms.values() if r.creator == address and r.status != "finished")
+
+    async def create(self, req: P.CreateRoom, address: str | None = None) -> tuple[Room, str]:
         """A room in the lobby with the host in seat 0; returns it and the host's token."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
+        if address is not None and self.open_rooms_of(address) >= self.settings.max_rooms_per_address:
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
+            )
         if req.seed is not None and not self.settings.test_options:
             raise ProtocolError(ErrorCode.FORBIDDEN, "choosing the seed is a test option, off on this server")
         rules = build_rules(req.preset, req.rules)
@@ -282,27 +303,56 @@ class RoomManager:
         # The full rules, not the changes from a preset: a rebuild needs no preset table.
         config["rules"] = rules.to_dict()
         config["bot"] = req.bot.strip().lower()
-        code = self.new_code()
-        room_id = self.storage.create_room(code, config, [s.stored() for s in seats])
-        room = Room(room_id, code, config, rules, seats)
+        stored = [s.stored() for s in seats]
+
+        def store() -> tuple[str, int]:
+            for attempt in range(3):
+                code = self.new_code()
+                try:
+                    return code, self.storage.create_room(code, config, stored)
+                except Exception:
+                    if attempt == 2 or not self.storage.code_exists(code):
+                        raise  # not a race for the same code: storage itself failed
+            raise AssertionError("unreachable")
+
+        try:
+            code, room_id = await asyncio.to_thread(store)
+        except ProtocolError:
+            raise
+        except Exception:
+            log.warning("storage failed creating a room", exc_info=True)
+            raise ProtocolError(
+                ErrorCode.SERVER_ERROR, "the server could not save the room: try again"
+            ) from None
+        room = Room(room_id, code, config, rules, seats, creator=address)
         room.log = deque(maxlen=self.settings.log_length)
         self._attach_bots(room)
         self._add(room)
         return room, token
 
-    def join(self, code: str, nickname: str) -> tuple[Room, int, str]:
+    async def join(self, code: str, nickname: str) -> tuple[Room, int, str]:
         room = self.get(code)
-        if room.status != "lobby":
-            raise ProtocolError(ErrorCode.ROOM_FULL, "the game has started: you can watch as a spectator")
-        for seat in room.seats:
-            if seat.kind == "open":
-                token = secrets.token_urlsafe(24)
-                seat.kind, seat.nickname, seat.token_hash = "human", nickname, token_hash(token)
-                seat.away_since = time.monotonic()
-                self.storage.update_seat(room.id, seat.stored())
-                self.broadcast_room(room)
-                return room, seat.seat, token
+        async with room.lock:
+            if room.status != "lobby":
+                raise ProtocolError(ErrorCode.ROOM_FULL, "the game has started: you can watch as a spectator")
+            for seat in room.seats:
+                if seat.kind == "open":
+                    token = secrets.token_urlsafe(24)
+                    stored = StoredSeat(seat.seat, "human", nickname, token_hash(token), seat.host)
+                    await self._write(self.storage.update_seat, room.id, stored)
+                    seat.kind, seat.nickname, seat.token_hash = "human", nickname, stored.token_hash
+                    seat.away_since = room.changed_at = time.monotonic()
+                    self.broadcast_room(room, now=True)  # a seat taken: news, not churn
+                    return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
+
+    async def _write(self, func: Any, *args: Any) -> None:
+        """A lobby write, in a worker thread so that a slow commit stalls no other room."""
+        try:
+            await asyncio.to_thread(func, *args)
+        except Exception:
+            log.warning("storage failed (%s)", getattr(func, "__name__", func), exc_info=True)
+            raise ProtocolError(ErrorCode.SERVER_ERROR, "the server could not save that: try again") from None
 
     def get(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -330,53 +380,72 @@ class RoomManager:
             raise ProtocolError(ErrorCode.FORBIDDEN, "only the host can do that")
         return seat
 
-    def start(self, room: Room, token: str | None) -> None:
-        self.host_seat(room, token)
-        if room.status != "lobby":
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "the game has already started")
-        for seat in room.seats:
-            if seat.kind == "open":
-                seat.kind, seat.nickname = "bot", bot_name(seat.seat, room.config["bot"])
-        self._attach_bots(room)
-        seed = int(room.config["seed"]) if room.config.get("seed") is not None else secrets.randbits(63)
-        self.storage.start(room.id, seed, [s.stored() for s in room.seats])
-        room.seed, room.status = seed, "playing"
-        room.match = Match(len(room.seats), room.rules, seed)
-        room.log.append(started_event(room.match.state))
-        room.changed_at = time.monotonic()
-        self.broadcast_room(room)
-        self.broadcast_state(room, [started_event(room.match.state)])
-        self.poke(room)
-
-    def kick(self, room: Room, token: str | None, seat: int) -> None:
-        """The host removes a player: a bot takes the seat (the lobby: it opens again)."""
-        host = self.host_seat(room, token)
-        if not 0 <= seat < len(room.seats) or seat == host:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "pick another player's seat")
-        target = room.seats[seat]
-        if target.kind != "human":
-            raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} has no human player")
-        old = target.nickname
-        target.token_hash, target.standin, target.away_since = None, False, None
-        if room.status == "lobby":
-            target.kind, target.nickname = "open", None
-        else:
-            target.kind, target.nickname = "bot", bot_name(seat, room.config["bot"])
+    async def start(self, room: Room, token: str | None) -> None:
+        async with room.lock:
+            self.host_seat(room, token)
+            if room.status != "lobby":
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "the game has already started")
+            seed = int(room.config["seed"]) if room.config.get("seed") is not None else secrets.randbits(63)
+            bot = room.config["bot"]
+            dealt = [
+                StoredSeat(s.seat, "bot", bot_name(s.seat, bot), None, s.host)
+                if s.kind == "open"
+                else s.stored()
+                for s in room.seats
+            ]
+            await self._write(self.storage.start, room.id, seed, dealt)
+            for seat in room.seats:
+                if seat.kind == "open":
+                    seat.kind, seat.nickname = "bot", bot_name(seat.seat, bot)
             self._attach_bots(room)
-        self.storage.update_seat(room.id, target.stored())
-        kicked = P.Kicked(message=f"the host removed {old} from the table").model_dump_json()
-        for client in list(room.clients):
-            if client.seat == seat:
-                client.send(kicked)
-                client.close()
-                room.clients.discard(client)
-        target.connections = 0
-        self.broadcast_room(room)
-        self.poke(room)
+            room.seed, room.status = seed, "playing"
+            room.match = Match(len(room.seats), room.rules, seed)
+            room.log.append(started_event(room.match.state))
+            room.changed_at = time.monotonic()
+            self.broadcast_room(room, now=True)
+            self.broadcast_state(room, [started_event(room.match.state)])
+            self.poke(room)
+
+    async def kick(self, room: Room, token: str | None, seat: int) -> None:
+        """The host removes a player: a bot takes the seat (the lobby: it opens again)."""
+        async with room.lock:
+            host = self.host_seat(room, token)
+            if not 0 <= seat < len(room.seats) or seat == host:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "pick another player's seat")
+            target = room.seats[seat]
+            if target.kind != "human":
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} has no human player")
+            lobby = room.status == "lobby"
+            kind: SeatKind = "open" if lobby else "bot"
+            nickname = None if lobby else bot_name(seat, room.config["bot"])
+            await self._write(
+                self.storage.update_seat, room.id, StoredSeat(seat, kind, nickname, None, target.host)
+            )
+            old = target.nickname
+            target.token_hash, target.standin, target.away_since = None, False, None
+            target.kind, target.nickname = kind, nickname
+            if not lobby:
+                self._attach_bots(room)
+            kicked = P.Kicked(message=f"the host removed {old} from the table").model_dump_json()
+            for client in list(room.clients):
+                if client.seat == seat:
+                    client.send(kicked)
+                    client.close()
+                    room.clients.discard(client)
+            target.connections = 0
+            self.broadcast_room(room, now=True)
+            self.poke(room)
 
     # -- connections ---------------------------------------------------------------------
 
     def connect(self, room: Room, client: Client) -> None:
+        """Seat (or seat as a spectator) a connection; a seat over its connection limit loses
+        its oldest connection, so a player coming back is never turned away."""
+        if client.seat is not None:
+            mine = sorted((c for c in room.clients if c.seat == client.seat), key=lambda c: c.serial)
+            for old in mine[: max(0, len(mine) - self.settings.max_connections_per_seat + 1)]:
+                old.close()
+                self.disconnect(room, old)
         room.clients.add(client)
         if client.seat is not None:
             seat = room.seats[client.seat]
@@ -392,6 +461,8 @@ class RoomManager:
         if client not in room.clients:
             return
         room.clients.discard(client)
+        if room.status == "lobby":
+            room.changed_at = time.monotonic()  # a lobby's idle time counts from its last visitor
         if client.seat is not None:
             seat = room.seats[client.seat]
             seat.connections = max(0, seat.connections - 1)
@@ -458,19 +529,57 @@ class RoomManager:
             except NoMercyError as exc:
                 raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc), ref=ref) from None
             over_after = probe.outcome is not None
-            status = None
+            status: RoomStatus | None = None
             if over_after and (room.mode == "round" or _match_would_end(match, probe)):
                 status = "finished"
             try:
                 await self.writer.append(room.id, room.version, seat, str(action), status)
             except Exception:
-                log.exception("storage failed for room %s", room.code)
-                if await self._committed_anyway(room, seat, action):
-                    return self._applied(room, seat, action, status, over_after)
-                raise ProtocolError(
-                    ErrorCode.SERVER_ERROR, "the server could not save that action: try again", ref=ref
-                ) from None
+                if not await self._committed_anyway(room, seat, action):
+                    self._storage_failed(room)
+                    raise StorageUnavailable(
+                        "the server could not save that action: the game is paused, try again", ref=ref
+                    ) from None
+            self._storage_ok(room)
             return self._applied(room, seat, action, status, over_after)
+
+    def _storage_failed(self, room: Room) -> None:
+        """The first failure pauses the room (logged with its traceback, players told);
+        later ones while paused are only counted (the driver backs off)."""
+        if room.paused:
+            log.debug("storage still failing for room %s", room.code)
+            return
+        log.warning("storage failed for room %s: the game is paused", room.code, exc_info=True)
+        room.paused = True
+        self.broadcast(
+            room,
+            P.Paused(message="the server cannot save moves right now: the game is paused").model_dump_json(),
+        )
+        self.broadcast_room(room, now=True)
+
+    def _storage_ok(self, room: Room) -> None:
+        if room.paused:
+            log.warning("storage is back for room %s: the game resumes", room.code)
+            room.paused = False
+            # The game stood still while paused: its timers (a turn, a bot's pause) start afresh.
+            room.changed_at = time.monotonic()
+            self.broadcast(room, P.Resumed().model_dump_json())
+            self.broadcast_room(room, now=True)
+            self.poke(room)
+
+    async def probe_storage(self, room: Room) -> None:
+        """While paused: one real write (the room's status, unchanged); success resumes.
+
+        The room's driver calls this, backing off between tries, instead of playing bots
+        or running out a human's turn timer against a database that is down.
+        """
+        async with room.lock:
+            try:
+                await asyncio.to_thread(self.storage.set_status, room.id, room.status)
+            except Exception:
+                self._storage_failed(room)
+                raise StorageUnavailable("storage is still unavailable") from None
+            self._storage_ok(room)
 
     async def _committed_anyway(self, room: Room, seat: int, action: Action) -> bool:
         """A commit can fail after the database kept it (a lost connection at COMMIT): look."""
@@ -481,7 +590,7 @@ class RoomManager:
         return last == (room.version, seat, str(action))
 
     def _applied(
-        self, room: Room, seat: int, action: Action, status: str | None, over_after: bool
+        self, room: Room, seat: int, action: Action, status: RoomStatus | None, over_after: bool
     ) -> list[Event]:
         """The action is on disk: apply it to the live match and tell everyone."""
         match = room.match
@@ -493,7 +602,7 @@ class RoomManager:
             room.status = status
         self._after(room, events)
         if over_after:
-            self.broadcast_room(room)
+            self.broadcast_room(room, now=True)
         return events
 
     async def next_round(self, room: Room, version: int) -> None:
@@ -502,11 +611,20 @@ class RoomManager:
             match = room.match
             if room.version != version or match is None or not match.round_over or room.finished:
                 return
-            await self.writer.append(room.id, room.version, -1, NEXT_ROUND, None)
+            try:
+                await self.writer.append(room.id, room.version, -1, NEXT_ROUND, None)
+            except Exception:
+                last = None
+                with contextlib.suppress(Exception):
+                    last = await asyncio.to_thread(self.storage.last_entry, room.id)
+                if last != (room.version, -1, NEXT_ROUND):
+                    self._storage_failed(room)
+                    raise StorageUnavailable("the server could not save the next round") from None
+            self._storage_ok(room)
             match.next_round()
             room.version += 1
             self._after(room, [started_event(match.state)])
-            self.broadcast_room(room)
+            self.broadcast_room(room, now=True)
 
     def _after(self, room: Room, events: list[Event]) -> None:
         room.log.extend(events)
@@ -536,6 +654,8 @@ class RoomManager:
         )
 
     def broadcast_state(self, room: Room, events: list[Event]) -> None:
+        if room.update_due is not None:
+            self._send_room(room)  # a due room update goes first, as it happened first
         cache: dict[int | None, str] = {}
         for client in list(room.clients):
             text = cache.get(client.seat)
@@ -543,7 +663,24 @@ class RoomManager:
                 text = cache[client.seat] = self.state_text(room, client.seat, events)
             client.send(text)
 
-    def broadcast_room(self, room: Room) -> None:
+    def broadcast_room(self, room: Room, now: bool = False) -> None:
+        """Tell everyone in the room about its seats, status and audience.
+
+        Updates are coalesced: a storm of joins and leaves sends one ``room`` message per
+        ``room_update_delay`` rather than one per connection to every connection (which
+        grows with the square of the crowd). ``now`` sends at once (a status change).
+        """
+        if now or self.settings.room_update_delay <= 0:
+            self._send_room(room)
+        elif room.update_due is None:
+            room.update_due = asyncio.get_running_loop().call_later(
+                self.settings.room_update_delay, self._send_room, room
+            )
+
+    def _send_room(self, room: Room) -> None:
+        if room.update_due is not None:
+            room.update_due.cancel()
+            room.update_due = None
         text = P.RoomMessage(room=room.info()).model_dump_json()
         for client in list(room.clients):
             client.send(text)
@@ -555,6 +692,39 @@ class RoomManager:
     def poke(self, room: Room) -> None:
         if room.driver is not None:
             room.driver.poke()
+
+    # -- forgetting rooms -----------------------------------------------------------------
+
+    async def sweep(self, now: float) -> list[Room]:
+        """Expire idle lobbies, reclaim finished rooms, forget rooms left alone; returns
+        the rooms removed from memory (their drivers are stopped by the caller).
+
+        - a lobby nobody is connected to, unchanged for ``lobby_idle_seconds`` since it was
+          created or its last player joined or left, closes for good (stored as
+          ``expired``: a restart does not bring it back; looking it up does not keep it);
+        - a finished room is reclaimed ``finished_room_seconds`` after its end, its
+          remaining connections closed;
+        - any room left alone for ``idle_room_seconds`` leaves memory (not storage).
+        """
+        s = self.settings
+        removed: list[Room] = []
+        for code, room in list(self.rooms.items()):
+            if room.status == "lobby" and not room.clients and room.changed_at < now - s.lobby_idle_seconds:
+                try:
+                    await asyncio.to_thread(self.storage.set_status, room.id, "expired")
+                except Exception:
+                    log.warning("could not expire room %s; tried again later", code, exc_info=True)
+                    continue
+            elif room.status == "finished" and room.changed_at < now - s.finished_room_seconds:
+                for client in list(room.clients):
+                    client.close()
+                room.clients.clear()
+            elif room.clients or room.touched >= now - s.idle_room_seconds:
+                continue
+            if self.rooms.get(code) is room:
+                del self.rooms[code]
+                removed.append(room)
+        return removed
 
     # -- loading after a restart -------------------------------------------------------------
 
@@ -575,6 +745,8 @@ class RoomManager:
         since = time.time() - self.settings.idle_room_seconds
         count = 0
         for stored in self.storage.load_rooms(since):
+            if stored.status not in ("lobby", "playing", "finished"):
+                continue  # an expired lobby
             try:
                 room = self.rebuild(stored)
             except Exception:
@@ -591,7 +763,7 @@ class RoomManager:
         seats = [
             Seat(
                 s.seat,
-                s.kind,
+                cast(SeatKind, s.kind),
                 s.nickname,
                 s.token_hash,
                 s.host,
@@ -599,7 +771,8 @@ class RoomManager:
             )
             for s in stored.seats
         ]
-        room = Room(stored.id, stored.code, config, rules, seats, status=stored.status, seed=stored.seed)
+        status = cast(RoomStatus, stored.status)
+        room = Room(stored.id, stored.code, config, rules, seats, status=status, seed=stored.seed)
         room.log = deque(maxlen=self.settings.log_length)
         if stored.seed is not None:
             match = Match(len(seats), rules, stored.seed)

@@ -28,6 +28,13 @@ class Settings:
     database_url: str | None = None
     #: Extra origins allowed to open a WebSocket (the server's own origin always is).
     allowed_origins: tuple[str, ...] = ()
+    #: Host names this server answers to (``Host`` header; ``*.example.org`` matches the
+    #: subdomains, ``*`` anything). Empty: ``localhost`` and IP addresses only, which a DNS
+    #: rebinding attack cannot use. A public server lists its name here.
+    allowed_hosts: tuple[str, ...] = ()
+    #: Proxies (addresses or networks, ``*`` for any) whose ``X-Forwarded-For`` /
+    #: ``Forwarded`` headers name the real client. Empty: the headers are ignored.
+    forwarded_allow_ips: tuple[str, ...] = ()
     #: Pause before a bot (or a stand-in for an absent human) moves, so people can follow.
     bot_delay: float = 0.9
     #: Pause before a bot catches a player who did not call Uno, giving humans a chance.
@@ -52,8 +59,37 @@ class Settings:
     join_failures_per_minute: int = 20
     #: Most rooms in memory at once.
     max_rooms: int = 2000
-    #: Finished or idle rooms are forgotten by memory (not by storage) after this long.
+    #: Open (unfinished) rooms one client address may have created at once.
+    max_rooms_per_address: int = 20
+    #: Rooms left alone this long are forgotten by memory (not by storage); also how far
+    #: back a restart looks for rooms to rebuild.
     idle_room_seconds: float = 6 * 3600
+    #: A lobby nobody is connected to closes for good after this long without a change.
+    lobby_idle_seconds: float = 600.0
+    #: A finished room is reclaimed (its connections closed) this long after its end.
+    finished_room_seconds: float = 300.0
+    #: How often the sweeper looks for rooms to expire or reclaim.
+    sweep_seconds: float = 30.0
+    #: Largest HTTP request body, counted as it arrives (chunked bodies too).
+    max_body_bytes: int = 16_384
+    #: Deepest nesting of arrays and objects in a JSON message or body.
+    max_json_depth: int = 32
+    #: Seconds a new WebSocket has to send ``hello`` before it is closed.
+    hello_timeout: float = 5.0
+    #: WebSockets one address may hold open that are not seated players (spectators and
+    #: connections that have not said hello yet). Seated players never count.
+    max_sockets_per_address: int = 64
+    #: Connections one seat may hold at once: a new one closes the oldest (so a reconnect
+    #: is never refused).
+    max_connections_per_seat: int = 4
+    #: Spectators one room admits.
+    max_spectators: int = 50
+    #: Room updates (who is connected, how many watch) are sent at most this often.
+    room_update_delay: float = 0.25
+    #: After a failed storage write a room waits this long, doubled on every further
+    #: failure up to ``storage_retry_max``, and its players are told the game is paused.
+    storage_retry_base: float = 0.5
+    storage_retry_max: float = 30.0
     #: Tests only: let room creation fix the seed. Off by default: a known seed reveals
     #: every hand and the whole draw pile.
     test_options: bool = False

@@ -163,6 +163,13 @@ class Storage:
                 .values(seed=seed, status="playing", updated_at=time.time())
             )
 
+    def set_status(self, room_id: int, status: str) -> None:
+        """A room's status alone (``expired``: an idle lobby closed for good)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(rooms).where(rooms.c.id == room_id).values(status=status, updated_at=time.time())
+            )
+
     def append(self, room_id: int, seq: int, seat: int, action: str, status: str | None = None) -> None:
         """One log entry (and the room's new status), committed before returning.
 

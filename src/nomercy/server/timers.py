@@ -13,6 +13,12 @@ next change, which replans):
 - the end of a disconnected human's grace period (the stand-in takes over);
 - the next round of a match, ``between_rounds`` after a round ends.
 
+When storage fails the room is paused (its players are told): the driver then only
+probes storage with one write, after a delay that doubles each time up to
+``storage_retry_max``, and plays no bot and runs out no turn timer meanwhile. Nothing
+was applied that was not stored, so on success the game resumes exactly where it
+stopped, its timers started afresh.
+
 Every job re-checks the room's version before acting, so a job planned for a state
 that has since changed does nothing.
 """
@@ -26,7 +32,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 from nomercy.actions import Action
-from nomercy.server.protocol import ProtocolError
+from nomercy.server.connections import Backoff
+from nomercy.server.protocol import ProtocolError, StorageUnavailable
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.views import PlayerView, player_view
 
@@ -56,6 +63,7 @@ class RoomDriver:
         self.task: asyncio.Task[None] | None = None
         #: (version, seat) of bot actions the engine refused: never planned again.
         self._refused: set[tuple[int, int]] = set()
+        self.backoff = Backoff(self.settings.storage_retry_base, self.settings.storage_retry_max)
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.room.code}")
@@ -90,11 +98,17 @@ class RoomDriver:
                     pass
             try:
                 await job()
+            except StorageUnavailable:
+                # Nothing was applied: wait (longer each time), then plan afresh.
+                await asyncio.sleep(self.backoff.failed())
+                continue
             except ProtocolError as exc:
                 log.debug("room %s: job refused: %s", self.room.code, exc.message)
             except Exception:
                 log.exception("room %s: job failed", self.room.code)
                 await asyncio.sleep(1.0)  # never spin on a failing job
+            else:
+                self.backoff.succeeded()
 
     # -- planning -------------------------------------------------------------------------
 
@@ -103,6 +117,8 @@ class RoomDriver:
         match = room.match
         if room.status != "playing" or match is None:
             return None
+        if room.paused:
+            return now, self._probe  # nothing else until storage answers (backing off)
         if match.round_over:
             if room.finished:
                 return None
@@ -160,6 +176,8 @@ class RoomDriver:
             if self.room.version == version:
                 try:
                     await self.manager.apply(self.room, seat, action, version)
+                except StorageUnavailable:
+                    raise  # not a refusal: tried again later
                 except ProtocolError:
                     self._refused.add((version, seat))
                     raise
@@ -183,6 +201,8 @@ class RoomDriver:
             if room.version == version and room.controller(seat) is bot:
                 try:
                     await self.manager.apply(room, seat, action, version)
+                except StorageUnavailable:
+                    raise
                 except ProtocolError as exc:  # a bot bug must not stop the table
                     if room.version != version:
                         return  # a human's message came first: fine
@@ -208,6 +228,9 @@ class RoomDriver:
                 self.manager.broadcast_room(self.room)
 
         return job
+
+    async def _probe(self) -> None:
+        await self.manager.probe_storage(self.room)
 
     def _next_round(self, version: int) -> Job:
         async def job() -> None:

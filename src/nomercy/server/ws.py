@@ -8,8 +8,13 @@ is built by :meth:`RoomManager.state_text` from ``player_view(state, seat)`` and
 
 Checks, in order, on every message: size, rate, JSON, schema, then (in the room) seat,
 version, whose turn and the rules. A refusal is an ``error`` message with a stable code
-and changes nothing; the connection stays open except for a bad ``Origin`` (refused at
-the handshake) and repeated failed joins.
+and changes nothing; the connection stays open except for a bad ``Origin`` or ``Host``
+(refused at the handshake), too many sockets from one address, no ``hello`` within
+``hello_timeout`` seconds, a full spectator gallery and repeated failed joins.
+
+The join-failure limit never refuses a valid seat token: an address that guessed too
+many codes may still take the seat its token proves (a player behind the same proxy or
+NAT as a guesser, or their own reconnect), and nothing else.
 """
 
 from __future__ import annotations
@@ -18,43 +23,32 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nomercy.server import protocol as P
+from nomercy.server.addresses import HostPolicy, limit_key, origin_allowed
+from nomercy.server.connections import SocketCounter
+from nomercy.server.inputs import json_depth_ok
 from nomercy.server.limits import KeyedLimiter, TokenBucket
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Client, Room, RoomManager
-from nomercy.server.settings import Settings
 
 log = logging.getLogger("nomercy.server")
 
 
-def origin_allowed(headers: Any, settings: Settings) -> bool:
-    """Same origin as the ``Host`` header, or listed in ``allowed_origins``.
-
-    A request without ``Origin`` comes from a non-browser client (which could forge the
-    header anyway); the check exists to stop other web sites from driving a visitor's
-    browser into a room (cross-site WebSocket hijacking).
-    """
-    origin: str | None = headers.get("origin")
-    if origin is None:
-        return True
-    if origin in settings.allowed_origins:
-        return True
-    return urlsplit(origin).netloc.lower() == str(headers.get("host", "")).lower()
-
-
-def parse_message(raw: str | bytes, limit: int) -> Any:
-    """Size, JSON and schema checks; returns one of the client message models."""
+def parse_message(raw: str | bytes, limit: int, max_depth: int = 32) -> Any:
+    """Size, nesting, JSON and (strict) schema checks; returns a client message model."""
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
     if size > limit:
         raise ProtocolError(
             ErrorCode.TOO_LARGE, f"a message may be {limit} bytes at most, this one is {size}"
         )
+    if not json_depth_ok(raw, max_depth):
+        raise ProtocolError(ErrorCode.BAD_JSON, f"JSON nested deeper than {max_depth} levels")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -78,25 +72,50 @@ def error_text(exc: ProtocolError, version: int | None = None) -> str:
 class Connection:
     """Reads one WebSocket until it closes; writes through the client's queue."""
 
-    def __init__(self, ws: WebSocket, manager: RoomManager, join_failures: KeyedLimiter) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        manager: RoomManager,
+        join_failures: KeyedLimiter,
+        sockets: SocketCounter | None = None,
+        hosts: HostPolicy | None = None,
+    ) -> None:
         self.ws = ws
         self.manager = manager
         self.settings = manager.settings
         self.join_failures = join_failures
-        self.address = ws.client.host if ws.client else "?"
+        self.sockets = sockets or SocketCounter(self.settings.max_sockets_per_address)
+        self.hosts = hosts or HostPolicy(self.settings.allowed_hosts)
+        #: Counted in ``sockets`` (until seated or closed).
+        self.counted = False
+        self.address = limit_key(ws.client.host) if ws.client else "?"
         self.bucket = TokenBucket(self.settings.message_rate, self.settings.message_burst)
         self.room: Room | None = None
         self.client: Client | None = None
 
     async def run(self) -> None:
-        if not origin_allowed(self.ws.headers, self.settings):
+        headers = self.ws.headers
+        if not origin_allowed(
+            headers.get("origin"), headers.get("host"), self.hosts, self.settings.allowed_origins
+        ):
             await self.ws.close(code=1008, reason="origin not allowed")  # before accept: HTTP 403
             return
         await self.ws.accept()
+        if not self.sockets.acquire(self.address):
+            await self._refuse(ErrorCode.RATE_LIMITED, "too many connections from your address")
+            return
+        self.counted = True
         writer: asyncio.Task[None] | None = None
+        hello_by = time.monotonic() + self.settings.hello_timeout
         try:
             while True:
-                message = await self.ws.receive()
+                message = await self._receive(hello_by)
+                if message is None:
+                    timeout = self.settings.hello_timeout
+                    await self._refuse(
+                        ErrorCode.HELLO_FIRST, f"say hello within {timeout:g} seconds of connecting"
+                    )
+                    return
                 if message["type"] == "websocket.disconnect":
                     return
                 raw = message.get("text")
@@ -121,6 +140,9 @@ class Connection:
         except WebSocketDisconnect:
             return
         finally:
+            if self.counted:
+                self.sockets.release(self.address)
+                self.counted = False
             if self.room is not None and self.client is not None:
                 self.manager.disconnect(self.room, self.client)
                 self.client.close()
@@ -128,6 +150,21 @@ class Connection:
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
                     await asyncio.wait_for(writer, 2.0)
                 writer.cancel()
+
+    async def _receive(self, hello_by: float) -> Any:
+        """The next ASGI message; before ``hello`` only until ``hello_by`` (then None)."""
+        if self.client is not None:
+            return await self.ws.receive()
+        try:
+            return await asyncio.wait_for(self.ws.receive(), max(0.0, hello_by - time.monotonic()))
+        except TimeoutError:
+            return None
+
+    async def _refuse(self, code: str, message: str) -> None:
+        """An error, then the connection closed (policy violation)."""
+        await self.send(error_text(ProtocolError(code, message)))
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=1008)
 
     async def send(self, text: str) -> None:
         """Before hello, errors go straight out; afterwards through the ordered queue."""
@@ -151,7 +188,7 @@ class Connection:
     async def handle(self, raw: str | bytes) -> None:
         if not self.bucket.allow():
             raise ProtocolError(ErrorCode.RATE_LIMITED, "slow down: too many messages")
-        msg = parse_message(raw, self.settings.max_message_bytes)
+        msg = parse_message(raw, self.settings.max_message_bytes, self.settings.max_json_depth)
         if isinstance(msg, P.Hello):
             self.hello(msg)
             return
@@ -184,14 +221,30 @@ class Connection:
                 f"protocol version {msg.protocol} is not supported: this server speaks {P.PROTOCOL_VERSION}"
                 " (reload the page)",
             )
-        if self.join_failures.blocked(self.address):
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many failed attempts: wait a minute", close=True)
+        blocked = self.join_failures.blocked(self.address)
+        too_many = ProtocolError(
+            ErrorCode.RATE_LIMITED, "too many failed attempts: wait a minute", close=True
+        )
         try:
             room = self.manager.get(msg.room)
             seat = self.manager.authenticate(room, msg.token) if msg.token is not None else None
         except ProtocolError:
             self.join_failures.charge(self.address)
+            if blocked:
+                raise too_many from None
             raise
+        if seat is None:
+            if blocked:
+                raise too_many  # only a proven seat passes a blocked address
+            if room.spectators() >= self.settings.max_spectators:
+                raise ProtocolError(
+                    ErrorCode.ROOM_FULL,
+                    f"this room has {self.settings.max_spectators} spectators, as many as it admits",
+                    close=True,
+                )
+        elif self.counted:
+            self.sockets.release(self.address)  # a seated player no longer counts
+            self.counted = False
         self.room = room
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
@@ -199,4 +252,4 @@ class Connection:
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     state = ws.app.state
-    await Connection(ws, state.manager, state.join_failures).run()
+    await Connection(ws, state.manager, state.join_failures, state.sockets, state.hosts).run()

@@ -254,6 +254,8 @@ function onMessage(msg) {
     case "chat": addChat(msg.nickname, msg.text); break;
     case "reaction": addChat(msg.nickname, REACTION_TEXT[msg.reaction] || msg.reaction, true); break;
     case "kicked": app.kicked = true; toast(msg.message); break;
+    case "paused": $("conn").textContent = "paused: the server cannot save moves, retrying…"; toast(msg.message); break;
+    case "resumed": $("conn").textContent = app.seat === null ? "watching" : "connected"; toast("the game goes on"); break;
     case "error": onError(msg); break;
     default: break;
   }

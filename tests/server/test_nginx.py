@@ -1,0 +1,298 @@
+"""The server behind Debian's real nginx, configured by ``deploy/nginx/nomercy.conf``.
+
+The test runs the very file that ``docs/deploy.md`` tells operators to install, changing
+only its ports and certificate (each change must match exactly once, so an edit of the
+file that the test no longer understands fails here instead of drifting). nginx runs
+unprivileged-style: its own prefix, pid, logs and temp folders under ``tmp_path``, on
+loopback ports. Clients connect from two loopback addresses, 127.0.0.1 and 127.0.0.2, so
+nginx reports two different clients and the server must keep their limits apart.
+
+Skipped only where nginx or openssl is not installed; CI installs both (``.ci/run``)
+and there the skip is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from .conftest import ServerProcess, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "deploy" / "nginx" / "nomercy.conf"
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+OPENSSL = shutil.which("openssl")
+HOST = "play.example.org"
+
+pytestmark = pytest.mark.skipif(
+    not (NGINX and OPENSSL) and os.environ.get("CI") != "true",
+    reason="nginx (Debian: apt-get install nginx) or openssl is not installed",
+)
+
+
+def site_config(app_port: int, https_port: int, http_port: int, cert: Path, key: Path) -> str:
+    """deploy/nginx/nomercy.conf with test ports and certificate (each edit must apply once)."""
+    text = SITE.read_text()
+    edits = [
+        (r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{app_port};"),
+        (r"listen 80;", f"listen 127.0.0.1:{http_port};"),
+        (r"listen \[::\]:80;\n", ""),
+        (r"listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;"),
+        (r"listen \[::\]:443 ssl;\n", ""),
+        (
+            r"ssl_certificate +/etc/letsencrypt/live/play\.example\.org/fullchain\.pem;",
+            f"ssl_certificate {cert};",
+        ),
+        (
+            r"ssl_certificate_key +/etc/letsencrypt/live/play\.example\.org/privkey\.pem;",
+            f"ssl_certificate_key {key};",
+        ),
+    ]
+    for pattern, replacement in edits:
+        text, count = re.subn(pattern, replacement, text)
+        assert count == 1, f"{SITE.name}: {pattern!r} matched {count} times"
+    return text
+
+
+class Nginx:
+    """nginx -p PREFIX -c PREFIX/nginx.conf in the foreground (daemon off)."""
+
+    def __init__(self, prefix: Path, app_port: int) -> None:
+        assert NGINX and OPENSSL, "CI installs nginx and openssl (.ci/run)"
+        self.prefix = prefix
+        self.https_port = free_port()
+        self.http_port = free_port()
+        self.cert, self.key = prefix / "cert.pem", prefix / "key.pem"
+        subprocess.run(
+            [
+                OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                "-nodes", "-keyout", str(self.key), "-out", str(self.cert), "-days", "2",
+                "-subj", f"/CN={HOST}", "-addext", f"subjectAltName=DNS:{HOST}",
+            ],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+        for folder in ("logs", "temp"):
+            (prefix / folder).mkdir()
+        (prefix / "site.conf").write_text(
+            site_config(app_port, self.https_port, self.http_port, self.cert, self.key)
+        )
+        temp = prefix / "temp"
+        user = "user root;\n" if os.geteuid() == 0 else ""  # workers must read the test's files
+        (prefix / "nginx.conf").write_text(
+            f"""{user}daemon off;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/logs/error.log info;
+events {{ worker_connections 256; }}
+http {{
+    access_log {prefix}/logs/access.log;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {prefix}/site.conf;
+}}
+"""
+        )
+        self.proc = subprocess.Popen(
+            [
+                NGINX,
+                "-p",
+                str(prefix),
+                "-c",
+                str(prefix / "nginx.conf"),
+                "-e",
+                str(prefix / "logs" / "error.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, (prefix / "logs" / "error.log").read_text()
+            try:
+                socket.create_connection(("127.0.0.1", self.https_port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start")
+
+    def ssl_context(self) -> ssl.SSLContext:
+        ctx = ssl.create_default_context(cafile=str(self.cert))
+        ctx.check_hostname = False  # we connect to 127.0.0.1; the chain is still verified
+        return ctx
+
+    def http(self, source: str) -> httpx.Client:
+        """A client connecting from ``source`` (a loopback address), asking for HOST."""
+        return httpx.Client(
+            base_url=f"https://127.0.0.1:{self.https_port}",
+            headers={"Host": HOST},
+            transport=httpx.HTTPTransport(local_address=source, verify=self.ssl_context()),
+            timeout=10,
+            trust_env=False,
+        )
+
+    def websocket(self, source: str, origin: str | None = f"https://{HOST}") -> ClientConnection:
+        sock = socket.create_connection(
+            ("127.0.0.1", self.https_port), timeout=10, source_address=(source, 0)
+        )
+        return connect(  # a context manager that the tests close by hand
+            f"wss://{HOST}:{self.https_port}/ws",
+            sock=sock,
+            ssl=self.ssl_context(),
+            server_hostname=HOST,
+            origin=origin,  # type: ignore[arg-type]
+            proxy=None,
+            open_timeout=10,
+        ).__enter__()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+@pytest.fixture
+def proxied(start_server: Any, tmp_path: Path) -> Iterator[tuple[ServerProcess, Nginx]]:
+    server = start_server(
+        NOMERCY_ALLOWED_HOSTS=HOST,
+        NOMERCY_FORWARDED_ALLOW_IPS="127.0.0.1",
+        NOMERCY_ROOMS_PER_MINUTE="2",
+        NOMERCY_JOIN_FAILURES_PER_MINUTE="3",
+    )
+    prefix = tmp_path / "nginx"
+    prefix.mkdir()
+    nginx = Nginx(prefix, server.port)
+    yield server, nginx
+    nginx.stop()
+
+
+def receive_until(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if msg["type"] == kind:
+            return msg  # type: ignore[no-any-return]
+
+
+def test_ci_installs_nginx() -> None:
+    if os.environ.get("CI") == "true":
+        assert NGINX and OPENSSL, "CI must install nginx and openssl (.ci/run)"
+
+
+def test_a_game_over_tls_and_websocket_through_nginx(proxied: tuple[ServerProcess, Nginx]) -> None:
+    _server, nginx = proxied
+    with nginx.http("127.0.0.2") as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "nomercy" in page.text.lower()
+        assert HOST not in page.headers["content-security-policy"]
+        host = client.post("/api/rooms", json={"nickname": "Ann", "seats": 2, "bots": 1, "seed": 5}).json()
+        code, token = host["code"], host["token"]
+        ws = nginx.websocket("127.0.0.2")
+        ws.send(json.dumps({"type": "hello", "room": code, "token": token}))
+        assert receive_until(ws, "welcome")["seat"] == 0
+        started = client.post(f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {token}"})
+        assert started.status_code == 200, started.text
+    # Play until the game has moved on by a few actions (the bot answers through nginx too).
+    version = 0
+    while version < 4:
+        state = receive_until(ws, "state")
+        version = state["version"]
+        view = state["view"]
+        if view is not None and view["current_player"] == 0 and view["outcome"] is None:
+            legal = [a for a in view["legal_actions"] if a != "uno"]
+            ws.send(json.dumps({"type": "action", "action": legal[0], "version": version}))
+        elif view is not None and view["outcome"] is not None:
+            break
+    ws.close()
+
+
+def test_each_client_behind_nginx_has_its_own_limits(proxied: tuple[ServerProcess, Nginx]) -> None:
+    """Two clients reach the server through one proxy: their buckets stay apart, a client's
+    own X-Forwarded-For is ignored, and a blocked address still takes its proven seat."""
+    _server, nginx = proxied
+    body = {"nickname": "A", "seats": 2, "bots": 1}
+    with nginx.http("127.0.0.1") as one, nginx.http("127.0.0.2") as two:
+        first = [one.post("/api/rooms", json=body) for _ in range(3)]
+        assert [r.status_code for r in first] == [200, 200, 429]
+        # Lying about the address does not help: nginx replaces the header.
+        spoofed = one.post("/api/rooms", json=body, headers={"X-Forwarded-For": "10.9.9.9"})
+        assert spoofed.status_code == 429
+        # The other client has its own bucket.
+        assert two.post("/api/rooms", json=body).status_code == 200
+
+        # Guessing codes blocks the guesser only...
+        code, token = first[0].json()["code"], first[0].json()["token"]
+        guesses = [one.get(f"/api/rooms/ZZZZZ{c}").status_code for c in "2345"]
+        assert guesses == [404, 404, 404, 429]
+        assert one.get(f"/api/rooms/{code}").status_code == 429
+        assert two.get(f"/api/rooms/{code}").status_code == 200
+        # ...and never refuses a valid seat token, over HTTP or WebSocket.
+        ws = nginx.websocket("127.0.0.1")
+        ws.send(json.dumps({"type": "hello", "room": code, "token": token}))
+        assert receive_until(ws, "welcome")["seat"] == 0
+        ws.close()
+        started = one.post(f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {token}"})
+        assert started.status_code == 200, started.text
+
+
+def test_nginx_passes_the_host_and_the_server_refuses_other_names(
+    proxied: tuple[ServerProcess, Nginx],
+) -> None:
+    _server, nginx = proxied
+    with nginx.http("127.0.0.1") as client:
+        rebound = client.get("/", headers={"Host": "attacker.example"})
+        assert rebound.status_code == 400 and rebound.json()["detail"]["code"] == "bad_host"
+    with pytest.raises(Exception, match="403"):
+        nginx.websocket("127.0.0.1", origin="https://attacker.example")
+    redirect = httpx.get(
+        f"http://127.0.0.1:{nginx.http_port}/join/ABCDEF", headers={"Host": HOST}, trust_env=False
+    )
+    assert redirect.status_code == 301 and redirect.headers["location"] == f"https://{HOST}/join/ABCDEF"
+
+
+UNIT = ROOT / "deploy" / "systemd" / "nomercy.service"
+
+
+def test_the_deploy_guide_shows_the_tested_files() -> None:
+    """docs/deploy.md carries deploy/nginx/nomercy.conf and the systemd unit verbatim."""
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    assert SITE.read_text().strip() in guide
+    assert UNIT.read_text().strip() in guide
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
+    """systemd's own checker accepts the unit (its ExecStart pointed at this nomercy)."""
+    nomercy = Path(sys.executable).with_name("nomercy")
+    text = UNIT.read_text()
+    assert text.count("/opt/nomercy/venv/bin/nomercy") == 1
+    unit = tmp_path / "nomercy.service"
+    unit.write_text(text.replace("/opt/nomercy/venv/bin/nomercy", str(nomercy)))
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and not result.stderr.strip(), result.stderr
+    # The flags it passes exist.
+    helptext = subprocess.run([str(nomercy), "serve", "--help"], capture_output=True, text=True).stdout
+    for flag in re.findall(r"(--[a-z-]+)", text.split("ExecStart=", 1)[1].split("\nRestart", 1)[0]):
+        assert flag in helptext, flag
