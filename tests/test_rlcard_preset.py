@@ -60,20 +60,36 @@ def test_two_player_reverse_is_validated() -> None:
 
 
 def test_rlcard_preset_is_classic_with_rlcards_choices() -> None:
+    """The rlcard preset keeps RLCard's game exactly, whatever the official classic preset
+    becomes: the classic deck, RLCard's rule values, and where they differ from classic."""
     classic = Rules.preset("classic")
     rl = Rules.preset("rlcard")
     assert rl.deck == classic.deck and len(nomercy.full_deck(rl)) == 108
+    assert rl.to_dict(only_changes=True) == {
+        "deck": "classic",
+        "first_card": "apply",
+        "draw_rule": "one",
+        "stacking": False,
+        "seven_zero": False,
+        "mercy_limit": None,
+        "uno_calls": False,
+        "two_player_reverse": "opponent",
+        "last_card_draw": "apply",
+        "target_score": 500,
+        "wild_draw4_restricted": True,
+        "play_drawn_at_once": True,
+    }
     changed = {k for k, v in rl.to_dict().items() if classic.to_dict()[k] != v}
     assert changed == {
         "first_card",
         "must_play_drawn",
+        "draw_when_playable",
         "wild_draw4_restricted",
+        "wild_draw4_challenge",
         "uno_calls",
         "two_player_reverse",
-        "last_card_draw",
         "play_drawn_at_once",
     }
-    assert not rl.stacking and rl.draw_rule == "one" and rl.mercy_limit is None
 
 
 def test_rlcard_preset_plays_out() -> None:
