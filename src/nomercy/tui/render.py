@@ -147,6 +147,12 @@ def stack_text(view: PlayerView, names: Sequence[str]) -> Text | None:
     if view.pending_total <= 0 or view.current_player is None:
         return None
     who = "you" if view.current_player == view.seat else player_name(view.current_player, names)
+    if view.decision is Decision.CHALLENGE:  # W6: no stacking, a challenge instead
+        text = Text(f" WILD DRAW 4 +{view.pending_total} ", style="bold white on red")
+        text.append(f" on {who}", style="bold")
+        if view.current_player == view.seat:
+            text.append(": x to challenge it, or t to take the 4")
+        return text
     text = Text(f" STACK +{view.pending_total} ", style="bold white on red")
     text.append(f" pending on {who}", style="bold")
     if view.current_player == view.seat:
@@ -205,8 +211,10 @@ def decision_hint(view: PlayerView) -> str:
         return "The first card is a wild: name the color in play (r, y, g or b)."
     if view.decision is Decision.CHALLENGE:
         return "A Wild Draw 4 at you: x to challenge it (wrong: you draw 6), or t to take the 4."
-    if any(a.kind == "draw" for a in view.legal_actions) and not playable(view):
-        return "Nothing matches: d to draw."
+    if any(a.kind == "draw" for a in view.legal_actions):
+        if not playable(view):
+            return "Nothing matches: d to draw."
+        return "Play a card: its number or code, or d to draw (T3)."
     return "Play a card: its number or code."
 
 
