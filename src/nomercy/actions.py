@@ -35,6 +35,9 @@ class Action:
 
     __slots__ = ("_key",)
     kind: ClassVar[str] = ""
+    #: True for the actions a seat may take when it is not deciding (``uno``, ``catch N``;
+    #: U1-U3): drivers ask every other seat for these after each action.
+    out_of_turn: ClassVar[bool] = False
 
     def __init__(self, key: tuple[object, ...]) -> None:
         self._key: Final = key
@@ -185,6 +188,7 @@ class CallUno(_Bare):
 
     __slots__ = ()
     kind: ClassVar[str] = "uno"
+    out_of_turn: ClassVar[bool] = True
 
 
 class ChooseColor(Action):
@@ -206,6 +210,7 @@ class Catch(Action):
 
     __slots__ = ("seat",)
     kind: ClassVar[str] = "catch"
+    out_of_turn: ClassVar[bool] = True
 
     def __init__(self, seat: int) -> None:
         self.seat = seat

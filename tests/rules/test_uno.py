@@ -56,6 +56,17 @@ def test_U2_other_seats_are_offered_a_catch_while_the_window_is_open() -> None:
     assert "catch 0" in {str(a) for a in player_view(s, 3).legal_actions}
 
 
+def test_U2_out_of_turn_tells_the_catch_and_the_late_call_from_turn_actions() -> None:
+    """U1-U3: ``Action.out_of_turn`` is true for exactly what a non-deciding seat may do."""
+    s = make(TABLE, "R0", PILE)
+    act(s, "play R5")
+    assert {str(a) for a in s.legal_actions() if a.out_of_turn} == {"catch 0"}
+    for seat in (0, 2, 3):  # not deciding: only out-of-turn actions are offered
+        assert s.legal_actions(seat) and all(a.out_of_turn for a in s.legal_actions(seat))
+    act(s, "play R1")
+    assert not any(a.out_of_turn for seat in range(4) for a in s.legal_actions(seat))
+
+
 def test_U2_catch_by_a_non_deciding_seat() -> None:
     """U2: a non-deciding seat catches; the caught player draws 2; the turn stays put."""
     s = make(TABLE, "R0", PILE)

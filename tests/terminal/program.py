@@ -19,7 +19,7 @@ class FirstBot(Bot):
     name: ClassVar[str] = "first"
 
     def choose(self, view: PlayerView) -> Action:
-        return next(a for a in view.legal_actions if a.kind not in ("catch", "uno"))
+        return next(a for a in view.legal_actions if not a.out_of_turn)
 
     def react(self, view: PlayerView) -> Action | None:
         return next((a for a in view.legal_actions if isinstance(a, Catch)), None)

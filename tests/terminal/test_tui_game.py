@@ -159,7 +159,7 @@ def policy(session: Session, quit_after: int | None) -> Callable[[str], str]:
             return "q"
         moves += 1
         view = player_view(session.state, 0)
-        legal = [a for a in view.legal_actions if a.kind not in ("catch", "uno")]
+        legal = [a for a in view.legal_actions if not a.out_of_turn]
         return typed(legal[(view.step * 7 + len(view.hand)) % len(legal)])
 
     return read

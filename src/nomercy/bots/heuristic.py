@@ -201,12 +201,12 @@ def table_from_state(state: GameState) -> Table:
 
 def _turn_actions(legal: Sequence[Action]) -> list[Action]:
     """The turn's actions; of a play offered with and without Uno, the one with it (U1)."""
-    if not any(a.kind in ("catch", "uno") or (type(a) is Play and a.uno) for a in legal):
+    if not any(a.out_of_turn or (type(a) is Play and a.uno) for a in legal):
         return list(legal)
     calls = {(a.card, a.color, a.target) for a in legal if type(a) is Play and a.uno}
     out: list[Action] = []
     for a in legal:
-        if a.kind in ("catch", "uno"):
+        if a.out_of_turn:
             continue
         if type(a) is Play and not a.uno and (a.card, a.color, a.target) in calls:
             continue

@@ -65,7 +65,8 @@ def reactions(
             if bot is None or not state.active[seat]:
                 continue
             view = player_view(state, seat)
-            if not view.legal_actions or (view.is_my_turn and not _has_out_of_turn(view.legal_actions)):
+            legal = view.legal_actions
+            if not legal or (view.is_my_turn and not any(a.out_of_turn for a in legal)):
                 continue
             action = bot.react(view)
             if action is None:
@@ -78,10 +79,6 @@ def reactions(
         if not acted:
             break
     return results
-
-
-def _has_out_of_turn(actions: tuple[Action, ...]) -> bool:
-    return any(a.kind in ("catch", "uno") for a in actions)
 
 
 def _tell(bots: Sequence[Bot | None], events: list[Event], skip: int | None) -> None:

@@ -150,7 +150,7 @@ def play_game(config: Config, index: int) -> GameResult:
     decisions = [0] * n
 
     def listen(seat: int, action: Action, events: list[Event]) -> None:
-        if action.kind not in ("catch", "uno"):
+        if not action.out_of_turn:
             decisions[seat] += 1
 
     seed = deal_seed(config.seed, index, n)
