@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from nomercy.engine import GameState
+from nomercy.engine import KNOCKOUT_POINTS, GameState
 from nomercy.rules import Rules
 
-__all__ = ["KNOCKOUT_CONCEDED", "RewardMode", "knockout_reward", "resolve_rules", "round_rewards"]
+__all__ = ["RewardMode", "knockout_reward", "resolve_rules", "round_rewards"]
 
 RewardMode = Literal["win", "points"]
-#: E3: what a knocked-out seat concedes in ``points`` mode (the winner's 250).
-KNOCKOUT_CONCEDED = 250
 
 
 def resolve_rules(rules: Rules | str | Mapping[str, Any] | None) -> Rules:
@@ -35,8 +33,9 @@ def check_reward(reward: str) -> RewardMode:
 
 
 def knockout_reward(mode: RewardMode) -> float:
-    """Reward of a seat at the moment it is knocked out (M1): it has lost the round."""
-    return -1.0 if mode == "win" else -float(KNOCKOUT_CONCEDED)
+    """Reward of a seat at the moment it is knocked out (M1): it has lost the round and, in
+    ``points`` mode, concedes the knock-out bonus that someone scores for it (E3)."""
+    return -1.0 if mode == "win" else -float(KNOCKOUT_POINTS)
 
 
 def round_rewards(state: GameState, mode: RewardMode) -> list[float]:
