@@ -19,47 +19,22 @@ import sys
 import time
 
 import nomercy
-from nomercy import Action, NoMercyError, Rules
+from nomercy import Action, GameState
+from nomercy.testing import RULE_MIXES, check_refusal, random_steps
 
-#: (label, rules, player counts). The mixes reach the less common code paths.
-CASES: list[tuple[str, Rules, tuple[int, ...]]] = [
-    ("no_mercy", Rules(), (2, 3, 4, 6)),
-    ("classic", Rules.preset("classic"), (2, 4)),
-    (
-        "mix_a",
-        Rules(
-            stack_color="match",
-            draw10_stackable=False,
-            two_player_reverse_draw="opponent",
-            roulette_color="revealed",
-            knockout_hand="discard_bottom",
-            knockout_bonus_to="knocker",
-            last_card_draw="apply",
-            first_card="apply",
-        ),
-        (2, 5),
-    ),
-    (
-        "mix_b",
-        Rules(draw_when_playable=True, must_play_drawn=False, draw_rule="one", mercy_limit=15),
-        (3, 4),
-    ),
-    (
-        "mix_c",
-        Rules.preset("classic").replace(
-            wild_draw4_challenge=False,
-            wild_draw4_restricted=True,
-            first_card="apply",
-            must_play_drawn=True,
-            last_card_draw="apply",
-        ),
-        (2, 3),
-    ),
+#: (label, rules, player counts). The mixes (nomercy.testing.RULE_MIXES) reach the less
+#: common code paths.
+CASES: list[tuple[str, nomercy.Rules, tuple[int, ...]]] = [
+    ("no_mercy", RULE_MIXES["no_mercy"], (2, 3, 4, 6)),
+    ("classic", RULE_MIXES["classic"], (2, 4)),
+    ("mix_a", RULE_MIXES["mix_a"], (2, 5)),
+    ("mix_b", RULE_MIXES["mix_b"], (3, 4)),
+    ("mix_c", RULE_MIXES["mix_c"], (2, 3)),
 ]
 if "rlcard" in nomercy.PRESETS:
-    CASES.append(("rlcard", Rules.preset("rlcard"), (2, 3)))
+    CASES.append(("rlcard", nomercy.Rules.preset("rlcard"), (2, 3)))
 
-#: Actions tried on every state to fingerprint the refusals too.
+#: Actions tried on every seventh state to fingerprint the refusals too.
 _PROBES = [Action.parse(t) for t in ("draw", "take", "pass", "color R", "play R7", "play W+6 B", "catch 1")]
 
 
@@ -68,38 +43,46 @@ def _feed(h: hashlib._Hash, text: str) -> None:
     h.update(b"\n")
 
 
-def fingerprint_game(rules: Rules, players: int, seed: int, h: hashlib._Hash) -> int:
-    """Play one seeded random game into ``h``; return its number of steps."""
-    rng = random.Random(seed)
-    state = nomercy.new_game(players=players, rules=rules, seed=seed)
-    steps = 0
-    while not state.is_over:
+class _Fingerprinter:
+    """The random policy of the fingerprint; it hashes each state before choosing.
+
+    Its choices are pinned by the recorded digests: the deciding seat's (``seat=None``),
+    or with probability 0.3, while someone is open to a catch, a random other seat's
+    out-of-turn action when it has one.
+    """
+
+    def __init__(self, h: hashlib._Hash) -> None:
+        self.h = h
+        self.steps = 0
+
+    def __call__(self, state: GameState, rng: random.Random) -> tuple[int | None, Action]:
+        h = self.h
         _feed(h, state.to_json())
         legal = state.legal_actions()
         _feed(h, "|".join(str(a) for a in legal))
-        others = [s for s in range(players) if s != state.current_player]
+        others = [s for s in range(state.players) if s != state.current_player]
         for seat in others:
             _feed(h, f"{seat}:" + "|".join(str(a) for a in state.legal_actions(seat)))
-        if steps % 7 == 0:  # refusals: same message, state unchanged
+        if self.steps % 7 == 0:  # refusals: an IllegalAction, the state unchanged
             probe = rng.choice(_PROBES)
             if probe not in legal:
-                before = state.to_json()
-                try:
-                    state.apply(probe)
-                except NoMercyError as exc:
-                    _feed(h, f"refused {probe}: {type(exc).__name__}")  # messages get reworded
-                assert state.to_json() == before
-        seat = None
+                refusal = check_refusal(state, probe)
+                _feed(h, f"refused {probe}: {type(refusal).__name__}")  # messages get reworded
+        self.steps += 1
         if state.uno_open and rng.random() < 0.3:  # an out-of-turn catch or call
             seat = rng.choice(others)
             outside = state.legal_actions(seat)
-            action = rng.choice(outside) if outside else rng.choice(legal)
-            if not outside:
-                seat = None
-        else:
-            action = rng.choice(legal)
-        events = state.apply(action, seat)
-        _feed(h, f"{seat} {action}: " + repr([e.to_dict() for e in events]))
+            if outside:
+                return seat, rng.choice(outside)
+        return None, rng.choice(legal)
+
+
+def fingerprint_game(rules: nomercy.Rules, players: int, seed: int, h: hashlib._Hash) -> int:
+    """Play one seeded random game into ``h``; return its number of steps."""
+    state = nomercy.new_game(players=players, rules=rules, seed=seed)
+    steps = 0
+    for step in random_steps(state, random.Random(seed), _Fingerprinter(h)):
+        _feed(h, f"{step.seat} {step.action}: " + repr([e.to_dict() for e in step.events]))
         steps += 1
     _feed(h, state.to_json())
     return steps

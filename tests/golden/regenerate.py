@@ -8,9 +8,10 @@ Run from the repository root after a change of behaviour that you mean::
 then read the diff and explain it in the commit message. ``tests/golden/test_golden.py``
 replays every file and asserts the identical logs and final state.
 
-Each choice is ``rng.choice(sorted(candidates, key=str))``, so the games do not depend
-on the order in which ``legal_actions()`` lists the actions, only on which are legal.
-Out-of-turn catches and late Uno calls (U1-U3) are injected the same way.
+The games are played by :class:`nomercy.testing.RandomPlayer` with ``canonical=True``:
+each choice is ``rng.choice`` among the candidates sorted by text, so the games do not
+depend on the order in which ``legal_actions()`` lists the actions, only on which are
+legal. Out-of-turn catches and late Uno calls (U1-U3) are injected the same way.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nomercy import Action, Rules, new_game
-from nomercy.engine import GameState, started_event
+from nomercy import Rules, new_game
+from nomercy.engine import started_event
+from nomercy.testing import RULE_MIXES, RandomPlayer, random_steps
 
 HERE = Path(__file__).resolve().parent
 FORMAT = "nomercy.golden"
@@ -42,55 +44,33 @@ class Spec:
 
 #: Seeds picked so that, together, the games show every kind of event.
 SPECS = (
-    Spec("no_mercy_2p", "no_mercy preset, 2 players", Rules(), 2, 229),
-    Spec("no_mercy_4p", "no_mercy preset, 4 players", Rules(), 4, 64),
-    Spec("classic_2p", "classic preset, 2 players", Rules.preset("classic"), 2, 47),
+    Spec("no_mercy_2p", "no_mercy preset, 2 players", RULE_MIXES["no_mercy"], 2, 229),
+    Spec("no_mercy_4p", "no_mercy preset, 4 players", RULE_MIXES["no_mercy"], 4, 64),
+    Spec("classic_2p", "classic preset, 2 players", RULE_MIXES["classic"], 2, 47),
     Spec(
         "house_rules_3p",
         "no_mercy with many house rules changed, 3 players",
-        Rules(
-            stack_color="match",
-            draw10_stackable=False,
-            draw_when_playable=True,
-            must_play_drawn=False,
-            roulette_color="revealed",
-            knockout_hand="discard_bottom",
-            knockout_bonus_to="knocker",
-            last_card_draw="apply",
-            first_card="apply",
-            uno_penalty=4,
-            mercy_limit=15,
-            hand_size=5,
-        ),
+        RULE_MIXES["golden_house_rules"],
         3,
         51,
     ),
 )
 
-CATCH_RATE = 0.5  # chance that a seat acts out of turn while someone is open to a catch
-
-
-def choose(state: GameState, rng: random.Random) -> tuple[int, Action]:
-    """The next (seat, action): the deciding seat's, or now and then an out-of-turn one."""
-    cur = state.current_player
-    assert cur is not None
-    if state.uno_open and rng.random() < CATCH_RATE:
-        others = [(s, a) for s in range(state.players) if s != cur for a in state.legal_actions(s)]
-        if others:
-            return rng.choice(sorted(others, key=lambda sa: (sa[0], str(sa[1]))))
-    return cur, rng.choice(sorted(state.legal_actions(), key=str))
+#: The deciding seat's choice, or with probability 0.5, while someone is open to a catch,
+#: an out-of-turn one; among the actions sorted by text (see the module docstring). A
+#: draw stays as likely as any other choice under draw_when_playable (keep_playing=0), as
+#: when these games were first written.
+CHOOSE = RandomPlayer(catch_rate=0.5, canonical=True, keep_playing=0.0)
 
 
 def play(spec: Spec) -> dict[str, Any]:
     """Play the game of ``spec``; its header, steps and final state as JSON-ready data."""
     state = new_game(spec.players, spec.rules, spec.seed)
-    rng = random.Random(spec.seed)
     started = started_event(state).to_dict()
-    steps: list[dict[str, Any]] = []
-    while not state.is_over:
-        seat, action = choose(state, rng)
-        events = state.apply(action, seat)
-        steps.append({"seat": seat, "action": str(action), "events": [e.to_dict() for e in events]})
+    steps = [
+        {"seat": step.actor, "action": str(step.action), "events": [e.to_dict() for e in step.events]}
+        for step in random_steps(state, random.Random(spec.seed), CHOOSE)
+    ]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
