@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 from nomercy.actions import Action, Play
 from nomercy.bots import Bot, register
 from nomercy.cards import Card, Color, Face, deck_cards
-from nomercy.engine import GameState
+from nomercy.engine import GameState, next_seat, previous_seat
 from nomercy.rules import Rules
 from nomercy.state import Decision
 from nomercy.views import PlayerView
@@ -75,7 +75,9 @@ class Table:
     """The public facts and the deciding seat's hand: all the heuristic reads.
 
     Built from a :class:`PlayerView` (the bot) or from a sampled state (search
-    playouts, where it only ever sees the seat's own hand and public facts).
+    playouts, where it only ever sees the seat's own hand and public facts). ``nxt`` and
+    ``prev`` are the seats that play after and before ``seat``, as the core counts them
+    (M3); a Wild Reverse Draw 4 turns play round, so its victim is ``prev`` (W1, K6).
     """
 
     __slots__ = (
@@ -83,7 +85,6 @@ class Table:
         "color",
         "danger",
         "decision",
-        "direction",
         "discard",
         "hand",
         "held",
@@ -107,7 +108,8 @@ class Table:
         hand: Sequence[Card],
         sizes: Sequence[int],
         active: Sequence[bool],
-        direction: int,
+        nxt: int,
+        prev: int,
         color: Color | None,
         discard: Sequence[Card],
         decision: Decision,
@@ -118,7 +120,8 @@ class Table:
         self.hand = hand
         self.sizes = sizes
         self.active = active
-        self.direction = direction
+        self.nxt = nxt
+        self.prev = prev
         self.color = color
         self.discard = discard
         self.top = discard[-1]
@@ -136,19 +139,8 @@ class Table:
         self.n_active = sum(active)
         self.threat = min(sizes[o] for o in range(self.players) if o != seat and active[o])
         self.danger = self.threat <= 2
-        self.nxt = self.step(seat, self.direction)
-        self.prev = self.step(seat, -self.direction)
         self.high = sum(1 for c in self.hand if c.draw_value >= 6)
         self.held = _held(self.hand)
-
-    def step(self, seat: int, direction: int) -> int:
-        """The next active seat after ``seat`` going ``direction``."""
-        n = self.players
-        active = self.active
-        seat = (seat + direction) % n
-        while not active[seat]:
-            seat = (seat + direction) % n
-        return seat
 
     def unseen_by_color(self) -> list[int]:
         """Cards of each color neither in this hand nor in the discard pile."""
@@ -172,7 +164,8 @@ def table_from_view(view: PlayerView) -> Table:
         view.hand,
         view.hand_sizes,
         view.active,
-        view.direction,
+        view.next_seat(view.seat),
+        view.previous_seat(view.seat),
         view.color,
         view.discard,
         view.decision,
@@ -190,7 +183,8 @@ def table_from_state(state: GameState) -> Table:
         state.hands[seat],
         [len(h) for h in state.hands],
         state.active,
-        state.direction,
+        next_seat(state, seat),
+        previous_seat(state, seat),
         state.color,
         state.discard,
         state.decision,
