@@ -18,6 +18,7 @@ from nomercy.errors import IllegalAction, InvalidState, NoMercyError
 from nomercy.events import Event
 from nomercy.record import GameRecord, replay
 from nomercy.rules import Rules
+from nomercy.seeding import derive_seed
 from nomercy.state import Outcome
 
 __all__ = ["Match", "RoundResult"]
@@ -38,7 +39,7 @@ class RoundResult:
 
 def round_seed(match_seed: int, number: int) -> int:
     """The seed of round ``number`` (1-based) of a match."""
-    return random.Random(f"nomercy-match:{match_seed}:{number}").getrandbits(63)
+    return derive_seed("match", match_seed, number)
 
 
 class Match:
@@ -104,14 +105,32 @@ class Match:
         """The match winner (E4): the highest total once one reaches the target."""
         if not self.round_over:
             return None
-        remaining = [s for s in range(self.players) if s not in self.eliminated]
+        return self._winner(self.scores, self.eliminated, self.rounds[-1].winner)
+
+    def would_end(self, outcome: Outcome) -> bool:
+        """Would a round ending with ``outcome`` end the match, once scored? (E4)
+
+        For a caller that must know before it scores the round, e.g. a server that
+        records "finished" with the action that ends the match. Changes nothing.
+        """
+        if len(outcome.points) != self.players:
+            raise ValueError(f"an outcome of {len(outcome.points)} seats for a {self.players}-seat match")
+        scores = [a + b for a, b in zip(self.scores, outcome.points, strict=True)]
+        eliminated = self.eliminated
+        if not self.rules.knocked_out_return:
+            eliminated = eliminated | {k.seat for k in outcome.knocked_out}
+        return self._winner(scores, eliminated, outcome.winner) is not None
+
+    def _winner(self, scores: list[int], eliminated: set[int], last: int) -> int | None:
+        """E4: the last seat left in the match, or once a total reaches the target the
+        highest total (a tie goes to the last round's winner if tied, else the lowest seat)."""
+        remaining = [s for s in range(self.players) if s not in eliminated]
         if len(remaining) == 1:
             return remaining[0]
-        if max(self.scores) < self.rules.target_score:
+        best = max(scores)
+        if best < self.rules.target_score:
             return None
-        best = max(self.scores)
-        leaders = [s for s in range(self.players) if self.scores[s] == best]
-        last = self.rounds[-1].winner
+        leaders = [s for s in range(self.players) if scores[s] == best]
         return last if last in leaders else leaders[0]
 
     @property

@@ -24,6 +24,7 @@ from nomercy.engine import new_game
 from nomercy.errors import InvalidRules
 from nomercy.events import Caught, Drew, Event, Reshuffled, StackGrew
 from nomercy.rules import Rules
+from nomercy.seeding import derive_seed
 
 __all__ = ["Row", "RunSpec", "bot_seed", "game_seed", "play_game", "run_chunk"]
 
@@ -32,12 +33,12 @@ Row = dict[str, Any]
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a run: independent of how games are split up."""
-    return random.Random(f"nomercy-sim:{seed}:{index}").getrandbits(63)
+    return derive_seed("sim", seed, index)
 
 
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for the game dealt from ``seed``."""
-    return random.Random(f"nomercy-bot:{seed}:{seat}").getrandbits(63)
+    return derive_seed("bot", seed, seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.record import GameRecord
 from nomercy.rules import Rules
+from nomercy.seeding import derive_seed
 from nomercy.tui.render import describe
 
 SESSION_FORMAT = "nomercy.session"
@@ -46,7 +47,7 @@ class BotSpec:
 
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot at ``seat`` in a game seeded ``seed``."""
-    return random.Random(f"nomercy-play-bot:{seed}:{seat}").getrandbits(63)
+    return derive_seed("play-bot", seed, seat)
 
 
 class StartedRound:
