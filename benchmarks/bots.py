@@ -11,7 +11,7 @@
    action timed (wall clock and this process's CPU time; CPU time is what one core
    costs, wall clock also counts other processes sharing the machine).
 
-Tournaments use seat rotation and duplicate deals (``nomercy.bots.tournament``), so the
+Tournaments use seat rotation and duplicate deals (``nomercy.sim.tournament``), so the
 figures depend on ``--seed`` only, not on ``--workers``. Game counts are chosen so that
 each interval is narrow enough to decide its bar (about +-4.5 points at 400 games) while
 the whole run stays bounded: about 10 minutes with two workers (about 15 core-minutes of
@@ -32,7 +32,7 @@ import nomercy
 from nomercy.bots import make
 from nomercy.bots.expert import DEFAULT_BUDGET
 from nomercy.bots.runner import play_round
-from nomercy.bots.tournament import run_tournament
+from nomercy.sim.tournament import run_tournament
 
 
 def tournament_case(

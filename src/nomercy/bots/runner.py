@@ -88,15 +88,24 @@ def _tell(bots: Sequence[Bot | None], events: list[Event], skip: int | None) -> 
 
 
 def play_round(
-    state: GameState, bots: Sequence[Bot], listener: Listener | None = None, max_steps: int = 100_000
+    state: GameState,
+    bots: Sequence[Bot],
+    listener: Listener | None = None,
+    max_steps: int = 100_000,
+    *,
+    apply: Applier | None = None,
 ) -> GameState:
-    """Play the round to its end; ``listener(seat, action, events)`` sees every action."""
+    """Play the round to its end; ``listener(seat, action, events)`` sees every action.
+
+    ``apply`` applies each action (default ``state.apply``): ``match.apply`` plays the
+    round of a :class:`~nomercy.Match`, which then scores it.
+    """
     if len(bots) != state.players:
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     for _ in range(max_steps):
         if state.outcome is not None:
             return state
-        for result in step(state, bots):
+        for result in step(state, bots, apply=apply):
             if listener is not None:
                 listener(result.seat, result.action, result.events)
     raise RuntimeError(f"the round did not end within {max_steps} steps")

@@ -20,7 +20,7 @@ app = typer.Typer(
 )
 app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
 app.command("rules")(rules_cmd.rules)
-app.command("tournament")(tournament)
+app.command("tournament", cls=simulate.OptionalRayCommand)(tournament)
 app.command("report")(report)
 app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)

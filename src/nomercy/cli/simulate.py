@@ -132,7 +132,7 @@ def run_with_progress(
     description: str = "games",
     show: bool = True,
     chunk_size: int | None = None,
-) -> RunResult:
+) -> RunResult[Row]:
     """:func:`execute` under a Rich progress bar (games done, games/s, time left)."""
     columns = (
         TextColumn("[progress.description]{task.description}"),

@@ -1,4 +1,4 @@
-"""``nomercy tournament``: measure bots against each other (see :mod:`nomercy.bots.tournament`)."""
+"""``nomercy tournament``: measure bots against each other (see :mod:`nomercy.sim.tournament`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from nomercy.bots.tournament import TournamentResult, default_workers, parse_bots, run_tournament
 from nomercy.cli.options import load_rules
+from nomercy.cli.simulate import backend_for
+from nomercy.sim.backends import default_workers
+from nomercy.sim.tournament import TournamentResult, parse_bots, run_tournament
 
 
 def tournament(
@@ -27,6 +29,12 @@ def tournament(
     players: int | None = typer.Option(None, "--players", "-p", min=2, help="players (default: one per bot)"),
     seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole run"),
     workers: int = typer.Option(0, "--workers", "-w", min=0, help="worker processes (0: one per core)"),
+    ray: str | None = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        help="run on Ray: bare --ray starts a local Ray; or a cluster address",
+    ),
     match: bool = typer.Option(False, "--match", help="play full scored matches to the target score (E4)"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
     preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
@@ -47,7 +55,7 @@ def tournament(
         )
     if players > rules.max_players:
         raise typer.BadParameter(f"{players} players: this table seats at most {rules.max_players} (S1)")
-    workers = workers or default_workers()
+    backend = backend_for(max(1, min(workers or default_workers(), games)), ray)
     err = Console(stderr=True)
     show = not as_json and sys.stderr.isatty()
     unit = "matches" if match else "games"
@@ -64,10 +72,17 @@ def tournament(
             ) as bar:
                 task = bar.add_task(unit, total=games)
                 result = run_tournament(
-                    specs, games, players, seed, rules, workers, match, lambda k: bar.advance(task, k)
+                    specs,
+                    games,
+                    players,
+                    seed,
+                    rules,
+                    match=match,
+                    progress=lambda k: bar.advance(task, k),
+                    backend=backend,
                 )
         else:
-            result = run_tournament(specs, games, players, seed, rules, workers, match)
+            result = run_tournament(specs, games, players, seed, rules, match=match, backend=backend)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     if as_json:

@@ -1,9 +1,11 @@
 """Where the games run: this process, local worker processes, or a Ray cluster.
 
-A backend plays chunks of game indexes (:func:`nomercy.sim.runner.run_chunk`) and yields
-each chunk's rows as it finishes, in any order; :func:`execute` puts them back in game
-order. Because every game is seeded from ``(run seed, index)``, the rows are the same
-whatever the backend, the worker count or the chunk size.
+A backend plays chunks of game indexes of a :class:`Job` (a simulation's
+:class:`~nomercy.sim.runner.RunSpec`, a tournament's
+:class:`~nomercy.sim.tournament.TournamentSpec`) and yields each chunk's results as it
+finishes, in any order; :func:`execute` puts them back in game order. Because every game
+is seeded from ``(run seed, index)``, the results are the same whatever the backend, the
+worker count or the chunk size.
 
 Stopping: on ``KeyboardInterrupt`` (Ctrl-C) :func:`execute` stops handing out work, keeps
 every chunk that finished and reports the run as interrupted. Local workers ignore SIGINT
@@ -22,13 +24,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
-
-from nomercy.sim.runner import Row, RunSpec, run_chunk
+from typing import Any, Generic, Protocol, TypeVar
 
 __all__ = [
     "Backend",
     "InProcess",
+    "Job",
     "LocalProcesses",
     "RayBackend",
     "RunResult",
@@ -39,6 +40,27 @@ __all__ = [
 ]
 
 Chunk = tuple[int, int]
+R = TypeVar("R")
+
+
+class Job(Protocol[R]):
+    """``games`` seeded games, any chunk of which plays anywhere to the same results.
+
+    A job is sent to worker processes and Ray tasks, so it must pickle (a frozen
+    dataclass of plain values does).
+    """
+
+    @property
+    def games(self) -> int: ...
+
+    def play_chunk(self, start: int, stop: int) -> list[R]:
+        """The results of games ``start`` (inclusive) to ``stop`` (exclusive), in order."""
+        ...
+
+
+def play_chunk(job: Job[R], start: int, stop: int) -> list[R]:
+    """What a worker runs: a module-level function, so that it pickles by name."""
+    return job.play_chunk(start, stop)
 
 
 def default_workers() -> int:
@@ -61,12 +83,12 @@ def chunk_ranges(games: int, workers: int, size: int | None = None) -> list[Chun
 
 
 class Backend(Protocol):
-    """Plays chunks and yields ``(chunk, rows)`` as each finishes, in any order."""
+    """Plays chunks and yields ``(chunk, results)`` as each finishes, in any order."""
 
     name: str
     workers: int
 
-    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]: ...
+    def imap(self, job: Job[R], chunks: list[Chunk]) -> Generator[tuple[Chunk, list[R]], None, None]: ...
 
 
 @dataclass
@@ -76,9 +98,9 @@ class InProcess:
     name: str = "in-process"
     workers: int = 1
 
-    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]:
+    def imap(self, job: Job[R], chunks: list[Chunk]) -> Generator[tuple[Chunk, list[R]], None, None]:
         for chunk in chunks:
-            yield chunk, run_chunk(spec, *chunk)
+            yield chunk, job.play_chunk(*chunk)
 
 
 def _ignore_sigint() -> None:
@@ -94,7 +116,7 @@ def _start_context() -> multiprocessing.context.BaseContext:
     """
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["nomercy.sim.runner"])
+        context.set_forkserver_preload(["nomercy.sim.runner", "nomercy.sim.tournament"])
         return context
     return multiprocessing.get_context("spawn")
 
@@ -110,13 +132,13 @@ class LocalProcesses:
     workers: int = field(default_factory=default_workers)
     name: str = "processes"
 
-    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]:
+    def imap(self, job: Job[R], chunks: list[Chunk]) -> Generator[tuple[Chunk, list[R]], None, None]:
         pool = ProcessPoolExecutor(self.workers, mp_context=_start_context(), initializer=_ignore_sigint)
         todo = iter(chunks)
-        running: dict[Future[list[Row]], Chunk] = {}
+        running: dict[Future[list[R]], Chunk] = {}
         try:
             for chunk in todo:
-                running[pool.submit(run_chunk, spec, *chunk)] = chunk
+                running[pool.submit(play_chunk, job, chunk[0], chunk[1])] = chunk
                 if len(running) >= 2 * self.workers:
                     break
             while running:
@@ -124,7 +146,7 @@ class LocalProcesses:
                 for future in done:
                     chunk = running.pop(future)
                     for more in todo:
-                        running[pool.submit(run_chunk, spec, *more)] = more
+                        running[pool.submit(play_chunk, job, more[0], more[1])] = more
                         break
                     yield chunk, future.result()
         finally:
@@ -145,7 +167,7 @@ class RayBackend:
     workers: int = field(default_factory=default_workers)
     name: str = "ray"
 
-    def imap(self, spec: RunSpec, chunks: list[Chunk]) -> Generator[tuple[Chunk, list[Row]], None, None]:
+    def imap(self, job: Job[R], chunks: list[Chunk]) -> Generator[tuple[Chunk, list[R]], None, None]:
         ray = _import_ray()
         started_here = not ray.is_initialized()
         if started_here:
@@ -160,13 +182,13 @@ class RayBackend:
                 ray.init(address=self.address, **options)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise RuntimeError(f"cannot start or reach Ray at {self.address!r}: {exc}") from None
-        task = ray.remote(run_chunk).options(num_cpus=1, max_retries=2)
+        task = ray.remote(play_chunk).options(num_cpus=1, max_retries=2)
         capacity = max(self.workers, int(ray.cluster_resources().get("CPU", self.workers)))
         todo = iter(chunks)
         running: dict[Any, Chunk] = {}
         try:
             for chunk in todo:
-                running[task.remote(spec, *chunk)] = chunk
+                running[task.remote(job, *chunk)] = chunk
                 if len(running) >= 2 * capacity:
                     break
             while running:
@@ -174,7 +196,7 @@ class RayBackend:
                 for ref in done:
                     chunk = running.pop(ref)
                     for more in todo:
-                        running[task.remote(spec, *more)] = more
+                        running[task.remote(job, *more)] = more
                         break
                     yield chunk, ray.get(ref)
         finally:
@@ -205,10 +227,10 @@ def make_backend(workers: int | None = None, ray: str | None = None) -> Backend:
 
 
 @dataclass
-class RunResult:
-    """What a run produced: rows in game order, and whether it was cut short."""
+class RunResult(Generic[R]):
+    """What a run produced: results (``rows``) in game order, and whether it was cut short."""
 
-    rows: list[Row]
+    rows: list[R]
     interrupted: bool
     requested: int
     played: int
@@ -219,28 +241,28 @@ class RunResult:
 
 
 def execute(
-    spec: RunSpec,
+    job: Job[R],
     backend: Backend,
     *,
-    on_rows: Callable[[list[Row]], None] | None = None,
+    on_rows: Callable[[list[R]], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
     chunk_size: int | None = None,
     keep: bool = True,
-) -> RunResult:
-    """Play ``spec`` on ``backend``; hand rows to ``on_rows`` in game order as they line up.
+) -> RunResult[R]:
+    """Play ``job`` on ``backend``; hand results to ``on_rows`` in game order as they line up.
 
     ``on_progress(n)`` is told each finished chunk's game count. ``keep=False`` does not
     hold the rows in memory (for runs streamed to a file through ``on_rows``). Ctrl-C stops
     the run; every finished chunk is still handed over (in game order, gaps possible).
     """
-    chunks = chunk_ranges(spec.games, backend.workers, chunk_size)
-    waiting: dict[int, list[Row]] = {}
-    kept: list[Row] = []
+    chunks = chunk_ranges(job.games, backend.workers, chunk_size)
+    waiting: dict[int, list[R]] = {}
+    kept: list[R] = []
     next_start = 0
     interrupted = False
     played = 0
 
-    def emit(rows: list[Row]) -> None:
+    def emit(rows: list[R]) -> None:
         nonlocal played
         played += len(rows)
         if on_rows is not None:
@@ -249,7 +271,7 @@ def execute(
             kept.extend(rows)
 
     try:
-        with closing(backend.imap(spec, chunks)) as results:  # closing shuts the workers down
+        with closing(backend.imap(job, chunks)) as results:  # closing shuts the workers down
             for (start, stop), rows in results:
                 waiting[start] = rows
                 if on_progress is not None:
@@ -262,4 +284,4 @@ def execute(
         interrupted = True
     for start in sorted(waiting):
         emit(waiting.pop(start))
-    return RunResult(kept, interrupted, spec.games, played)
+    return RunResult(kept, interrupted, job.games, played)

@@ -74,6 +74,10 @@ class RunSpec:
             make(name)  # unknown names fail here, in game terms, before any game starts
         object.__setattr__(self, "bots", names)
 
+    def play_chunk(self, start: int, stop: int) -> list[Row]:
+        """Rows of games ``start`` to ``stop``: a :class:`~nomercy.sim.backends.Job`."""
+        return run_chunk(self, start, stop)
+
 
 def _random_is_plain() -> bool:
     """True while ``random`` is the uniform bot that never reacts (the shortcut's premise)."""

@@ -4,17 +4,17 @@ Game ``g`` of a run is the deal ``g // players`` (its seed derived from the run'
 and that number) with the bots rotated ``g % players`` seats, so in every block of
 ``players`` games each bot plays the same deal from every seat (duplicate play: luck of
 the deal cancels out, and every bot plays every seat equally when ``games`` is a
-multiple of ``players``). Every bot's seed is derived from ``(seed, game, entry)``.
-Games run in worker processes and their results are combined in game order, so the
-figures depend on the seed only, never on the number of workers.
+multiple of ``players``). Every bot's seed is derived from ``(seed, game, entry)``
+(:func:`nomercy.seeding.derive_seed`).
+Games are played by the loop every driver shares (:mod:`nomercy.bots.runner`) on the
+simulator's backends (:mod:`nomercy.sim.backends`: this process, worker processes or
+Ray) and their results are combined in game order, so the figures depend on the seed
+only, never on the backend or the number of workers.
 """
 
 from __future__ import annotations
 
-import os
-import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,12 +26,17 @@ from nomercy.events import Event
 from nomercy.intervals import wilson
 from nomercy.match import Match
 from nomercy.rules import Rules
+from nomercy.seeding import derive_seed
+from nomercy.sim.backends import Backend, default_workers, execute, make_backend
+from nomercy.state import Outcome
 
 __all__ = [
     "BotSpec",
     "EntryStats",
     "GameResult",
     "TournamentResult",
+    "TournamentSpec",
+    "default_workers",
     "parse_bots",
     "play_game",
     "run_tournament",
@@ -106,11 +111,12 @@ def seat_of(entry: int, game: int, players: int) -> int:
 
 def deal_seed(seed: int, game: int, players: int) -> int:
     """The deal of game ``game``: shared by the ``players`` rotations of one block."""
-    return random.Random(f"nomercy-tournament:{seed}:{game // players}").getrandbits(63)
+    return derive_seed("tournament", seed, game // players)
 
 
 def bot_seed(seed: int, game: int, entry: int) -> int:
-    return random.Random(f"nomercy-tournament-bot:{seed}:{game}:{entry}").getrandbits(63)
+    """The seed of entry ``entry``'s bot in game ``game``."""
+    return derive_seed("tournament-bot", seed, game, entry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,15 +133,22 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class Config:
+class TournamentSpec:
+    """What to play: a :class:`~nomercy.sim.backends.Job` of ``games`` games (or matches)."""
+
     specs: tuple[BotSpec, ...]
     players: int
     seed: int
     rules: Rules
     match: bool
+    games: int
+
+    def play_chunk(self, start: int, stop: int) -> list[GameResult]:
+        """Games ``start`` to ``stop``, in order."""
+        return [play_game(self, index) for index in range(start, stop)]
 
 
-def play_game(config: Config, index: int) -> GameResult:
+def play_game(config: TournamentSpec, index: int) -> GameResult:
     """Play game (or match) ``index`` of the run described by ``config``."""
     n = config.players
     entries = len(config.specs)
@@ -158,13 +171,12 @@ def play_game(config: Config, index: int) -> GameResult:
     if config.match:
         match = Match(n, config.rules, seed=seed, dealer=(index // n) % n)
         while True:
-            state = play_round(match.state, bots, listen)
+            # Every action goes through match.apply, which scores the round as it ends.
+            state = play_round(match.state, bots, listen, apply=match.apply)
             outcome = state.outcome
             assert outcome is not None
             rounds += 1
             _tally(outcome, points, caused, suffered)
-            # play_round drives match.state directly: score the round as Match.apply would.
-            match._score(outcome)
             if match.is_over:
                 break
             match.next_round()
@@ -189,17 +201,13 @@ def play_game(config: Config, index: int) -> GameResult:
     )
 
 
-def _tally(outcome: Any, points: list[int], caused: list[int], suffered: list[int]) -> None:
+def _tally(outcome: Outcome, points: list[int], caused: list[int], suffered: list[int]) -> None:
     for seat, p in enumerate(outcome.points):
         points[seat] += p
     for ko in outcome.knocked_out:
         suffered[ko.seat] += 1
         if ko.by is not None and ko.by != ko.seat:
             caused[ko.by] += 1
-
-
-def _play_chunk(config: Config, indices: list[int]) -> list[GameResult]:
-    return [play_game(config, i) for i in indices]
 
 
 @dataclass
@@ -263,7 +271,7 @@ class TournamentResult:
         }
 
 
-def combine(config: Config, results: Sequence[GameResult]) -> TournamentResult:
+def combine(config: TournamentSpec, results: Sequence[GameResult]) -> TournamentResult:
     """Add up per-game results (in game order) into per-entry statistics."""
     labels = [s.label for s in config.specs]
     counts: dict[str, int] = {}
@@ -303,52 +311,50 @@ def run_tournament(
     workers: int = 1,
     match: bool = False,
     progress: Callable[[int], None] | None = None,
+    *,
+    ray: str | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
     """Play ``games`` games (or matches) and return the per-bot statistics.
 
-    ``progress(k)`` is called as each batch of ``k`` games finishes (in any order).
+    They run on ``backend``, by default the simulator's for ``workers`` processes (1: this
+    process) or, with ``ray`` (``"local"`` or a cluster address), on Ray. ``progress(k)``
+    is called as each batch of ``k`` games finishes (in any order). Ctrl-C stops the
+    run: the games in flight are abandoned and ``KeyboardInterrupt`` propagates. Worker
+    processes start clean (:mod:`nomercy.sim.backends`), so a script that runs more than
+    one worker must guard its entry point with ``if __name__ == "__main__":``.
     """
-    specs = (
-        list(bots)
-        if bots and not isinstance(bots, str) and isinstance(next(iter(bots)), BotSpec)
-        else parse_bots(bots)  # type: ignore[arg-type]
-    )
-    specs_t: tuple[BotSpec, ...] = tuple(specs)  # type: ignore[arg-type]
-    players = players if players is not None else len(specs_t)
+    specs = _specs(bots)
+    players = players if players is not None else len(specs)
     rules = rules if rules is not None else Rules()
-    if len(specs_t) != players:
-        raise ValueError(f"{len(specs_t)} bots for {players} seats: name one bot per seat")
+    if len(specs) != players:
+        raise ValueError(f"{len(specs)} bots for {players} seats: name one bot per seat")
     if not 2 <= players <= rules.max_players:
         raise ValueError(f"{players} players: this table seats 2 to {rules.max_players} (S1)")
     if games < 1:
         raise ValueError("play at least one game")
-    for spec in specs_t:  # fail here, not in a worker
+    for spec in specs:  # fail here, not in a worker
         spec.build(0)
-    config = Config(specs_t, players, seed, rules, match)
+    config = TournamentSpec(specs, players, seed, rules, match, games)
     workers = max(1, min(workers, games))
-    indices = list(range(games))
-    results: list[GameResult] = []
-    if workers == 1:
-        for i in indices:
-            results.append(play_game(config, i))
-            if progress is not None:
-                progress(1)
-        return combine(config, results)
-    size = max(1, min(25, games // (workers * 8)))
-    chunks = [indices[i : i + size] for i in range(0, games, size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, config, chunk) for chunk in chunks]
-        for future in as_completed(futures):
-            done = future.result()
-            results.extend(done)
-            if progress is not None:
-                progress(len(done))
-    return combine(config, results)
+    if backend is None:
+        backend = make_backend(workers, ray)
+    # Small chunks: a bot game costs far more than a random one, and the bar should move.
+    chunk_size = max(1, min(25, games // (backend.workers * 8)))
+    result = execute(config, backend, on_progress=progress, chunk_size=chunk_size)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return combine(config, result.rows)
 
 
-def default_workers() -> int:
-    """One worker per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover (not Linux)
-        return os.cpu_count() or 1
+def _specs(bots: str | Sequence[str] | Sequence[BotSpec]) -> tuple[BotSpec, ...]:
+    """Bot specs as given, or parsed from ``"expert,heuristic*3"`` or a list of names."""
+    if isinstance(bots, str):
+        return tuple(parse_bots(bots))
+    items = list(bots)
+    specs = [b for b in items if isinstance(b, BotSpec)]
+    if items and len(specs) == len(items):
+        return tuple(specs)
+    if specs:
+        raise TypeError("bots: give bot names or BotSpec values, not both")
+    return tuple(parse_bots([str(b) for b in items]))

@@ -8,8 +8,8 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-from nomercy.bots.tournament import parse_bots, run_tournament, seat_of, wilson
 from nomercy.cli import app
+from nomercy.sim.tournament import parse_bots, run_tournament, seat_of, wilson
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -78,6 +78,23 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert one.to_dict() == two.to_dict()
     other_seed = run_tournament("expert:budget=4,heuristic,random", games=6, players=3, seed=8, workers=1)
     assert other_seed.to_dict() != one.to_dict()
+
+
+def test_a_local_ray_gives_the_same_results() -> None:
+    """The tournament runs on the simulator's backends, Ray included."""
+    pytest.importorskip("ray")
+    from nomercy.sim.backends import RayBackend
+
+    one = run_tournament("heuristic,random,heuristic:catch_miss=0", games=6, players=3, seed=4, match=True)
+    ray = run_tournament(
+        "heuristic,random,heuristic:catch_miss=0",
+        games=6,
+        players=3,
+        seed=4,
+        match=True,
+        backend=RayBackend(address="local", workers=2),
+    )
+    assert ray.to_dict() == one.to_dict()
 
 
 def test_matches_are_played_to_the_target() -> None:
