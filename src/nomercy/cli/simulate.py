@@ -51,7 +51,9 @@ class OptionalRayCommand(TyperCommand):
     followed by another option) is read as ``--ray local`` before parsing.
     """
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    # ctx is click's Context: typer 0.2x vendors click under a private module
+    # (typer._click) and older typers pass click's own, so it is typed Any to fit both.
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         fixed: list[str] = []
         for i, arg in enumerate(args):
             fixed.append(arg)

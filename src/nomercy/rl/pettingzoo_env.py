@@ -52,10 +52,11 @@ __all__ = ["PZ_ENV_ID", "NoMercyAECEnv", "env", "raw_env"]
 PZ_ENV_ID = "nomercy/NoMercy-v1"
 
 
-class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
+# AECEnv is Any to mypy: pettingzoo has no type information (see pyproject.toml).
+class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # type: ignore[misc]
     """The AEC environment (use :func:`env` for the wrapped, checked version)."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi"],
         "name": "nomercy_v0",
         "is_parallelizable": False,
@@ -159,7 +160,7 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:
             return None
         text = render_view(player_view(self.state_, None))
@@ -186,4 +187,4 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int | None]:
     """
     from pettingzoo.utils import wrappers
 
-    return wrappers.OrderEnforcingWrapper(NoMercyAECEnv(**kwargs))  # type: ignore[no-any-return]
+    return wrappers.OrderEnforcingWrapper(NoMercyAECEnv(**kwargs))

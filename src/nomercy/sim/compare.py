@@ -56,17 +56,20 @@ def metrics_for(players: int) -> list[Metric]:
         Metric("points to non-winners", lambda r: sum(r["points"]) - r["points"][r["winner"]]),
     ]
     for pos in range(1, players):
-        out.append(
-            Metric(f"{ordinal(pos + 1)} to play wins", lambda r, p=pos: r["winner_position"] == p, True)
-        )
+        out.append(Metric(f"{ordinal(pos + 1)} to play wins", _wins_at(pos), True))
     for pos in range(players):
-        out.append(
-            Metric(
-                f"points per round, {ordinal(pos + 1)} to play",
-                lambda r, p=pos: r["points"][(r["first_player"] + p) % r["players"]],
-            )
-        )
+        out.append(Metric(f"points per round, {ordinal(pos + 1)} to play", _points_at(pos)))
     return out
+
+
+def _wins_at(position: int) -> Callable[[Row], float]:
+    """1 when the seat ``position`` places after the first player won the game."""
+    return lambda r: r["winner_position"] == position
+
+
+def _points_at(position: int) -> Callable[[Row], float]:
+    """The round points of the seat ``position`` places after the first player."""
+    return lambda r: r["points"][(r["first_player"] + position) % r["players"]]
 
 
 def _paired(rows: Iterable[Row], labels: Sequence[str]) -> dict[str, list[Row]]:
