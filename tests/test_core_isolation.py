@@ -30,6 +30,8 @@ def test_core_modules_import_only_the_standard_library_and_nomercy() -> None:
 def test_core_never_imports_an_adapter() -> None:
     adapters = ("nomercy.cli", "nomercy.bots", "nomercy.server", "nomercy.rl", "nomercy.sim")
     for path in sorted(CORE.glob("*.py")):
+        if path.name == "__main__.py":  # python -m nomercy: runs the command line, imported by nothing
+            continue
         text = path.read_text(encoding="utf-8")
         for adapter in adapters:
             assert f"from {adapter}" not in text and f"import {adapter}" not in text, (path.name, adapter)
