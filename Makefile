@@ -12,13 +12,22 @@ PRE_INSTALL ?=
 # always runs the source you edit.
 CVENV ?= .venv-compiled
 CBIN := $(CVENV)/bin
-SOURCES := $(shell find src -type f -not -path "*/__pycache__/*")
+# The modules mypyc compiles: the include list of [tool.hatch.build.targets.wheel.hooks.mypyc]
+# in pyproject.toml. Only they (and pyproject.toml) make the slow wheel build run again.
+COMPILED := $(shell sed -n '/^\[tool\.hatch\.build\.targets\.wheel\.hooks\.mypyc\]/,/^\[/p' pyproject.toml \
+	| grep -o '"src/[^"]*\.py"' | tr -d '"')
+# Everything else in the package (pure Python, web/, templates) is copied over the
+# installed wheel in seconds, so the compiled tests never run stale adapters.
+PLAIN := $(filter-out $(COMPILED),$(shell find src/nomercy -type f -not -path "*/__pycache__/*"))
+# make check: the fast tests a developer runs after every change (see the README).
+CHECK_TESTS ?= tests/rules tests/golden tests/test_api.py tests/test_properties.py \
+	tests/test_core_isolation.py tests/test_match.py tests/test_seeding.py
 # The tests that exercise the core, run again against the compiled wheel.
 COMPILED_TESTS ?= tests/rules tests/golden tests/bots tests/test_api.py tests/test_build.py \
 	tests/test_benchmarks.py tests/test_invariants.py tests/test_properties.py tests/test_rlcard_preset.py \
 	tests/test_shuffle.py
 
-.PHONY: play serve test test-compiled compiled lint typecheck bench clean
+.PHONY: play serve check test test-compiled compiled lint typecheck bench clean
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,7 +44,15 @@ play: $(VENV)/.installed-dev
 serve: $(VENV)/.installed-server
 	$(BIN)/nomercy serve $(ARGS)
 
-## test: lint, type-check the core, run every test, then the core's tests compiled
+## check: after every change, under 30 s on one core: lint, format, types, the fast tests
+## (rules, golden games, API, properties with a few examples each)
+check: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+	NOMERCY_HYPOTHESIS_PROFILE=fast $(BIN)/pytest -q -p no:cacheprovider $(CHECK_TESTS)
+
+## test: lint, type-check, run every test, then the core's tests compiled
 test: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
@@ -44,7 +61,7 @@ test: $(VENV)/.installed-$(TEST_EXTRAS)
 
 ## test-compiled: the core's tests against the mypyc-compiled wheel, and the same behaviour
 ## fingerprint from both builds
-test-compiled: $(CVENV)/.installed
+test-compiled: $(CVENV)/.synced
 	mkdir -p build
 	NOMERCY_EXPECT_COMPILED=1 $(CBIN)/python -m pytest -p no:cacheprovider $(COMPILED_TESTS)
 	$(BIN)/python benchmarks/fingerprint.py --games 100 > build/fingerprint-pure.txt
@@ -55,11 +72,11 @@ test-compiled: $(CVENV)/.installed
 		|| { echo "the compiled build behaves differently: $$pure != $$compiled"; exit 1; }
 
 ## compiled: build the mypyc-compiled wheel (dist/) and install it in .venv-compiled
-compiled: $(CVENV)/.installed
+compiled: $(CVENV)/.synced
 
 # python -m build makes the sdist first and compiles from it in a temporary directory,
 # so no extension module is ever written into src/ to shadow the sources.
-$(CVENV)/.installed: pyproject.toml $(SOURCES) | $(VENV)/.installed-dev
+$(CVENV)/.installed: pyproject.toml $(COMPILED) | $(VENV)/.installed-dev
 	mkdir -p build dist
 	rm -f dist/nomercy-*.whl
 	HATCH_BUILD_HOOK_ENABLE_MYPYC=true $(BIN)/python -m build --outdir dist . > build/compile.log 2>&1 \
@@ -70,6 +87,14 @@ $(CVENV)/.installed: pyproject.toml $(SOURCES) | $(VENV)/.installed-dev
 	$(CBIN)/python -m pip install -q --force-reinstall --no-deps dist/nomercy-*-cp*.whl
 	touch $@
 
+# The package's other files as they are now, over the installed wheel (whose compiled
+# modules stay): a change to an adapter or to web/app.js costs a copy, not a build.
+$(CVENV)/.synced: $(CVENV)/.installed $(PLAIN)
+	dest=$$($(CBIN)/python -c 'import nomercy, os; print(os.path.dirname(nomercy.__file__))') \
+		&& cd src/nomercy && for f in $(patsubst src/nomercy/%,%,$(PLAIN)); do \
+			mkdir -p "$$dest/$$(dirname $$f)" && cp "$$f" "$$dest/$$f" || exit 1; done
+	touch $@
+
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
@@ -78,7 +103,7 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 ## bench: engine throughput, pure Python then compiled (and RLCard's, from the bench extra)
-bench: $(VENV)/.installed-dev,bench $(CVENV)/.installed
+bench: $(VENV)/.installed-dev,bench $(CVENV)/.synced
 	$(BIN)/python benchmarks/engine.py
 	$(CBIN)/python benchmarks/engine.py
 

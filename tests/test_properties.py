@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 import nomercy
@@ -44,8 +44,15 @@ from nomercy import (
 )
 from nomercy.views import player_view
 
-SETTINGS = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
-FEW = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+
+def examples(count: int) -> settings:
+    """``count`` examples, or the loaded profile's count if lower (``make check`` loads the
+    ``fast`` profile of tests/conftest.py)."""
+    return settings(max_examples=min(count, settings().max_examples))
+
+
+SETTINGS = examples(150)
+FEW = examples(60)
 
 cards = st.sampled_from(Card.ALL)
 colors = st.sampled_from(list(Color))
@@ -429,7 +436,7 @@ def test_garbage_json_is_an_invalid_state(text: str | bytes) -> None:
         _plays_on(state)
 
 
-@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@examples(400)
 @given(data=st.data(), index=st.integers(0, len(POSITIONS) - 1), changes=st.integers(1, 3))
 def test_mutated_states_are_refused_or_play_on(data: st.DataObject, index: int, changes: int) -> None:
     value: Any = POSITIONS[index]
