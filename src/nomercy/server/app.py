@@ -39,6 +39,8 @@ from fastapi.staticfiles import StaticFiles
 from nomercy import bots as botlib
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import protocol as P
+from nomercy.server.cluster import Cluster
+from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager
@@ -58,6 +60,7 @@ _STATUS = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.ROOM_FULL: 409,
     ErrorCode.SERVER_ERROR: 500,
+    ErrorCode.ROOM_MOVING: 503,
 }
 
 
@@ -97,9 +100,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.resolved_database_url())
+        url = settings.resolved_database_url()
+        lock_sqlite(url)  # SQLite: one process; a second one is refused here
+        storage = Storage(url)
         manager = RoomManager(settings, storage)
         drivers: list[RoomDriver] = []
+        cluster: Cluster | None = None
+        if storage.engine.dialect.name == "postgresql":  # several processes may share it
+            leases = SharedLeases(storage.engine, settings.lease_seconds)
+            storage.fence = leases.fence
+            cluster = Cluster(manager, leases)
+            cluster.on_drop = lambda room: drivers.remove(room.driver) if room.driver in drivers else None
 
         def on_new_room(room: Room) -> None:
             driver = RoomDriver(manager, room)
@@ -108,9 +119,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             drivers.append(driver)
 
         manager.on_new_room = on_new_room
-        loaded = manager.load()
-        log.info("nomercy server: %d room(s) restored from storage", loaded)
+        if cluster is None:
+            loaded = manager.load()
+            log.info("nomercy server: %d room(s) restored from storage", loaded)
+        else:
+            await cluster.start()  # adopts the rooms being played that no live process runs
+            log.info("nomercy server %s: %d room(s) taken over", cluster.leases.owner, len(manager.rooms))
         app.state.manager = manager
+        app.state.cluster = cluster
         app.state.join_failures = per_minute(settings.join_failures_per_minute)
         app.state.room_creation = per_minute(settings.rooms_per_minute)
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, drivers))
@@ -118,6 +134,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sweeper.cancel()
+            if cluster is not None:
+                await cluster.shutdown()
             for driver in drivers:
                 await driver.stop()
             storage.close()
@@ -126,8 +144,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        headers = {"Retry-After": "1"} if exc.code == ErrorCode.ROOM_MOVING else None
         return JSONResponse(
-            {"detail": {"code": exc.code, "message": exc.message}}, status_code=_STATUS.get(exc.code, 400)
+            {"detail": {"code": exc.code, "message": exc.message}},
+            status_code=_STATUS.get(exc.code, 400),
+            headers=headers,
         )
 
     @app.exception_handler(RequestValidationError)
@@ -162,16 +183,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def manager(request: Request) -> RoomManager:
         return request.app.state.manager  # type: ignore[no-any-return]
 
-    def lookup(request: Request, code: str) -> Room:
+    async def lookup(request: Request, code: str) -> Room:
         """A room by join code; misses count against the address's guessing limit."""
         limiter = request.app.state.join_failures
         address = _client(request)
         if limiter.blocked(address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
         try:
-            return manager(request).get(code)
-        except ProtocolError:
-            limiter.charge(address)
+            return await manager(request).find(code)
+        except ProtocolError as exc:
+            if exc.code == ErrorCode.NOT_FOUND:
+                limiter.charge(address)
             raise
 
     @app.get("/api/options")
@@ -201,11 +223,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{code}")
     async def room_info(request: Request, code: str) -> dict[str, Any]:
-        return lookup(request, code).info().model_dump()
+        return (await lookup(request, code)).info().model_dump()
 
     @app.post("/api/rooms/{code}/join")
     async def join_room(request: Request, code: str, body: P.JoinRoom) -> dict[str, Any]:
-        room = lookup(request, code)
+        room = await lookup(request, code)
         room, seat, token = manager(request).join(room.code, body.nickname)
         return {"code": room.code, "seat": seat, "token": token, "room": room.info().model_dump()}
 
@@ -213,7 +235,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def start_room(
         request: Request, code: str, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
-        room = lookup(request, code)
+        room = await lookup(request, code)
         manager(request).start(room, _bearer(authorization))
         return room.info().model_dump()
 
@@ -221,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def kick(
         request: Request, code: str, body: P.KickRequest, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
-        room = lookup(request, code)
+        room = await lookup(request, code)
         manager(request).kick(room, _bearer(authorization), body.seat)
         return room.info().model_dump()
 

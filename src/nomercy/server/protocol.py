@@ -52,6 +52,8 @@ class ErrorCode:
     ROOM_FULL = "room_full"  #: no free seat
     BAD_REQUEST = "bad_request"  #: an HTTP request that does not fit (seats, bots...)
     SERVER_ERROR = "server_error"  #: storage failed; the action was not applied
+    #: another server process runs the room now (several processes): reconnect in a moment
+    ROOM_MOVING = "room_moving"
 
 
 def _clean_text(value: str, what: str, limit: int) -> str:

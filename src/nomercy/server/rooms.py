@@ -16,12 +16,14 @@ server processes the messages; the later one is refused with ``too_late``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,10 +35,11 @@ from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.rules import Rules
 from nomercy.server import protocol as P
+from nomercy.server.leases import LeaseLost
 from nomercy.server.limits import TokenBucket
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.settings import Settings
-from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, StoredSeat, token_hash
+from nomercy.server.storage import NEXT_ROUND, Entry, Storage, StoredRoom, StoredSeat, token_hash
 
 log = logging.getLogger("nomercy.server")
 
@@ -144,6 +147,13 @@ class Room:
     #: Held from the version check until the action is stored and applied.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = field(default_factory=time.monotonic)
+    #: The room's lease epoch when several processes share the database (every write is
+    #: fenced with it), None for one process.
+    epoch: int | None = None
+    #: This process no longer runs the room (lease lost or handed over): refuse everything.
+    closed: bool = False
+    #: ``time.monotonic()`` when this process took the room (hand-over hysteresis).
+    opened_at: float = field(default_factory=time.monotonic)
 
     @property
     def turn_seconds(self) -> int | None:
@@ -234,6 +244,9 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         #: Called with each new room to start its driver (set by the app).
         self.on_new_room: Any = None
+        #: Several processes: :class:`nomercy.server.cluster.Cluster` (rooms are opened on
+        #: demand under a lease); None for one process (every room lives here).
+        self.cluster: Any = None
 
     # -- creating and joining ----------------------------------------------------------
 
@@ -286,7 +299,8 @@ class RoomManager:
         room = Room(room_id, code, config, rules, seats)
         room.log = deque(maxlen=self.settings.log_length)
         self._attach_bots(room)
-        self._add(room)
+        if self.cluster is None:  # several processes: the one the proxy routes it to opens it
+            self._add(room)
         return room, token
 
     def join(self, code: str, nickname: str) -> tuple[Room, int, str]:
@@ -298,7 +312,8 @@ class RoomManager:
                 token = secrets.token_urlsafe(24)
                 seat.kind, seat.nickname, seat.token_hash = "human", nickname, token_hash(token)
                 seat.away_since = time.monotonic()
-                self.storage.update_seat(room.id, seat.stored())
+                with self.fenced(room):
+                    self.storage.update_seat(room.id, seat.stored(), epoch=room.epoch)
                 self.broadcast_room(room)
                 return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
@@ -307,8 +322,32 @@ class RoomManager:
         room = self.rooms.get(code.upper())
         if room is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, "no room with that code")
+        if room.closed:
+            raise moving()
         room.touched = time.monotonic()
         return room
+
+    async def find(self, code: str) -> Room:
+        """:meth:`get`, or (several processes) take the room's lease and open it from storage."""
+        room = self.rooms.get(code.upper())
+        if room is None and self.cluster is not None:
+            await self.cluster.open(code.upper())
+        return self.get(code)
+
+    @contextlib.contextmanager
+    def fenced(self, room: Room) -> Iterator[None]:
+        """A write of ``room``: if its lease was lost, refuse with ``room_moving`` and let go."""
+        try:
+            yield
+        except LeaseLost:
+            self.lost(room)
+            raise moving() from None
+
+    def lost(self, room: Room) -> None:
+        """Another process took the room over: stop running it here."""
+        room.closed = True
+        if self.cluster is not None:
+            self.cluster.let_go(room)
 
     def authenticate(self, room: Room, token: str | None) -> int:
         """The seat that ``token`` sits at; constant-time comparison with every seat."""
@@ -338,7 +377,8 @@ class RoomManager:
                 seat.kind, seat.nickname = "bot", bot_name(seat.seat, room.config["bot"])
         self._attach_bots(room)
         seed = int(room.config["seed"]) if room.config.get("seed") is not None else secrets.randbits(63)
-        self.storage.start(room.id, seed, [s.stored() for s in room.seats])
+        with self.fenced(room):
+            self.storage.start(room.id, seed, [s.stored() for s in room.seats], epoch=room.epoch)
         room.seed, room.status = seed, "playing"
         room.match = Match(len(room.seats), room.rules, seed)
         room.log.append(started_event(room.match.state))
@@ -362,7 +402,8 @@ class RoomManager:
         else:
             target.kind, target.nickname = "bot", bot_name(seat, room.config["bot"])
             self._attach_bots(room)
-        self.storage.update_seat(room.id, target.stored())
+        with self.fenced(room):
+            self.storage.update_seat(room.id, target.stored(), epoch=room.epoch)
         kicked = P.Kicked(message=f"the host removed {old} from the table").model_dump_json()
         for client in list(room.clients):
             if client.seat == seat:
@@ -376,6 +417,8 @@ class RoomManager:
     # -- connections ---------------------------------------------------------------------
 
     def connect(self, room: Room, client: Client) -> None:
+        if room.closed:
+            raise moving()
         room.clients.add(client)
         if client.seat is not None:
             seat = room.seats[client.seat]
@@ -435,6 +478,8 @@ class RoomManager:
         named the old version). Other rooms go on meanwhile; their entries share commits.
         """
         async with room.lock:
+            if room.closed:
+                raise moving(ref)
             match = room.match
             assert match is not None
             if version != room.version:
@@ -461,7 +506,10 @@ class RoomManager:
             if over_after and (room.mode == "round" or _match_would_end(match, probe)):
                 status = "finished"
             try:
-                await self.writer.append(room.id, room.version, seat, str(action), status)
+                await self.writer.append((room.id, room.version, seat, str(action), status, room.epoch))
+            except LeaseLost:
+                self.lost(room)
+                raise moving(ref) from None
             except Exception:
                 log.exception("storage failed for room %s", room.code)
                 if await self._committed_anyway(room, seat, action):
@@ -501,7 +549,13 @@ class RoomManager:
             match = room.match
             if room.version != version or match is None or not match.round_over or room.finished:
                 return
-            await self.writer.append(room.id, room.version, -1, NEXT_ROUND, None)
+            if room.closed:
+                return
+            try:
+                await self.writer.append((room.id, room.version, -1, NEXT_ROUND, None, room.epoch))
+            except LeaseLost:
+                self.lost(room)
+                return
             match.next_round()
             room.version += 1
             self._after(room, [started_event(match.state)])
@@ -626,13 +680,14 @@ class LogWriter:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self._pending: list[tuple[tuple[int, int, int, str, str | None], asyncio.Future[None]]] = []
+        self._pending: list[tuple[Entry, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def append(self, room_id: int, seq: int, seat: int, action: str, status: str | None) -> None:
+    async def append(self, entry: Entry) -> None:
+        """Commit ``(room_id, seq, seat, action, status, epoch)``; raises what the commit raised."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._pending.append(((room_id, seq, seat, action, status), future))
+        self._pending.append((entry, future))
         if self._task is None or self._task.done():
             self._task = loop.create_task(self._flush())
         await future
@@ -685,6 +740,12 @@ def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
         raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
     except (TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.INVALID_RULES, f"rules: {exc}") from None
+
+
+def moving(ref: str | None = None) -> ProtocolError:
+    return ProtocolError(
+        ErrorCode.ROOM_MOVING, "this room is moving to another server process: reconnecting", ref=ref
+    )
 
 
 def bot_name(seat: int, strength: str) -> str:

@@ -59,6 +59,10 @@ class Settings:
     test_options: bool = False
     #: Messages kept per room for the game log a (re)connecting client receives.
     log_length: int = 200
+    #: Several processes on PostgreSQL: seconds a room's lease lasts without renewal
+    #: (a process that stops renewing loses its rooms after this long; one that dies
+    #: loses them at once).
+    lease_seconds: float = 10.0
 
     def resolved_database_url(self) -> str:
         return self.database_url or default_database_url()

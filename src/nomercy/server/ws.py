@@ -153,7 +153,7 @@ class Connection:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "slow down: too many messages")
         msg = parse_message(raw, self.settings.max_message_bytes)
         if isinstance(msg, P.Hello):
-            self.hello(msg)
+            await self.hello(msg)
             return
         if isinstance(msg, P.PingMessage):
             await self.send(P.Pong().model_dump_json())
@@ -175,7 +175,7 @@ class Connection:
                 out = P.ReactionOut(seat=client.seat, nickname=nickname, reaction=msg.reaction)
             self.manager.broadcast(room, out.model_dump_json())
 
-    def hello(self, msg: P.Hello) -> None:
+    async def hello(self, msg: P.Hello) -> None:
         if self.client is not None:
             raise ProtocolError(ErrorCode.ALREADY_JOINED, "this connection has already joined a room")
         if msg.protocol != P.PROTOCOL_VERSION:
@@ -187,10 +187,13 @@ class Connection:
         if self.join_failures.blocked(self.address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many failed attempts: wait a minute", close=True)
         try:
-            room = self.manager.get(msg.room)
+            room = await self.manager.find(msg.room)
             seat = self.manager.authenticate(room, msg.token) if msg.token is not None else None
-        except ProtocolError:
-            self.join_failures.charge(self.address)
+        except ProtocolError as exc:
+            if exc.code == ErrorCode.ROOM_MOVING:
+                exc.close = True  # the client reconnects; the proxy routes it to the room's process
+            else:
+                self.join_failures.charge(self.address)
             raise
         self.room = room
         self.client = Client(seat, self.settings, self.address)
