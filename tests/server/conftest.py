@@ -108,6 +108,8 @@ class ServerProcess:
 
 
 def reset_postgres(url: str) -> None:
+    import nomercy.server.leases  # noqa: F401 (its table belongs to the metadata dropped here)
+
     storage = Storage(url)
     metadata.drop_all(storage.engine)
     storage.close()

@@ -23,17 +23,41 @@ def serve(
         None, "--allow-origin", help="Another web origin allowed to open WebSockets (repeatable)."
     ),
     log_level: str = typer.Option("info", help="uvicorn log level."),
+    log_format: str = typer.Option(
+        None, "--log-format", help="text or json (one JSON object per line, with room and seat)."
+    ),
+    lease_seconds: float = typer.Option(
+        None,
+        "--lease-seconds",
+        min=1.0,
+        help="Several processes on PostgreSQL: how long a room's lease lasts unrenewed (default 10).",
+    ),
 ) -> None:
     """Serve online rooms: create a room in the browser, share the code, play."""
     try:
         import uvicorn
 
         from nomercy.server import Settings, create_app
+        from nomercy.server.leases import DatabaseInUse, lock_sqlite
+        from nomercy.server.process import Server
     except ImportError as exc:
         raise typer.BadParameter(
             f"the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)"
         ) from None
-    settings = Settings.from_env(database_url=database_url, allowed_origins=tuple(allow_origin or ()) or None)
+    settings = Settings.from_env(
+        database_url=database_url,
+        allowed_origins=tuple(allow_origin or ()) or None,
+        lease_seconds=lease_seconds,
+        log_format=log_format,
+        log_level=log_level,
+    )
+    if settings.log_format not in ("text", "json"):
+        raise typer.BadParameter("--log-format: text or json")
+    try:
+        lock_sqlite(settings.resolved_database_url())  # SQLite serves one process
+    except DatabaseInUse as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     try:
         loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -42,11 +66,17 @@ def serve(
         typer.echo(f"warning: listening on {host}: other machines can reach this server", err=True)
     shown = "localhost" if loopback else host
     typer.echo(f"nomercy: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
         ws_max_size=64 * 1024,
         log_level=log_level,
         proxy_headers=False,
+        timeout_graceful_shutdown=5,
+        # JSON lines: the app formats uvicorn's loggers too (nomercy.server.logs).
+        log_config=None if settings.log_format == "json" else uvicorn.config.LOGGING_CONFIG,
     )
+    # On SIGTERM: not ready, rooms handed over (leases released), then connections closed.
+    Server(config, app).run()

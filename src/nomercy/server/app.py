@@ -40,8 +40,10 @@ from nomercy import bots as botlib
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import protocol as P
 from nomercy.server.cluster import Cluster
+from nomercy.server.health import readiness
 from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
+from nomercy.server.logs import room_var, setup
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
@@ -97,6 +99,7 @@ def rules_options() -> list[dict[str, Any]]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    setup(settings.log_format, settings.log_level)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -127,6 +130,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.info("nomercy server %s: %d room(s) taken over", cluster.leases.owner, len(manager.rooms))
         app.state.manager = manager
         app.state.cluster = cluster
+        app.state.draining = False
+
+        async def begin_shutdown() -> None:
+            """Not ready any more; hand every room over (idempotent)."""
+            app.state.draining = True
+            if cluster is not None:
+                await cluster.shutdown()
+
+        app.state.begin_shutdown = begin_shutdown
         app.state.join_failures = per_minute(settings.join_failures_per_minute)
         app.state.room_creation = per_minute(settings.rooms_per_minute)
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, drivers))
@@ -134,8 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sweeper.cancel()
-            if cluster is not None:
-                await cluster.shutdown()
+            await begin_shutdown()
             for driver in drivers:
                 await driver.stop()
             storage.close()
@@ -189,6 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = _client(request)
         if limiter.blocked(address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
+        room_var.set(code.upper()[:12])
         try:
             return await manager(request).find(code)
         except ProtocolError as exc:
@@ -250,6 +262,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
         return {"ok": True}
+
+    @app.get("/livez")
+    async def livez() -> dict[str, Any]:
+        return {"live": True}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> JSONResponse:
+        state = request.app.state
+        ready, reason = await readiness(state.manager.storage, state.draining, state.cluster)
+        return JSONResponse({"ready": ready, "reason": reason}, status_code=200 if ready else 503)
 
     app.add_api_websocket_route("/ws", websocket_endpoint)
 

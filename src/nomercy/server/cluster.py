@@ -64,7 +64,9 @@ class Cluster:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="leases")
 
     async def shutdown(self) -> None:
-        """Stop taking rooms and hand every room over (the lease is free at once)."""
+        """Stop taking rooms and hand every room over (the lease is free at once); idempotent."""
+        if self.draining:
+            return
         self.draining = True
         if self._task is not None:
             self._task.cancel()

@@ -102,8 +102,10 @@ class SharedLeases:
         self.start()
 
     def close(self) -> None:
+        """Drop the liveness lock: the connection itself closes (a pooled one would keep it)."""
         if self._alive is not None:
             try:
+                self._alive.invalidate()
                 self._alive.close()
             finally:
                 self._alive = None

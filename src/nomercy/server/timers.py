@@ -26,6 +26,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from nomercy.actions import Action
+from nomercy.server.logs import room_var
 from nomercy.server.protocol import ProtocolError
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.views import PlayerView
@@ -70,6 +71,7 @@ class RoomDriver:
                 await self.task
 
     async def _run(self) -> None:
+        room_var.set(self.room.code)
         while True:
             self.changed.clear()
             try:

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nomercy.server import protocol as P
 from nomercy.server.limits import KeyedLimiter, TokenBucket
+from nomercy.server.logs import room_var, seat_var
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Client, Room, RoomManager
 from nomercy.server.settings import Settings
@@ -196,6 +197,8 @@ class Connection:
                 self.join_failures.charge(self.address)
             raise
         self.room = room
+        room_var.set(room.code)  # this connection's log lines name its room and seat
+        seat_var.set(seat)
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
 
