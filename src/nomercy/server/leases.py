@@ -70,7 +70,10 @@ class SharedLeases:
         self.key = secrets.randbits(62)
         self.owner = f"{socket.gethostname()[:48]}:{os.getpid()}:{self.key:x}"
         self._alive: Connection | None = None
-        leases.create(engine, checkfirst=True)
+        with engine.begin() as conn:
+            if self.postgres:  # processes starting together: one at a time
+                conn.execute(text("SELECT pg_advisory_xact_lock(7210334501)"))
+            leases.create(conn, checkfirst=True)
 
     # -- liveness ------------------------------------------------------------------------
 

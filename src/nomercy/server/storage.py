@@ -34,6 +34,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -127,7 +128,10 @@ class Storage:
         self.fence: Callable[[Connection, int, int], None] | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":  # processes starting together: one at a time
+                conn.execute(text("SELECT pg_advisory_xact_lock(7210334501)"))
+            metadata.create_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()
