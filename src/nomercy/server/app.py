@@ -33,7 +33,7 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
@@ -44,6 +44,7 @@ from nomercy.server.health import readiness
 from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
 from nomercy.server.logs import room_var, setup
+from nomercy.server.metrics import CONTENT_TYPE_LATEST
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
@@ -154,7 +155,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="nomercy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.exception_handler(ProtocolError)
-    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+    async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
+        request.app.state.manager.metrics.refused(exc.code, "http")
         headers = {"Retry-After": "1"} if exc.code == ErrorCode.ROOM_MOVING else None
         return JSONResponse(
             {"detail": {"code": exc.code, "message": exc.message}},
@@ -163,7 +165,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        request.app.state.manager.metrics.refused(ErrorCode.BAD_MESSAGE, "http")
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
         return JSONResponse(
@@ -262,6 +265,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
         return {"ok": True}
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> Response:
+        exposition = request.app.state.manager.metrics.exposition()
+        return Response(exposition, media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/livez")
     async def livez() -> dict[str, Any]:

@@ -37,6 +37,7 @@ from nomercy.rules import Rules
 from nomercy.server import protocol as P
 from nomercy.server.leases import LeaseLost
 from nomercy.server.limits import TokenBucket
+from nomercy.server.metrics import Metrics
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.settings import Settings
 from nomercy.server.storage import NEXT_ROUND, Entry, Storage, StoredRoom, StoredSeat, token_hash
@@ -240,8 +241,10 @@ class RoomManager:
     def __init__(self, settings: Settings, storage: Storage) -> None:
         self.settings = settings
         self.storage = storage
-        self.writer = LogWriter(storage)
+        self.metrics = Metrics()
+        self.writer = LogWriter(storage, self.metrics)
         self.rooms: dict[str, Room] = {}
+        self.metrics.watch(lambda: self.rooms.values())
         #: Called with each new room to start its driver (set by the app).
         self.on_new_room: Any = None
         #: Several processes: :class:`nomercy.server.cluster.Cluster` (rooms are opened on
@@ -338,7 +341,8 @@ class RoomManager:
     def fenced(self, room: Room) -> Iterator[None]:
         """A write of ``room``: if its lease was lost, refuse with ``room_moving`` and let go."""
         try:
-            yield
+            with self.metrics.storage_write("lobby"):
+                yield
         except LeaseLost:
             self.lost(room)
             raise moving() from None
@@ -477,6 +481,7 @@ class RoomManager:
         room is checked against the state this one produced (and refused as stale if it
         named the old version). Other rooms go on meanwhile; their entries share commits.
         """
+        began = time.perf_counter()
         async with room.lock:
             if room.closed:
                 raise moving(ref)
@@ -512,12 +517,13 @@ class RoomManager:
                 raise moving(ref) from None
             except Exception:
                 log.exception("storage failed for room %s", room.code)
-                if await self._committed_anyway(room, seat, action):
-                    return self._applied(room, seat, action, status, over_after)
-                raise ProtocolError(
-                    ErrorCode.SERVER_ERROR, "the server could not save that action: try again", ref=ref
-                ) from None
-            return self._applied(room, seat, action, status, over_after)
+                if not await self._committed_anyway(room, seat, action):
+                    raise ProtocolError(
+                        ErrorCode.SERVER_ERROR, "the server could not save that action: try again", ref=ref
+                    ) from None
+            events = self._applied(room, seat, action, status, over_after)
+        self.metrics.action_seconds.observe(time.perf_counter() - began)
+        return events
 
     async def _committed_anyway(self, room: Room, seat: int, action: Action) -> bool:
         """A commit can fail after the database kept it (a lost connection at COMMIT): look."""
@@ -533,6 +539,7 @@ class RoomManager:
         """The action is on disk: apply it to the live match and tell everyone."""
         match = room.match
         assert match is not None
+        self.metrics.actions.labels("human" if room.controller(seat) is None else "bot").inc()
         events = match.apply(action, seat)
         room.version += 1
         room.last_actor = seat
@@ -678,8 +685,9 @@ class LogWriter:
     entry (a duplicate key) is retried alone so that it fails only its own caller.
     """
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, metrics: Metrics) -> None:
         self.storage = storage
+        self.metrics = metrics
         self._pending: list[tuple[Entry, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -697,11 +705,13 @@ class LogWriter:
             batch, self._pending = self._pending, []
             entries = [entry for entry, _ in batch]
             try:
-                await asyncio.to_thread(self.storage.append_many, entries)
+                with self.metrics.storage_write("log"):
+                    await asyncio.to_thread(self.storage.append_many, entries)
             except Exception:
                 for entry, future in batch:
                     try:
-                        await asyncio.to_thread(self.storage.append_many, [entry])
+                        with self.metrics.storage_write("log"):
+                            await asyncio.to_thread(self.storage.append_many, [entry])
                     except Exception as exc:
                         if not future.done():
                             future.set_exception(exc)

@@ -106,6 +106,7 @@ class Connection:
                 try:
                     await self.handle(raw)
                 except ProtocolError as exc:
+                    self.manager.metrics.refused(exc.code, "websocket")
                     version = self.room.version if self.room is not None else None
                     await self.send(error_text(exc, version))
                     if exc.close:
@@ -124,6 +125,7 @@ class Connection:
         finally:
             if self.room is not None and self.client is not None:
                 self.manager.disconnect(self.room, self.client)
+                log.info("left")
                 self.client.close()
             if writer is not None:
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
@@ -201,6 +203,7 @@ class Connection:
         seat_var.set(seat)
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
+        log.info("joined as %s", "a spectator" if seat is None else f"seat {seat}")
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
