@@ -396,8 +396,13 @@ def main() -> None:
         if {"calm", "storm", "end"} <= set(cpu):
             print(f"  server CPU           {cpu['end'] - cpu['storm']:.1f} s during the storm, "
                   f"{cpu['storm'] - cpu['calm']:.1f} s in as long just before")  # fmt: skip
-        print(f"  latency in the storm p50 {ms(during, 0.5)}, p99 {ms(during, 0.99)} ({len(during)} actions)")
-        print(f"  latency just before  p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)} ({len(calm)} actions)")
+        rate_in, rate_before = len(during) / span, len(calm) / max(1e-9, storm_start - calm_start)
+        print(
+            f"  players in the storm {rate_in:.0f} actions/s, p50 {ms(during, 0.5)}, p99 {ms(during, 0.99)}"
+        )
+        print(
+            f"  players just before  {rate_before:.0f} actions/s, p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}"
+        )
     print(f"  cores                {os.cpu_count()} (server and clients share them)")
     cmd = ["python", "benchmarks/server_load.py", "--rooms", str(args.rooms), "--players", str(args.players),
            "--seconds", str(args.seconds)]  # fmt: skip

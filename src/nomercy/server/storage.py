@@ -199,7 +199,8 @@ class Storage:
         """Several log entries (:data:`Entry`) in one transaction, each room's lease fenced."""
         now = time.time()
         with self.engine.begin() as conn:
-            for room_id, _, _, _, _, epoch in entries:
+            # In room order: concurrent transactions lock the lease rows alike (no deadlock).
+            for room_id, epoch in sorted({(e[0], e[5]) for e in entries if e[5] is not None}):
                 self._fence(conn, room_id, epoch)
             conn.execute(
                 insert(actions),
