@@ -179,6 +179,21 @@ def test_liveness_and_readiness(server: Any) -> None:
     assert ready.status_code == 200 and ready.json() == {"ready": True, "reason": "ok"}
 
 
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")  # its in-process lifespan
+def test_not_ready_once_shutting_down(sqlite_url: str) -> None:
+    from starlette.testclient import TestClient
+
+    from nomercy.server import Settings, create_app
+
+    app = create_app(Settings(database_url=sqlite_url))
+    with TestClient(app) as client:
+        assert client.get("/readyz").status_code == 200
+        client.portal.call(app.state.begin_shutdown)  # what SIGTERM does first under nomercy serve
+        r = client.get("/readyz")
+        assert r.status_code == 503 and r.json() == {"ready": False, "reason": "shutting down"}
+        assert client.get("/livez").status_code == 200
+
+
 @pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)")
 def test_not_ready_while_the_database_is_unreachable(start_server: Any) -> None:
     assert POSTGRES_URL is not None

@@ -296,7 +296,10 @@ def lock_sqlite(url: str) -> None:
     lock_path = os.path.abspath(path) + ".lock"
     if lock_path in _held_locks:
         return
-    import fcntl
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock (run one process there)
+        return
 
     handle = open(lock_path, "a+")  # noqa: SIM115 (kept open: the lock lives with it)
     try:
