@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -279,3 +280,38 @@ def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
     # Once the first process is gone (even killed), the file is free again.
     again = ServerProcess(url, log=tmp_path / "again.log").start()
     again.stop()
+
+
+def test_a_paused_process_that_lost_the_room_cannot_write_to_it(cluster: tuple[Nginx, list[Serve]]) -> None:
+    """SIGSTOP the holder past its lease: the other process takes the room; once resumed, the
+    paused one's next write is fenced off (room_moving), nothing of it reaches the log, and the
+    players go on through the proxy."""
+    proxy, servers = cluster
+    code, players = a_table(proxy, seed=13)
+    rng = random.Random(7)
+    play(players, 3, rng)
+    victim = next(s for s in servers if s.proc.pid == owner_pid(code))
+    other = next(s for s in servers if s is not victim)
+    state = players[0].ensure().latest_state()
+    seat, version = state["view"]["current_player"], state["version"]
+    ws = players[seat].ensure()
+    mine = ws.wait(lambda m: m["type"] == "state" and m["version"] == version and m["view"])
+    action = next(a for a in mine["view"]["legal_actions"] if a != "uno" and not a.startswith("catch"))
+
+    victim.proc.send_signal(signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 20
+        while owner_pid(code) != other.proc.pid:  # the lease (3 s) expires; the other adopts the room
+            assert time.monotonic() < deadline, "the other process never took the room over"
+            httpx.get(f"{other.url}/api/rooms/{code}", timeout=10)
+            time.sleep(0.3)
+        mark = ws.mark()
+        ws.send({"type": "action", "action": action, "version": version})  # to the paused holder
+    finally:
+        victim.proc.send_signal(signal.SIGCONT)
+    refusal = ws.wait(lambda m: m["type"] in ("state", "error"), start=mark, timeout=10)
+    assert refusal["type"] == "error" and refusal["code"] == "room_moving"
+    ws.wait_closed()
+    assert len(truth(POSTGRES_URL or "", code).room.log) == version  # the fenced write left no trace
+    play(players, 3, rng)  # reconnected through the proxy; the room goes on
+    check_against_the_log(code, players)

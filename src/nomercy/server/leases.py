@@ -31,7 +31,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Column, Float, Integer, String, Table, literal_column, select, text, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
 from nomercy.server.storage import metadata, rooms
@@ -141,6 +141,8 @@ class SharedLeases:
         """
         try:
             with self.engine.begin() as conn:
+                if self.postgres:  # a holder stalled mid-write must not stall this request too
+                    conn.execute(text("SET LOCAL lock_timeout = '2s'"))
                 now = self._now(conn)
                 row = conn.execute(
                     select(leases).where(leases.c.room_id == room_id).with_for_update()
@@ -178,6 +180,10 @@ class SharedLeases:
                 return epoch if done.rowcount == 1 else None
         except IntegrityError:  # another process inserted the first lease row meanwhile
             return None
+        except OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) == "55P03":  # lock_timeout: the holder is mid-write
+                return None
+            raise
 
     def fence(self, conn: Connection, room_id: int, epoch: int) -> None:
         """Inside a write's transaction: still ours at ``epoch``? Renews it; else LeaseLost."""
