@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, select
+from websockets.exceptions import ConnectionClosed
 
 from nomercy.server.leases import leases
 from nomercy.server.storage import rooms
@@ -116,7 +117,7 @@ def play(players: list[Player], actions: int, rng: random.Random, timeout: float
             ws.wait(lambda m, v=version: m["type"] == "state" and m["version"] > v, timeout=3, start=mark)
             first.wait(lambda m, v=version: m["type"] == "state" and m["version"] > v, timeout=3)
             done += 1
-        except AssertionError:
+        except (AssertionError, ConnectionClosed, OSError):
             if time.monotonic() >= deadline:
                 raise
             time.sleep(0.1)  # a dropped connection or a refusal: look at the table again
