@@ -221,6 +221,8 @@ def test_sigkill_the_process_running_a_room_mid_round_and_the_round_goes_on(
     assert owner_pid(code) == survivor.proc.pid
     assert all(p.connections >= 2 for p in players), "the clients reconnected by themselves"
     assert check_against_the_log(code, players) >= after
+    moves = httpx.get(survivor.url + "/metrics", timeout=10).text
+    assert re.search(r'^nomercy_room_moves_total\{event="taken"\} [1-9]', moves, re.M)
 
 
 def test_sigterm_hands_the_rooms_over_at_once(cluster: tuple[Nginx, list[Serve]]) -> None:

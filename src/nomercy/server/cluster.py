@@ -90,6 +90,8 @@ class Cluster:
         """Take the room's lease and load it; ``room_moving`` if another process runs it."""
         if self.draining:
             raise moving()
+        if len(self.manager.rooms) >= self.manager.settings.max_rooms:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
         pending = self._opening.get(code)
         if pending is not None:
             await asyncio.shield(pending)
@@ -136,6 +138,7 @@ class Cluster:
                 await asyncio.to_thread(self.leases.release, room_id, epoch)
                 return None
             self.manager._add(room)
+            self.manager.metrics.room_moves.labels("taken").inc()
             log.info("room %s: taken (lease epoch %d, %d log entries)", room.code, epoch, room.version)
             return room
         finally:
@@ -173,6 +176,7 @@ class Cluster:
             client.send(text)
             client.close()
         room.clients.clear()
+        self.manager.metrics.room_moves.labels("handed_over" if release else "lost").inc()
         log.info("room %s: %s", room.code, "handed over" if release else "lost to another process")
 
     # -- the renewal loop -------------------------------------------------------------------

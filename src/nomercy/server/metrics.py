@@ -18,6 +18,8 @@ the gauges are read from the rooms in memory at scrape time, so they are never s
 ``nomercy_storage_write_seconds{what}``     histogram: commits of the action log (``log``,
                                             group commits) and of the lobby (``lobby``)
 ``nomercy_storage_write_failures_total``    commits that failed, by ``what``
+``nomercy_room_moves_total{event}``         several processes: rooms ``taken`` (opened or
+                                            adopted), ``handed_over``, ``lost``
 ==========================================  ==============================================
 """
 
@@ -88,6 +90,14 @@ class Metrics:
         self.storage_failures = Counter(
             "nomercy_storage_write_failures", "Storage commits that failed", ["what"], registry=r
         )
+        self.room_moves = Counter(
+            "nomercy_room_moves",
+            "Rooms taken over, handed over or lost (several processes)",
+            ["event"],
+            registry=r,
+        )
+        for event in ("taken", "handed_over", "lost"):
+            self.room_moves.labels(event)
         for what in ("log", "lobby"):  # present from the start, at zero
             self.storage_failures.labels(what)
         for where in ("websocket", "http"):
