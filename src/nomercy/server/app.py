@@ -302,6 +302,9 @@ async def _sweep(manager: RoomManager, drivers: list[RoomDriver]) -> None:
         cutoff = time.monotonic() - manager.settings.idle_room_seconds
         for code, room in list(manager.rooms.items()):
             if not room.clients and room.touched < cutoff:
+                if manager.cluster is not None:  # several processes: free its lease too
+                    await manager.cluster.drop(room, release=True)
+                    continue
                 del manager.rooms[code]
                 if room.driver is not None:
                     await room.driver.stop()
