@@ -12,8 +12,6 @@ from __future__ import annotations
 import random
 import re
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +26,7 @@ from nomercy.server.leases import leases
 from nomercy.server.storage import rooms
 
 from .cluster import Nginx, Serve, nginx_available
-from .conftest import POSTGRES_URL, WS, ServerProcess, reset_postgres
+from .conftest import POSTGRES_URL, WS, reset_postgres
 from .truth import truth
 
 pytestmark = [
@@ -260,29 +258,6 @@ def test_any_process_creates_finds_and_opens_any_room(cluster: tuple[Nginx, list
         time.sleep(0.2)
     assert owner_pid(code) == a.proc.pid
     assert httpx.get(f"{a.url}/api/rooms/ZZZZZZ", timeout=10).status_code == 404
-
-
-def test_a_second_process_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    first = ServerProcess(
-        url, log=tmp_path / "first.log"
-    ).start()  # uvicorn --factory: the lock is in the app
-    try:
-        second = subprocess.run(
-            [sys.executable, "-m", "nomercy.cli", "serve", "--port", "1", "--database-url", url],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert second.returncode == 1
-        assert re.search(r"another nomercy serve is already using .*rooms\.sqlite3", second.stderr)
-        assert "PostgreSQL" in second.stderr
-        assert httpx.get(first.url + "/healthz", timeout=5).status_code == 200
-    finally:
-        first.stop()
-    # Once the first process is gone (even killed), the file is free again.
-    again = ServerProcess(url, log=tmp_path / "again.log").start()
-    again.stop()
 
 
 def test_a_paused_process_that_lost_the_room_cannot_write_to_it(cluster: tuple[Nginx, list[Serve]]) -> None:
