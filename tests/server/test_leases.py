@@ -162,3 +162,34 @@ def test_lobby_writes_off_the_event_loop_are_fenced_and_an_expired_lobby_stays_c
         assert sb.room_id(room.code) is None
 
     asyncio.run(scenario())
+
+
+def test_rooms_per_address_are_counted_in_storage_with_several_processes(
+    two: tuple,  # type: ignore[type-arg]
+) -> None:
+    """The process that creates a room does not run it (the proxy routes its code to
+    another), so the cap on an address's open rooms counts them in storage."""
+    import asyncio
+
+    from nomercy.server import protocol as P
+    from nomercy.server.cluster import Cluster
+    from nomercy.server.protocol import ErrorCode, ProtocolError
+    from nomercy.server.rooms import RoomManager
+    from nomercy.server.settings import Settings
+
+    sa, la, _sb, _lb, _ = two
+
+    async def scenario() -> None:
+        manager = RoomManager(Settings(max_rooms_per_address=2), sa)
+        Cluster(manager, la)  # several processes (not started: no renewals needed here)
+        first, _ = await manager.create(P.CreateRoom(nickname="Ann"), "10.0.0.1")
+        await manager.create(P.CreateRoom(nickname="Ann"), "10.0.0.1")
+        assert manager.rooms == {}  # created in storage only
+        with pytest.raises(ProtocolError) as refused:
+            await manager.create(P.CreateRoom(nickname="Ann"), "10.0.0.1")
+        assert refused.value.code == ErrorCode.RATE_LIMITED
+        await manager.create(P.CreateRoom(nickname="Bea"), "10.0.0.2")  # another address
+        sa.set_status(first.id, "finished")  # one of Ann's rooms ends (wherever it ran)
+        await manager.create(P.CreateRoom(nickname="Ann"), "10.0.0.1")
+
+    asyncio.run(scenario())
