@@ -11,7 +11,20 @@ second (applied, as acknowledged by the next state message), latency from sendin
 action to receiving the state that includes it (p50, p99), refusals by code, and the
 command that reproduces the run.
 
+``--processes 2`` runs two server processes on one PostgreSQL (``--database-url``) behind
+Debian's nginx, which routes each room to one process by hashing its join code
+(docs/deploy.md, "Several processes"); ``--proxy`` puts nginx in front of one process too,
+for a like-for-like comparison.
+
+``--spectators N`` adds a spectator storm: a third of the way in, N WebSocket spectators
+join the running tables (round-robin) within a second or two and watch for
+``--storm-seconds``. Printed: how many got in, the server processes' CPU seconds during
+the storm against the same time just before it, and the players' action latency during
+the storm against before it.
+
     .venv/bin/python benchmarks/server_load.py --rooms 50 --players 4 --seconds 20
+    .venv/bin/python benchmarks/server_load.py --processes 2 --database-url postgresql+psycopg://...
+    .venv/bin/python benchmarks/server_load.py --rooms 20 --spectators 1000 --storm-seconds 8
 """
 
 from __future__ import annotations
@@ -22,6 +35,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import signal
 import socket
 import statistics
@@ -39,10 +53,17 @@ import websockets
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: (monotonic time of the acknowledgement, latency), to split around the storm.
+    timed: list[tuple[float, float]] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
     failures: Counter[str] = field(default_factory=Counter)
     rooms: int = 0
     rounds: int = 0
+    #: Join codes of the tables being played (spectators pick from them).
+    live: list[str] = field(default_factory=list)
+    watching: int = 0
+    storm_refused: Counter[str] = field(default_factory=Counter)
+    storm_failed: Counter[str] = field(default_factory=Counter)
 
 
 def free_port() -> int:
@@ -52,6 +73,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
+    """One ``nomercy serve`` process (through uvicorn's factory) on 127.0.0.1:port."""
     env = {
         **os.environ,
         "NOMERCY_DATABASE_URL": database_url,
@@ -63,28 +85,111 @@ def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
         "NOMERCY_MAX_ROOMS": "100000",
         "NOMERCY_MAX_ROOMS_PER_ADDRESS": "100000",  # every table comes from loopback
         "NOMERCY_MAX_SOCKETS_PER_ADDRESS": "100000",
+        "NOMERCY_LOG_LEVEL": "warning",
     }
     cmd = [
         sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app", "--host", "127.0.0.1",
         "--port", str(port), "--log-level", "warning", "--timeout-graceful-shutdown", "1",
+        "--no-proxy-headers",  # as docs/deploy.md says: the app reads forwarding headers itself
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, env=env)
+    wait_up(f"http://127.0.0.1:{port}/readyz", proc)
+    return proc
+
+
+def wait_up(url: str, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"{proc.args!r} exited with {proc.returncode}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
         except httpx.HTTPError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"{url} did not answer")
+
+
+#: nginx in front of the processes, routing each room by its join code with the upstream of
+#: deploy/nginx/nomercy.conf (plain HTTP here, no TLS: the figures are the server's).
+NGINX_CONF = """
+worker_processes 1;
+worker_rlimit_nofile 16384;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log error;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    map $uri $nomercy_room_in_path {{ ~^/api/rooms/(?<code>[^/]+) $code; default ""; }}
+    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
+    upstream nomercy {{
+        hash $arg_room$nomercy_room_in_path consistent;
+        {servers}
+        keepalive 64;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://nomercy;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_read_timeout 1h;
+        }}
+    }}
+}}
+"""
+
+
+def start_nginx(port: int, backends: list[int], folder: str) -> subprocess.Popen[bytes]:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    servers = " ".join(f"server 127.0.0.1:{p};" for p in backends)
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    conf = os.path.join(folder, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(user + NGINX_CONF.format(dir=folder, port=port, servers=servers))
+    proc = subprocess.Popen([nginx, "-p", folder, "-c", conf, "-g", "daemon off;"])
+    wait_up(f"http://127.0.0.1:{port}/readyz", proc)
+    return proc
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes and their children (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    family = set(pids)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) in family:
+                family.add(int(entry))
+    total = 0
+    for pid in family:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 async def seat_client(
     url: str, code: str, token: str, seat: int, stats: Stats, stop: float, rng: random.Random
 ) -> None:
     """One player: act on every turn, time each action until the state that includes it."""
-    async with websockets.connect(url, max_size=2**20) as ws:
+    async with websockets.connect(f"{url}?room={code}", max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "room": code, "token": token}))
         sent: dict[int, float] = {}
         while time.monotonic() < stop:
@@ -104,7 +209,9 @@ async def seat_client(
             version = msg["version"]
             now = time.monotonic()
             for v in [v for v in sent if v < version]:
-                stats.latencies.append(now - sent.pop(v))
+                latency = now - sent.pop(v)
+                stats.latencies.append(latency)
+                stats.timed.append((now, latency))
             view = msg["view"]
             if view["outcome"] is not None:
                 if seat == 0:
@@ -138,6 +245,7 @@ async def table(base: str, players: int, stats: Stats, stop: float, rng: random.
                     j.raise_for_status()
                     tokens.append(j.json()["token"])
                 stats.rooms += 1
+                stats.live.append(host["code"])
                 clients = [
                     asyncio.create_task(seat_client(ws_url, host["code"], t, i, stats, stop, rng))
                     for i, t in enumerate(tokens)
@@ -148,9 +256,43 @@ async def table(base: str, players: int, stats: Stats, stop: float, rng: random.
                 )
                 s.raise_for_status()
                 await asyncio.gather(*clients)
+                stats.live.remove(host["code"])
             except Exception as exc:  # counted, never fatal: a benchmark reports errors
                 stats.failures[type(exc).__name__] += 1
                 await asyncio.sleep(0.5)
+
+
+async def spectator(url: str, code: str, stats: Stats, until: float) -> None:
+    """One spectator: hello, then read (and drop) every message until the storm ends."""
+    try:
+        async with websockets.connect(f"{url}?room={code}", max_size=2**20, open_timeout=20) as ws:
+            await ws.send(json.dumps({"type": "hello", "room": code, "token": None}))
+            first = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            if first["type"] == "error":
+                stats.storm_refused[first["code"]] += 1
+                return
+            stats.watching += 1
+            while (left := until - time.monotonic()) > 0:
+                try:
+                    await asyncio.wait_for(ws.recv(), left)
+                except TimeoutError:
+                    break
+    except Exception as exc:  # counted: a dropped or refused socket is a result
+        stats.storm_failed[type(exc).__name__] += 1
+
+
+async def storm(ws_url: str, count: int, stats: Stats, start: float, until: float) -> None:
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    codes = list(stats.live) or ["ZZZZZZ"]
+    await asyncio.gather(*(spectator(ws_url, codes[i % len(codes)], stats, until) for i in range(count)))
+
+
+def window(stats: Stats, start: float, end: float) -> list[float]:
+    return [latency for at, latency in stats.timed if start <= at < end]
+
+
+def ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:.1f} ms" if values else "-"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -169,40 +311,73 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to measure")
     parser.add_argument("--database-url", default=None, help="default: a new SQLite file in a temp folder")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=1, help="server processes (2+: PostgreSQL, nginx)")
+    parser.add_argument("--proxy", action="store_true", help="nginx in front even of one process")
+    parser.add_argument("--spectators", type=int, default=0, help="spectator storm: sockets opened")
+    parser.add_argument("--storm-seconds", type=float, default=8.0, help="how long the spectators watch")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 500 or not 2 <= args.players <= 6 or not 1 <= args.seconds <= 600:
         parser.error("bounded on purpose: 1-500 rooms, 2-6 players, 1-600 seconds")
+    if not 1 <= args.processes <= 4 or not 0 <= args.spectators <= 2000 or not 1 <= args.storm_seconds <= 60:
+        parser.error("bounded on purpose: 1-4 processes, 0-2000 spectators, 1-60 storm seconds")
+    if args.processes > 1 and not (args.database_url or "").startswith("postgresql"):
+        parser.error("several processes share a PostgreSQL: give --database-url postgresql+psycopg://...")
+    proxy = args.proxy or args.processes > 1
 
     folder = tempfile.mkdtemp(prefix="nomercy-load-")
     database_url = args.database_url or f"sqlite:///{folder}/rooms.sqlite3"
-    port = free_port()
-    proc = start_server(port, database_url)
+    ports = [free_port() for _ in range(args.processes)]
+    procs: list[subprocess.Popen[bytes]] = []
     stats = Stats()
     rng = random.Random(args.seed)
+    cpu: dict[str, float] = {}
     try:
+        for port in ports:
+            procs.append(start_server(port, database_url))
+        base = f"http://127.0.0.1:{ports[0]}"
+        if proxy:
+            front = free_port()
+            procs.append(start_nginx(front, ports, folder))
+            base = f"http://127.0.0.1:{front}"
+        servers = [p.pid for p in procs[: args.processes]]
         start = time.monotonic()
         stop = start + args.seconds
+        storm_start = start + args.seconds / 3
+        storm_end = min(stop, storm_start + args.storm_seconds)
+        calm_start = max(start, storm_start - (storm_end - storm_start))
+
+        async def sample(name: str, at: float) -> None:
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            cpu[name] = cpu_seconds(servers)
 
         async def run() -> None:
-            await asyncio.gather(
-                *(
-                    table(f"http://127.0.0.1:{port}", args.players, stats, stop, rng)
-                    for _ in range(args.rooms)
-                )
-            )
+            jobs = [table(base, args.players, stats, stop, rng) for _ in range(args.rooms)]
+            if args.spectators:
+                ws_url = base.replace("http", "ws", 1) + "/ws"
+                jobs.append(storm(ws_url, args.spectators, stats, storm_start, storm_end))
+                jobs += [
+                    sample(n, t)
+                    for n, t in (("calm", calm_start), ("storm", storm_start), ("end", storm_end))
+                ]
+            await asyncio.gather(*jobs)
 
         asyncio.run(run())
         elapsed = time.monotonic() - start
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in reversed(procs):
+            proc.send_signal(signal.SIGTERM if proc in procs[: args.processes] else signal.SIGQUIT)
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
     n = len(stats.latencies)
-    print(f"server load: {args.rooms} rooms x {args.players} WebSocket players, {elapsed:.1f} s, "
-          f"storage {database_url.split(':', 1)[0]}")  # fmt: skip
+    shape = f"{args.processes} process{'es' if args.processes > 1 else ''}" + (
+        " behind nginx" if proxy else ""
+    )
+    print(f"server load: {args.rooms} rooms x {args.players} WebSocket players, {elapsed:.1f} s, {shape}, "
+          f"storage {database_url.split(':', 1)[0].split('+')[0]}")  # fmt: skip
     print(f"  actions applied      {n}  ({n / elapsed:.0f} actions/s)")
     print(
         f"  latency p50          {statistics.median(stats.latencies) * 1000:.1f} ms"
@@ -215,9 +390,32 @@ def main() -> None:
         f"  refusals             {dict(stats.refusals) or 'none'}  (stale/too_late: races with other seats)"
     )
     print(f"  client errors        {dict(stats.failures) or 'none'}")
+    if args.spectators:
+        calm = window(stats, calm_start, storm_start)
+        during = window(stats, storm_start, storm_end)
+        span = storm_end - storm_start
+        refused, failed = dict(stats.storm_refused) or "none", dict(stats.storm_failed) or "none"
+        print(f"  spectator storm      {args.spectators} sockets for {span:.1f} s: {stats.watching} watched, "
+              f"refused {refused}, failed {failed}")  # fmt: skip
+        if {"calm", "storm", "end"} <= set(cpu):
+            print(f"  server CPU           {cpu['end'] - cpu['storm']:.1f} s during the storm, "
+                  f"{cpu['storm'] - cpu['calm']:.1f} s in as long just before")  # fmt: skip
+        rate_in, rate_before = len(during) / span, len(calm) / max(1e-9, storm_start - calm_start)
+        print(
+            f"  players in the storm {rate_in:.0f} actions/s, p50 {ms(during, 0.5)}, p99 {ms(during, 0.99)}"
+        )
+        print(
+            f"  players just before  {rate_before:.0f} actions/s, p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}"
+        )
     print(f"  cores                {os.cpu_count()} (server and clients share them)")
     cmd = ["python", "benchmarks/server_load.py", "--rooms", str(args.rooms), "--players", str(args.players),
            "--seconds", str(args.seconds)]  # fmt: skip
+    if args.processes > 1:
+        cmd += ["--processes", str(args.processes)]
+    elif args.proxy:
+        cmd += ["--proxy"]
+    if args.spectators:
+        cmd += ["--spectators", str(args.spectators), "--storm-seconds", str(args.storm_seconds)]
     if args.database_url:
         cmd += ["--database-url", "DATABASE_URL"]
     print("reproduce: " + shlex.join(cmd))

@@ -94,6 +94,10 @@ class ServerProcess:
             time.sleep(0.1)
         raise RuntimeError("server did not start")
 
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def kill(self) -> None:
         """SIGKILL: no shutdown handlers, no flushing; what was committed is all there is."""
         assert self.proc is not None
@@ -111,6 +115,8 @@ class ServerProcess:
 
 
 def reset_postgres(url: str) -> None:
+    import nomercy.server.leases  # noqa: F401 (its table belongs to the metadata dropped here)
+
     storage = Storage(url)
     metadata.drop_all(storage.engine)
     storage.close()
@@ -123,11 +129,17 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """Factory: ``start_server(database_url=None, **env)``; every server is stopped after."""
+    """Factory: ``start_server(database_url=None, **env)``; every server is stopped after.
+
+    Without a URL the servers share one SQLite file, one at a time (a restart finds the
+    rooms); a server started while another still runs gets a file of its own."""
     started: list[ServerProcess] = []
 
     def start(database_url: str | None = None, **env: str) -> ServerProcess:
         url = database_url or f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+        if database_url is None and any(s.database_url == url and s.running for s in started):
+            # One SQLite file is served by one process: a second server at once gets its own.
+            url = f"sqlite:///{tmp_path / f'rooms{len(started)}.sqlite3'}"
         server = ServerProcess(url, env, log=tmp_path / "server.log").start()
         started.append(server)
         return server

@@ -104,7 +104,10 @@ def test_seven_swap_reaches_only_the_new_owners(server: ServerProcess) -> None:
     start_room(server, code, host["token"])
     player = (ann, bob)[first]
     state = player.wait(lambda m: m["type"] == "state" and m["view"] is not None)
-    before = {s: ws.latest_state()["view"]["hand"] for s, ws in ((0, ann), (1, bob))}
+    dealt = {
+        s: ws.wait(lambda m: m["type"] == "state" and m["view"] is not None) for s, ws in ((0, ann), (1, bob))
+    }
+    before = {s: msg["view"]["hand"] for s, msg in dealt.items()}
     player.send({"type": "action", "action": seven, "version": state["version"]})
     target = int(seven.split("@")[1])
     swapped = {

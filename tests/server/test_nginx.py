@@ -31,9 +31,8 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from .conftest import ServerProcess, free_port
+from .nginxconf import ROOT, SITE, site_config
 
-ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "deploy" / "nginx" / "nomercy.conf"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 OPENSSL = shutil.which("openssl")
 HOST = "play.example.org"
@@ -42,30 +41,6 @@ pytestmark = pytest.mark.skipif(
     not (NGINX and OPENSSL) and os.environ.get("CI") != "true",
     reason="nginx (Debian: apt-get install nginx) or openssl is not installed",
 )
-
-
-def site_config(app_port: int, https_port: int, http_port: int, cert: Path, key: Path) -> str:
-    """deploy/nginx/nomercy.conf with test ports and certificate (each edit must apply once)."""
-    text = SITE.read_text()
-    edits = [
-        (r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{app_port};"),
-        (r"listen 80;", f"listen 127.0.0.1:{http_port};"),
-        (r"listen \[::\]:80;\n", ""),
-        (r"listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;"),
-        (r"listen \[::\]:443 ssl;\n", ""),
-        (
-            r"ssl_certificate +/etc/letsencrypt/live/play\.example\.org/fullchain\.pem;",
-            f"ssl_certificate {cert};",
-        ),
-        (
-            r"ssl_certificate_key +/etc/letsencrypt/live/play\.example\.org/privkey\.pem;",
-            f"ssl_certificate_key {key};",
-        ),
-    ]
-    for pattern, replacement in edits:
-        text, count = re.subn(pattern, replacement, text)
-        assert count == 1, f"{SITE.name}: {pattern!r} matched {count} times"
-    return text
 
 
 class Nginx:
@@ -89,7 +64,7 @@ class Nginx:
         for folder in ("logs", "temp"):
             (prefix / folder).mkdir()
         (prefix / "site.conf").write_text(
-            site_config(app_port, self.https_port, self.http_port, self.cert, self.key)
+            site_config([app_port], self.https_port, self.http_port, self.cert, self.key)
         )
         temp = prefix / "temp"
         user = "user root;\n" if os.geteuid() == 0 else ""  # workers must read the test's files

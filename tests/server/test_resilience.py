@@ -100,12 +100,12 @@ def test_a_storage_outage_pauses_the_room_backs_off_and_resumes_losing_nothing(
 
         real_set_status = storage.set_status
 
-        def set_status(room_id: int, status: str) -> None:
+        def set_status(room_id: int, status: str, epoch: int | None = None) -> None:
             nonlocal attempts
             if outage.is_set():
                 attempts += 1
                 raise OSError("disk unplugged")
-            real_set_status(room_id, status)
+            real_set_status(room_id, status, epoch)
 
         storage.append_many = append_many  # type: ignore[method-assign]
         storage.set_status = set_status  # type: ignore[method-assign]
@@ -159,10 +159,10 @@ def test_a_paused_game_runs_out_no_turn_timer(tmp_path: Path) -> None:
         writes = {"append_many": storage.append_many, "set_status": storage.set_status}
 
         def failing(name: str) -> Any:
-            def write(*args: Any) -> None:
+            def write(*args: Any, **kwargs: Any) -> None:
                 if outage.is_set():
                     raise OSError("database restarting")
-                writes[name](*args)
+                writes[name](*args, **kwargs)
 
             return write
 
@@ -206,10 +206,10 @@ def test_lobby_writes_leave_the_event_loop_free(db: str, tmp_path: Path) -> None
         entered = threading.Event()
 
         def stall(func: Any) -> Any:
-            def stalled(*args: Any) -> Any:
+            def stalled(*args: Any, **kwargs: Any) -> Any:
                 entered.set()
                 assert gate.wait(10), "never released"
-                return func(*args)
+                return func(*args, **kwargs)
 
             return stalled
 

@@ -77,7 +77,7 @@ def test_ci_runs_the_postgresql_tests() -> None:
 def test_last_entry_settles_an_in_doubt_commit(storage: Storage) -> None:
     room_id = storage.create_room("DOUBTS", {}, [StoredSeat(0, "human", "A", None, True)])
     assert storage.last_entry(room_id) is None
-    storage.append_many([(room_id, 0, 0, "draw", None), (room_id, 1, 0, "play R7", "finished")])
+    storage.append_many([(room_id, 0, 0, "draw", None, None), (room_id, 1, 0, "play R7", "finished", None)])
     assert storage.last_entry(room_id) == (1, 0, "play R7")
     (room,) = [r for r in storage.load_rooms() if r.code == "DOUBTS"]
     assert room.status == "finished" and room.log == [(0, "draw"), (0, "play R7")]

@@ -35,12 +35,23 @@ def serve(
         "Forwarded headers name the real client. Default: none, the headers are ignored.",
     ),
     log_level: str = typer.Option("info", help="uvicorn log level."),
+    log_format: str = typer.Option(
+        None, "--log-format", help="text or json (one JSON object per line, with room and seat)."
+    ),
+    lease_seconds: float = typer.Option(
+        None,
+        "--lease-seconds",
+        min=1.0,
+        help="Several processes on PostgreSQL: how long a room's lease lasts unrenewed (default 10).",
+    ),
 ) -> None:
     """Serve online rooms: create a room in the browser, share the code, play."""
     try:
         import uvicorn
 
         from nomercy.server import Settings, create_app
+        from nomercy.server.leases import DatabaseInUse, lock_sqlite
+        from nomercy.server.process import Server
     except ImportError as exc:
         raise typer.BadParameter(
             f"the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)"
@@ -50,6 +61,9 @@ def serve(
         allowed_origins=tuple(allow_origin or ()) or None,
         allowed_hosts=_split(allowed_hosts),
         forwarded_allow_ips=_split(forwarded_allow_ips),
+        lease_seconds=lease_seconds,
+        log_format=log_format,
+        log_level=log_level,
     )
     try:
         from nomercy.server.addresses import TrustedProxies
@@ -57,6 +71,13 @@ def serve(
         TrustedProxies(settings.forwarded_allow_ips)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--forwarded-allow-ips") from None
+    if settings.log_format not in ("text", "json"):
+        raise typer.BadParameter("--log-format: text or json")
+    try:
+        lock_sqlite(settings.resolved_database_url())  # SQLite serves one process
+    except DatabaseInUse as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     try:
         loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -70,8 +91,9 @@ def serve(
             )
     shown = "localhost" if loopback else host
     typer.echo(f"nomercy: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
         ws_max_size=64 * 1024,
@@ -79,7 +101,12 @@ def serve(
         # Forwarding headers are read by the app itself (X-Forwarded-For and Forwarded, from
         # --forwarded-allow-ips only), so uvicorn's own reading stays off.
         proxy_headers=False,
+        timeout_graceful_shutdown=5,
+        # JSON lines: the app formats uvicorn's loggers too (nomercy.server.logs).
+        log_config=None if settings.log_format == "json" else uvicorn.config.LOGGING_CONFIG,
     )
+    # On SIGTERM: not ready, rooms handed over (leases released), then connections closed.
+    Server(config, app).run()
 
 
 def _split(value: str | None) -> tuple[str, ...] | None:

@@ -37,16 +37,21 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import protocol as P
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
+from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
+from nomercy.server.health import readiness
 from nomercy.server.inputs import BodyLimit
+from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
+from nomercy.server.logs import room_var, setup
+from nomercy.server.metrics import CONTENT_TYPE_LATEST
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
@@ -65,6 +70,7 @@ _STATUS = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.ROOM_FULL: 409,
     ErrorCode.SERVER_ERROR: 500,
+    ErrorCode.ROOM_MOVING: 503,
 }
 
 #: connect-src 'self' covers ws:// and wss:// to this very host: the policy never copies
@@ -109,11 +115,19 @@ def rules_options() -> list[dict[str, Any]]:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    setup(settings.log_format, settings.log_level)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(settings.resolved_database_url())
+        url = settings.resolved_database_url()
+        lock_sqlite(url)  # SQLite: one process; a second one is refused here
+        storage = Storage(url)
         manager = RoomManager(settings, storage)
+        cluster: Cluster | None = None
+        if storage.engine.dialect.name == "postgresql":  # several processes may share it
+            leases = SharedLeases(storage.engine, settings.lease_seconds)
+            storage.fence = leases.fence
+            cluster = Cluster(manager, leases)
 
         def on_new_room(room: Room) -> None:
             driver = RoomDriver(manager, room)
@@ -121,9 +135,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             driver.start()
 
         manager.on_new_room = on_new_room
-        loaded = manager.load()
-        log.info("nomercy server: %d room(s) restored from storage", loaded)
+        if cluster is None:
+            loaded = manager.load()
+            log.info("nomercy server: %d room(s) restored from storage", loaded)
+        else:
+            await cluster.start()  # adopts the rooms being played that no live process runs
+            log.info("nomercy server %s: %d room(s) taken over", cluster.leases.owner, len(manager.rooms))
         app.state.manager = manager
+        app.state.cluster = cluster
+        app.state.draining = False
+
+        async def begin_shutdown() -> None:
+            """Not ready any more; hand every room over (idempotent)."""
+            app.state.draining = True
+            if cluster is not None:
+                await cluster.shutdown()
+
+        app.state.begin_shutdown = begin_shutdown
         app.state.join_failures = per_minute(settings.join_failures_per_minute)
         app.state.room_creation = per_minute(settings.rooms_per_minute)
         app.state.sockets = SocketCounter(settings.max_sockets_per_address)
@@ -133,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sweeper.cancel()
+            await begin_shutdown()  # several processes: every room handed over, drivers stopped
             for room in list(manager.rooms.values()):
                 if room.driver is not None:
                     await room.driver.stop()
@@ -141,13 +170,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="nomercy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.exception_handler(ProtocolError)
-    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+    async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
+        request.app.state.manager.metrics.refused(exc.code, "http")
+        headers = {"Retry-After": "1"} if exc.code == ErrorCode.ROOM_MOVING else None
         return JSONResponse(
-            {"detail": {"code": exc.code, "message": exc.message}}, status_code=_STATUS.get(exc.code, 400)
+            {"detail": {"code": exc.code, "message": exc.message}},
+            status_code=_STATUS.get(exc.code, 400),
+            headers=headers,
         )
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        request.app.state.manager.metrics.refused(ErrorCode.BAD_MESSAGE, "http")
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
         return JSONResponse(
@@ -167,21 +201,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def manager(request: Request) -> RoomManager:
         return request.app.state.manager  # type: ignore[no-any-return]
 
-    def lookup(request: Request, code: str, token: str | None = None) -> Room:
+    async def lookup(request: Request, code: str, token: str | None = None) -> Room:
         """A room by join code; misses count against the address's guessing limit.
 
         A blocked address still reaches a room whose seat token it holds (a host behind a
-        shared proxy, a reconnect): the limit stops guessing, never a proven seat.
+        shared proxy, a reconnect): the limit stops guessing, never a proven seat. With
+        several processes the room may be opened here from storage (``find``); a
+        ``room_moving`` refusal is no guess and is not charged.
         """
         limiter = request.app.state.join_failures
         address = _client(request)
         blocked = limiter.blocked(address)
+        room_var.set(code.upper()[:12])
         try:
-            room = manager(request).get(code)
+            room = await manager(request).find(code)
             if blocked and token is not None:
                 manager(request).authenticate(room, token)
-        except ProtocolError:
-            limiter.charge(address)
+        except ProtocolError as exc:
+            if exc.code != ErrorCode.ROOM_MOVING:
+                limiter.charge(address)
             if blocked:
                 raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute") from None
             raise
@@ -217,11 +255,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{code}")
     async def room_info(request: Request, code: str) -> dict[str, Any]:
-        return lookup(request, code).info().model_dump()
+        return (await lookup(request, code)).info().model_dump()
 
     @app.post("/api/rooms/{code}/join")
     async def join_room(request: Request, code: str, body: P.JoinRoom) -> dict[str, Any]:
-        room = lookup(request, code)
+        room = await lookup(request, code)
         room, seat, token = await manager(request).join(room.code, body.nickname)
         return {"code": room.code, "seat": seat, "token": token, "room": room.info().model_dump()}
 
@@ -230,7 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, code: str, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
         token = _bearer(authorization)
-        room = lookup(request, code, token)
+        room = await lookup(request, code, token)
         await manager(request).start(room, token)
         return room.info().model_dump()
 
@@ -239,13 +277,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, code: str, body: P.KickRequest, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
         token = _bearer(authorization)
-        room = lookup(request, code, token)
+        room = await lookup(request, code, token)
         await manager(request).kick(room, token, body.seat)
         return room.info().model_dump()
 
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
         return {"ok": True}
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> Response:
+        exposition = request.app.state.manager.metrics.exposition()
+        return Response(exposition, media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/livez")
+    async def livez() -> dict[str, Any]:
+        return {"live": True}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> JSONResponse:
+        state = request.app.state
+        ready, reason = await readiness(state.manager.storage, state.draining, state.cluster)
+        return JSONResponse({"ready": ready, "reason": reason}, status_code=200 if ready else 503)
 
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
@@ -273,6 +326,5 @@ async def _sweep(manager: RoomManager) -> None:
         except Exception:
             log.exception("sweeping rooms failed")
             continue
-        for room in removed:
-            if room.driver is not None:
-                await room.driver.stop()
+        if removed:
+            log.debug("sweep: %d room(s) left memory", len(removed))

@@ -58,6 +58,8 @@ class ErrorCode:
     BAD_REQUEST = "bad_request"  #: an HTTP request that does not fit (seats, bots...)
     BAD_HOST = "bad_host"  #: the ``Host`` header names a host this server does not serve
     SERVER_ERROR = "server_error"  #: storage failed; the action was not applied
+    #: another server process runs the room now (several processes): reconnect in a moment
+    ROOM_MOVING = "room_moving"
 
 
 def _clean_text(value: str, what: str, limit: int) -> str:

@@ -24,6 +24,7 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -35,10 +36,12 @@ from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.rules import Rules
 from nomercy.server import protocol as P
+from nomercy.server.leases import LeaseLost
 from nomercy.server.limits import TokenBucket
+from nomercy.server.metrics import Metrics
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
 from nomercy.server.settings import Settings
-from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, StoredSeat, token_hash
+from nomercy.server.storage import NEXT_ROUND, Entry, Storage, StoredRoom, StoredSeat, token_hash
 from nomercy.views import player_view
 
 log = logging.getLogger("nomercy.server")
@@ -156,6 +159,13 @@ class Room:
     paused: bool = False
     #: A coalesced room message is due (see :meth:`RoomManager.broadcast_room`).
     update_due: asyncio.TimerHandle | None = None
+    #: The room's lease epoch when several processes share the database (every write is
+    #: fenced with it), None for one process.
+    epoch: int | None = None
+    #: This process no longer runs the room (lease lost or handed over): refuse everything.
+    closed: bool = False
+    #: ``time.monotonic()`` when this process took the room (hand-over hysteresis).
+    opened_at: float = field(default_factory=time.monotonic)
 
     @property
     def turn_seconds(self) -> int | None:
@@ -243,10 +253,17 @@ class RoomManager:
     def __init__(self, settings: Settings, storage: Storage) -> None:
         self.settings = settings
         self.storage = storage
-        self.writer = LogWriter(storage)
+        self.metrics = Metrics()
+        self.writer = LogWriter(storage, self.metrics)
         self.rooms: dict[str, Room] = {}
+        self.metrics.watch(lambda: self.rooms.values())
         #: Called with each new room to start its driver (set by the app).
         self.on_new_room: Any = None
+        #: Several processes: :class:`nomercy.server.cluster.Cluster` (rooms are opened on
+        #: demand under a lease); None for one process (every room lives here).
+        self.cluster: Any = None
+        #: Several processes: ids of the rooms each address created here (rooms per address).
+        self.created: dict[str, set[int]] = {}
 
     # -- creating and joining ----------------------------------------------------------
 
@@ -258,14 +275,30 @@ class RoomManager:
                 return code
         raise ProtocolError(ErrorCode.SERVER_ERROR, "could not find a free join code")
 
-    def open_rooms_of(self, address: str) -> int:
-        return sum(1 for r in self.rooms.values() if r.creator == address and r.status != "finished")
+    async def open_rooms_of(self, address: str) -> int:
+        """Unfinished rooms that ``address`` created. Several processes: a room runs wherever
+        the proxy routes its code, so the ones created here are counted in storage."""
+        if self.cluster is None:
+            return sum(1 for r in self.rooms.values() if r.creator == address and r.status != "finished")
+        ids = self.created.get(address)
+        if not ids:
+            return 0
+        since = time.time() - self.settings.idle_room_seconds
+        try:
+            still = await asyncio.to_thread(self.storage.open_rooms, sorted(ids), since)
+        except Exception:
+            log.warning("storage failed counting an address's rooms", exc_info=True)
+            raise ProtocolError(
+                ErrorCode.SERVER_ERROR, "the server could not save the room: try again"
+            ) from None
+        self.created[address] = set(still)
+        return len(still)
 
     async def create(self, req: P.CreateRoom, address: str | None = None) -> tuple[Room, str]:
         """A room in the lobby with the host in seat 0; returns it and the host's token."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
-        if address is not None and self.open_rooms_of(address) >= self.settings.max_rooms_per_address:
+        if address is not None and await self.open_rooms_of(address) >= self.settings.max_rooms_per_address:
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
@@ -327,7 +360,10 @@ class RoomManager:
         room = Room(room_id, code, config, rules, seats, creator=address)
         room.log = deque(maxlen=self.settings.log_length)
         self._attach_bots(room)
-        self._add(room)
+        if self.cluster is None:
+            self._add(room)
+        elif address is not None:  # several processes: the one the proxy routes it to opens it
+            self.created.setdefault(address, set()).add(room_id)
         return room, token
 
     async def join(self, code: str, nickname: str) -> tuple[Room, int, str]:
@@ -339,17 +375,24 @@ class RoomManager:
                 if seat.kind == "open":
                     token = secrets.token_urlsafe(24)
                     stored = StoredSeat(seat.seat, "human", nickname, token_hash(token), seat.host)
-                    await self._write(self.storage.update_seat, room.id, stored)
+                    await self._write(room, self.storage.update_seat, room.id, stored)
                     seat.kind, seat.nickname, seat.token_hash = "human", nickname, stored.token_hash
                     seat.away_since = room.changed_at = time.monotonic()
                     self.broadcast_room(room, now=True)  # a seat taken: news, not churn
                     return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
 
-    async def _write(self, func: Any, *args: Any) -> None:
-        """A lobby write, in a worker thread so that a slow commit stalls no other room."""
+    async def _write(self, room: Room, func: Any, *args: Any) -> None:
+        """A lobby write of ``room`` (under its lock), in a worker thread so that a slow commit
+        stalls no other room, fenced by the room's lease epoch (several processes): a lost
+        lease refuses it with ``room_moving`` and lets the room go. A failure changes nothing."""
+        if room.closed:
+            raise moving()
         try:
-            await asyncio.to_thread(func, *args)
+            with self.fenced(room):
+                await asyncio.to_thread(func, *args, epoch=room.epoch)
+        except ProtocolError:
+            raise
         except Exception:
             log.warning("storage failed (%s)", getattr(func, "__name__", func), exc_info=True)
             raise ProtocolError(ErrorCode.SERVER_ERROR, "the server could not save that: try again") from None
@@ -358,8 +401,33 @@ class RoomManager:
         room = self.rooms.get(code.upper())
         if room is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, "no room with that code")
+        if room.closed:
+            raise moving()
         room.touched = time.monotonic()
         return room
+
+    async def find(self, code: str) -> Room:
+        """:meth:`get`, or (several processes) take the room's lease and open it from storage."""
+        room = self.rooms.get(code.upper())
+        if room is None and self.cluster is not None:
+            await self.cluster.open(code.upper())
+        return self.get(code)
+
+    @contextlib.contextmanager
+    def fenced(self, room: Room) -> Iterator[None]:
+        """A write of ``room``: if its lease was lost, refuse with ``room_moving`` and let go."""
+        try:
+            with self.metrics.storage_write("lobby"):
+                yield
+        except LeaseLost:
+            self.lost(room)
+            raise moving() from None
+
+    def lost(self, room: Room) -> None:
+        """Another process took the room over: stop running it here."""
+        room.closed = True
+        if self.cluster is not None:
+            self.cluster.let_go(room)
 
     def authenticate(self, room: Room, token: str | None) -> int:
         """The seat that ``token`` sits at; constant-time comparison with every seat."""
@@ -393,7 +461,7 @@ class RoomManager:
                 else s.stored()
                 for s in room.seats
             ]
-            await self._write(self.storage.start, room.id, seed, dealt)
+            await self._write(room, self.storage.start, room.id, seed, dealt)
             for seat in room.seats:
                 if seat.kind == "open":
                     seat.kind, seat.nickname = "bot", bot_name(seat.seat, bot)
@@ -419,7 +487,7 @@ class RoomManager:
             kind: SeatKind = "open" if lobby else "bot"
             nickname = None if lobby else bot_name(seat, room.config["bot"])
             await self._write(
-                self.storage.update_seat, room.id, StoredSeat(seat, kind, nickname, None, target.host)
+                room, self.storage.update_seat, room.id, StoredSeat(seat, kind, nickname, None, target.host)
             )
             old = target.nickname
             target.token_hash, target.standin, target.away_since = None, False, None
@@ -439,6 +507,8 @@ class RoomManager:
     # -- connections ---------------------------------------------------------------------
 
     def connect(self, room: Room, client: Client) -> None:
+        if room.closed:
+            raise moving()
         """Seat (or seat as a spectator) a connection; a seat over its connection limit loses
         its oldest connection, so a player coming back is never turned away."""
         if client.seat is not None:
@@ -506,7 +576,10 @@ class RoomManager:
         room is checked against the state this one produced (and refused as stale if it
         named the old version). Other rooms go on meanwhile; their entries share commits.
         """
+        began = time.perf_counter()
         async with room.lock:
+            if room.closed:
+                raise moving(ref)
             match = room.match
             assert match is not None
             if version != room.version:
@@ -533,7 +606,10 @@ class RoomManager:
             if over_after and (room.mode == "round" or _match_would_end(match, probe)):
                 status = "finished"
             try:
-                await self.writer.append(room.id, room.version, seat, str(action), status)
+                await self.writer.append((room.id, room.version, seat, str(action), status, room.epoch))
+            except LeaseLost:
+                self.lost(room)
+                raise moving(ref) from None
             except Exception:
                 if not await self._committed_anyway(room, seat, action):
                     self._storage_failed(room)
@@ -541,7 +617,9 @@ class RoomManager:
                         "the server could not save that action: the game is paused, try again", ref=ref
                     ) from None
             self._storage_ok(room)
-            return self._applied(room, seat, action, status, over_after)
+            events = self._applied(room, seat, action, status, over_after)
+        self.metrics.action_seconds.observe(time.perf_counter() - began)
+        return events
 
     def _storage_failed(self, room: Room) -> None:
         """The first failure pauses the room (logged with its traceback, players told);
@@ -574,8 +652,13 @@ class RoomManager:
         or running out a human's turn timer against a database that is down.
         """
         async with room.lock:
+            if room.closed:
+                raise moving()
             try:
-                await asyncio.to_thread(self.storage.set_status, room.id, room.status)
+                await asyncio.to_thread(self.storage.set_status, room.id, room.status, room.epoch)
+            except LeaseLost:
+                self.lost(room)  # another process runs it now: nothing to resume here
+                raise moving() from None
             except Exception:
                 self._storage_failed(room)
                 raise StorageUnavailable("storage is still unavailable") from None
@@ -595,6 +678,7 @@ class RoomManager:
         """The action is on disk: apply it to the live match and tell everyone."""
         match = room.match
         assert match is not None
+        self.metrics.actions.labels("human" if room.controller(seat) is None else "bot").inc()
         events = match.apply(action, seat)
         room.version += 1
         room.last_actor = seat
@@ -611,8 +695,13 @@ class RoomManager:
             match = room.match
             if room.version != version or match is None or not match.round_over or room.finished:
                 return
+            if room.closed:
+                return
             try:
-                await self.writer.append(room.id, room.version, -1, NEXT_ROUND, None)
+                await self.writer.append((room.id, room.version, -1, NEXT_ROUND, None, room.epoch))
+            except LeaseLost:
+                self.lost(room)
+                return
             except Exception:
                 last = None
                 with contextlib.suppress(Exception):
@@ -697,11 +786,12 @@ class RoomManager:
 
     async def sweep(self, now: float) -> list[Room]:
         """Expire idle lobbies, reclaim finished rooms, forget rooms left alone; returns
-        the rooms removed from memory (their drivers are stopped by the caller).
+        the rooms removed from memory (see :meth:`forget`).
 
         - a lobby nobody is connected to, unchanged for ``lobby_idle_seconds`` since it was
           created or its last player joined or left, closes for good (stored as
-          ``expired``: a restart does not bring it back; looking it up does not keep it);
+          ``expired``: neither a restart nor another process opening it on demand brings
+          it back; looking it up does not keep it);
         - a finished room is reclaimed ``finished_room_seconds`` after its end, its
           remaining connections closed;
         - any room left alone for ``idle_room_seconds`` leaves memory (not storage).
@@ -710,10 +800,7 @@ class RoomManager:
         removed: list[Room] = []
         for code, room in list(self.rooms.items()):
             if room.status == "lobby" and not room.clients and room.changed_at < now - s.lobby_idle_seconds:
-                try:
-                    await asyncio.to_thread(self.storage.set_status, room.id, "expired")
-                except Exception:
-                    log.warning("could not expire room %s; tried again later", code, exc_info=True)
+                if not await self._expire(room, now - s.lobby_idle_seconds):
                     continue
             elif room.status == "finished" and room.changed_at < now - s.finished_room_seconds:
                 for client in list(room.clients):
@@ -722,9 +809,36 @@ class RoomManager:
             elif room.clients or room.touched >= now - s.idle_room_seconds:
                 continue
             if self.rooms.get(code) is room:
-                del self.rooms[code]
+                await self.forget(room)
                 removed.append(room)
         return removed
+
+    async def _expire(self, room: Room, cutoff: float) -> bool:
+        """Store an idle lobby as ``expired`` (fenced, under its lock so that no join is
+        half written); False if it is still wanted, or the write failed (tried again)."""
+        async with room.lock:
+            if room.closed or room.status != "lobby" or room.clients or room.changed_at >= cutoff:
+                return False
+            try:
+                await asyncio.to_thread(self.storage.set_status, room.id, "expired", room.epoch)
+            except LeaseLost:
+                self.lost(room)  # another process runs it now: not ours to expire
+                return False
+            except Exception:
+                log.warning("could not expire room %s; tried again later", room.code, exc_info=True)
+                return False
+        return True
+
+    async def forget(self, room: Room) -> None:
+        """Take ``room`` out of memory (storage keeps it) and stop its driver; with several
+        processes also release its lease, so whichever process is asked next opens it at once."""
+        if self.cluster is not None:
+            await self.cluster.drop(room, release=True)
+            return
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        if room.driver is not None:
+            await room.driver.stop()
 
     # -- loading after a restart -------------------------------------------------------------
 
@@ -798,15 +912,17 @@ class LogWriter:
     entry (a duplicate key) is retried alone so that it fails only its own caller.
     """
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, metrics: Metrics) -> None:
         self.storage = storage
-        self._pending: list[tuple[tuple[int, int, int, str, str | None], asyncio.Future[None]]] = []
+        self.metrics = metrics
+        self._pending: list[tuple[Entry, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def append(self, room_id: int, seq: int, seat: int, action: str, status: str | None) -> None:
+    async def append(self, entry: Entry) -> None:
+        """Commit ``(room_id, seq, seat, action, status, epoch)``; raises what the commit raised."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._pending.append(((room_id, seq, seat, action, status), future))
+        self._pending.append((entry, future))
         if self._task is None or self._task.done():
             self._task = loop.create_task(self._flush())
         await future
@@ -816,11 +932,13 @@ class LogWriter:
             batch, self._pending = self._pending, []
             entries = [entry for entry, _ in batch]
             try:
-                await asyncio.to_thread(self.storage.append_many, entries)
+                with self.metrics.storage_write("log"):
+                    await asyncio.to_thread(self.storage.append_many, entries)
             except Exception:
                 for entry, future in batch:
                     try:
-                        await asyncio.to_thread(self.storage.append_many, [entry])
+                        with self.metrics.storage_write("log"):
+                            await asyncio.to_thread(self.storage.append_many, [entry])
                     except Exception as exc:
                         if not future.done():
                             future.set_exception(exc)
@@ -859,6 +977,12 @@ def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
         raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
     except (TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.INVALID_RULES, f"rules: {exc}") from None
+
+
+def moving(ref: str | None = None) -> ProtocolError:
+    return ProtocolError(
+        ErrorCode.ROOM_MOVING, "this room is moving to another server process: reconnecting", ref=ref
+    )
 
 
 def bot_name(seat: int, strength: str) -> str:

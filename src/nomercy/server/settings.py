@@ -95,6 +95,14 @@ class Settings:
     test_options: bool = False
     #: Messages kept per room for the game log a (re)connecting client receives.
     log_length: int = 200
+    #: Several processes on PostgreSQL: seconds a room's lease lasts without renewal
+    #: (a process that stops renewing loses its rooms after this long; one that dies
+    #: loses them at once).
+    lease_seconds: float = 10.0
+    #: Log lines: ``text`` or ``json`` (one object per line, with room and seat).
+    log_format: str = "text"
+    #: Level of the server's own log lines (``debug``, ``info``, ``warning``...).
+    log_level: str = "info"
 
     def resolved_database_url(self) -> str:
         return self.database_url or default_database_url()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +34,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 SCHEMA_VERSION = 1
 
@@ -81,6 +82,10 @@ actions = Table(
 
 NEXT_ROUND = "@next_round"
 
+#: A log entry to append: ``(room_id, seq, seat, action, status, epoch)``; ``epoch`` is the
+#: room's lease epoch (several processes) or None (one process: no fencing).
+Entry = tuple[int, int, int, str, str | None, int | None]
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -117,9 +122,16 @@ class Storage:
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(url, **kwargs)
+        #: Set when several processes share the database (:mod:`nomercy.server.leases`):
+        #: called inside every write transaction of a room with a lease epoch, it raises
+        #: if this process no longer holds the room, so the write rolls back.
+        self.fence: Callable[[Connection, int, int], None] | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":  # processes starting together: one at a time
+                conn.execute(text("SELECT pg_advisory_xact_lock(7210334501)"))
+            metadata.create_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -139,8 +151,13 @@ class Storage:
             conn.execute(insert(seats), [_seat_row(room_id, s) for s in room_seats])
         return int(room_id)
 
-    def update_seat(self, room_id: int, seat: StoredSeat) -> None:
+    def _fence(self, conn: Connection, room_id: int, epoch: int | None) -> None:
+        if epoch is not None and self.fence is not None:
+            self.fence(conn, room_id, epoch)
+
+    def update_seat(self, room_id: int, seat: StoredSeat, epoch: int | None = None) -> None:
         with self.engine.begin() as conn:
+            self._fence(conn, room_id, epoch)
             conn.execute(
                 update(seats)
                 .where(seats.c.room_id == room_id, seats.c.seat == seat.seat)
@@ -148,9 +165,10 @@ class Storage:
             )
             conn.execute(update(rooms).where(rooms.c.id == room_id).values(updated_at=time.time()))
 
-    def start(self, room_id: int, seed: int, room_seats: list[StoredSeat]) -> None:
+    def start(self, room_id: int, seed: int, room_seats: list[StoredSeat], epoch: int | None = None) -> None:
         """The host started: the seed and the seats as dealt, in one transaction."""
         with self.engine.begin() as conn:
+            self._fence(conn, room_id, epoch)
             for s in room_seats:
                 conn.execute(
                     update(seats)
@@ -163,9 +181,10 @@ class Storage:
                 .values(seed=seed, status="playing", updated_at=time.time())
             )
 
-    def set_status(self, room_id: int, status: str) -> None:
-        """A room's status alone (``expired``: an idle lobby closed for good)."""
+    def set_status(self, room_id: int, status: str, epoch: int | None = None) -> None:
+        """A room's status alone (``expired``: an idle lobby closed for good), fenced."""
         with self.engine.begin() as conn:
+            self._fence(conn, room_id, epoch)
             conn.execute(
                 update(rooms).where(rooms.c.id == room_id).values(status=status, updated_at=time.time())
             )
@@ -184,15 +203,18 @@ class Storage:
                 values["status"] = status
             conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
 
-    def append_many(self, entries: list[tuple[int, int, int, str, str | None]]) -> None:
-        """Several log entries ``(room_id, seq, seat, action, status)`` in one transaction."""
+    def append_many(self, entries: list[Entry]) -> None:
+        """Several log entries (:data:`Entry`) in one transaction, each room's lease fenced."""
         now = time.time()
         with self.engine.begin() as conn:
+            # In room order: concurrent transactions lock the lease rows alike (no deadlock).
+            for room_id, epoch in sorted({(e[0], e[5]) for e in entries if e[5] is not None}):
+                self._fence(conn, room_id, epoch)
             conn.execute(
                 insert(actions),
-                [{"room_id": r, "seq": q, "seat": s, "action": a, "at": now} for r, q, s, a, _ in entries],
+                [{"room_id": r, "seq": q, "seat": s, "action": a, "at": now} for r, q, s, a, _, _ in entries],
             )
-            for room_id, _, _, _, status in entries:
+            for room_id, _, _, _, status, _ in entries:
                 values: dict[str, Any] = {"updated_at": now}
                 if status is not None:
                     values["status"] = status
@@ -207,25 +229,24 @@ class Storage:
                 select(rooms).where(rooms.c.updated_at >= since).order_by(rooms.c.id)
             ).all()
             for row in room_rows:
-                seat_rows = conn.execute(
-                    select(seats).where(seats.c.room_id == row.id).order_by(seats.c.seat)
-                ).all()
-                log_rows = conn.execute(
-                    select(actions.c.seat, actions.c.action)
-                    .where(actions.c.room_id == row.id)
-                    .order_by(actions.c.seq)
-                ).all()
-                yield StoredRoom(
-                    id=row.id,
-                    code=row.code,
-                    status=row.status,
-                    settings=json.loads(row.settings),
-                    seed=row.seed,
-                    seats=[
-                        StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host)) for r in seat_rows
-                    ],
-                    log=[(r.seat, r.action) for r in log_rows],
+                yield _stored_room(conn, row)
+
+    def load_room(self, room_id: int) -> StoredRoom | None:
+        """One room with its seats and its whole log (a process taking the room over)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rooms).where(rooms.c.id == room_id)).first()
+            return _stored_room(conn, row) if row is not None else None
+
+    def room_id(self, code: str, since: float = 0.0) -> int | None:
+        """The id of the room with this join code, if it was updated after ``since`` and is
+        not an expired lobby (closed for good: never opened again)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(rooms.c.id).where(
+                    rooms.c.code == code, rooms.c.updated_at >= since, rooms.c.status != "expired"
                 )
+            ).first()
+        return int(row.id) if row is not None else None
 
     def last_entry(self, room_id: int) -> tuple[int, int, str] | None:
         """``(seq, seat, action)`` of the room's newest log entry (to settle an in-doubt commit)."""
@@ -237,6 +258,16 @@ class Storage:
                 .limit(1)
             ).first()
         return (row.seq, row.seat, row.action) if row is not None else None
+
+    def open_rooms(self, ids: list[int], since: float) -> list[int]:
+        """Those of ``ids`` still in the lobby or being played, updated after ``since``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(rooms.c.id).where(
+                    rooms.c.id.in_(ids), rooms.c.status.in_(("lobby", "playing")), rooms.c.updated_at >= since
+                )
+            ).all()
+        return [int(r.id) for r in rows]
 
     def code_exists(self, code: str) -> bool:
         with self.engine.connect() as conn:
@@ -250,6 +281,22 @@ class Storage:
                 .order_by(actions.c.seq)
             ).all()
         return [(r.seat, r.action) for r in rows]
+
+
+def _stored_room(conn: Connection, row: Any) -> StoredRoom:
+    seat_rows = conn.execute(select(seats).where(seats.c.room_id == row.id).order_by(seats.c.seat)).all()
+    log_rows = conn.execute(
+        select(actions.c.seat, actions.c.action).where(actions.c.room_id == row.id).order_by(actions.c.seq)
+    ).all()
+    return StoredRoom(
+        id=row.id,
+        code=row.code,
+        status=row.status,
+        settings=json.loads(row.settings),
+        seed=row.seed,
+        seats=[StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host)) for r in seat_rows],
+        log=[(r.seat, r.action) for r in log_rows],
+    )
 
 
 def _seat_row(room_id: int, s: StoredSeat) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 
 from nomercy.actions import Action
 from nomercy.server.connections import Backoff
+from nomercy.server.logs import room_var
 from nomercy.server.protocol import ProtocolError, StorageUnavailable
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.views import PlayerView, player_view
@@ -78,6 +79,7 @@ class RoomDriver:
                 await self.task
 
     async def _run(self) -> None:
+        room_var.set(self.room.code)
         while True:
             self.changed.clear()
             try:
@@ -115,8 +117,8 @@ class RoomDriver:
     def plan(self, now: float) -> tuple[float, Job] | None:
         room = self.room
         match = room.match
-        if room.status != "playing" or match is None:
-            return None
+        if room.status != "playing" or match is None or room.closed:
+            return None  # (closed: another process runs the room now; its driver stops)
         if room.paused:
             return now, self._probe  # nothing else until storage answers (backing off)
         if match.round_over:

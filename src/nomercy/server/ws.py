@@ -34,6 +34,7 @@ from nomercy.server.addresses import HostPolicy, limit_key, origin_allowed
 from nomercy.server.connections import SocketCounter
 from nomercy.server.inputs import json_depth_ok
 from nomercy.server.limits import KeyedLimiter, TokenBucket
+from nomercy.server.logs import room_var, seat_var
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Client, Room, RoomManager
 
@@ -124,6 +125,7 @@ class Connection:
                 try:
                     await self.handle(raw)
                 except ProtocolError as exc:
+                    self.manager.metrics.refused(exc.code, "websocket")
                     version = self.room.version if self.room is not None else None
                     await self.send(error_text(exc, version))
                     if exc.close:
@@ -145,6 +147,7 @@ class Connection:
                 self.counted = False
             if self.room is not None and self.client is not None:
                 self.manager.disconnect(self.room, self.client)
+                log.info("left")
                 self.client.close()
             if writer is not None:
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
@@ -190,7 +193,7 @@ class Connection:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "slow down: too many messages")
         msg = parse_message(raw, self.settings.max_message_bytes, self.settings.max_json_depth)
         if isinstance(msg, P.Hello):
-            self.hello(msg)
+            await self.hello(msg)
             return
         if isinstance(msg, P.PingMessage):
             await self.send(P.Pong().model_dump_json())
@@ -212,7 +215,7 @@ class Connection:
                 out = P.ReactionOut(seat=client.seat, nickname=nickname, reaction=msg.reaction)
             self.manager.broadcast(room, out.model_dump_json())
 
-    def hello(self, msg: P.Hello) -> None:
+    async def hello(self, msg: P.Hello) -> None:
         if self.client is not None:
             raise ProtocolError(ErrorCode.ALREADY_JOINED, "this connection has already joined a room")
         if msg.protocol != P.PROTOCOL_VERSION:
@@ -226,12 +229,15 @@ class Connection:
             ErrorCode.RATE_LIMITED, "too many failed attempts: wait a minute", close=True
         )
         try:
-            room = self.manager.get(msg.room)
+            room = await self.manager.find(msg.room)
             seat = self.manager.authenticate(room, msg.token) if msg.token is not None else None
-        except ProtocolError:
-            self.join_failures.charge(self.address)
-            if blocked:
+        except ProtocolError as exc:
+            if exc.code != ErrorCode.ROOM_MOVING:
+                self.join_failures.charge(self.address)
+            if blocked:  # a blocked address learns nothing of the room, not even that it moves
                 raise too_many from None
+            if exc.code == ErrorCode.ROOM_MOVING:
+                exc.close = True  # the client reconnects; the proxy routes it to the room's process
             raise
         if seat is None:
             if blocked:
@@ -246,8 +252,11 @@ class Connection:
             self.sockets.release(self.address)  # a seated player no longer counts
             self.counted = False
         self.room = room
+        room_var.set(room.code)  # this connection's log lines name its room and seat
+        seat_var.set(seat)
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
+        log.info("joined as %s", "a spectator" if seat is None else f"seat {seat}")
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:

@@ -59,7 +59,13 @@ function cardEl(code, tag = "div", extra = "") {
 async function api(path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method: body === undefined ? "GET" : "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  // 503 room_moving: another server process is taking the room over; it takes a moment.
+  for (let attempt = 0; ; attempt++) {
+    res = await fetch(path, { method: body === undefined ? "GET" : "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status !== 503 || attempt >= 8) break;
+    await new Promise((ok) => setTimeout(ok, 500 * Math.min(4, attempt + 1)));
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error((data.detail && data.detail.message) || `request failed (${res.status})`);
   return data;
@@ -217,10 +223,11 @@ function enterRoom(code, watch = false) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = app.ws = new WebSocket(`${proto}://${location.host}/ws`);
+  // The room code in the URL lets a proxy send every connection of a room to the process
+  // that runs it (several server processes); the hello message carries it again.
+  const ws = app.ws = new WebSocket(`${proto}://${location.host}/ws?room=${encodeURIComponent(app.code)}`);
   $("conn").textContent = "connecting…";
   ws.onopen = () => {
-    app.retry = 0;
     ws.send(JSON.stringify({ type: "hello", room: app.code, token: app.token }));
   };
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
@@ -244,6 +251,7 @@ function act(action) {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
+      app.retry = 0;
       app.seat = msg.seat;
       document.body.classList.toggle("spectator", msg.seat === null);
       $("conn").textContent = msg.seat === null ? "watching" : "connected";
@@ -263,6 +271,7 @@ function onMessage(msg) {
 
 function onError(msg) {
   if (msg.code === "stale") return; // a newer state is on its way
+  if (msg.code === "room_moving") { $("conn").textContent = "moving to another server: reconnecting…"; return; }
   if (msg.code === "unauthorized" || msg.code === "not_found") {
     localStorage.removeItem(`nomercy:seat:${app.code}`);
     app.ws.onclose = null;

@@ -1,0 +1,211 @@
+"""Several server processes on one database: who runs which room, and moving rooms between them.
+
+With PostgreSQL, any number of ``nomercy serve`` processes share the rooms. A process runs
+a room only while it holds the room's lease (:mod:`nomercy.server.leases`); the proxy
+routes every request of a room to one process by hashing the join code in the URL
+(``/api/rooms/CODE/...``, ``/ws?room=CODE``), and that process:
+
+- *opens* the room on the first request (:meth:`Cluster.open`): takes the lease and
+  rebuilds the room by replaying its log, exactly as after a restart;
+- if another live process holds the lease, answers ``room_moving`` (HTTP 503 with
+  ``Retry-After``, or a WebSocket ``error``) and asks the holder to hand the room over,
+  which it does at its next renewal: it lets go (under the room's lock, so no write is
+  half done), releases the lease and closes the room's connections with ``room_moving``;
+  the clients reconnect, through the proxy, to the process that asked;
+- every :attr:`Cluster.tick` renews its leases, drops the rooms it lost (another process
+  took them over: fencing already refused any write) and *adopts* rooms being played
+  whose holder died, so bot turns and timers go on even before anyone reconnects.
+
+A graceful shutdown (:meth:`Cluster.shutdown`) hands every room over at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from nomercy.server import protocol as P
+from nomercy.server.leases import SharedLeases
+from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.rooms import Room, RoomManager, moving
+
+log = logging.getLogger("nomercy.server")
+
+
+class Cluster:
+    """This process's share of the rooms: leases taken, renewed, handed over, adopted."""
+
+    def __init__(self, manager: RoomManager, leases: SharedLeases) -> None:
+        self.manager = manager
+        self.leases = leases
+        self.storage = manager.storage
+        #: Seconds between renewals (and hand-over, adoption checks).
+        self.tick = min(1.0, leases.ttl / 4)
+        #: A room is handed over only after this long here (no ping-pong between processes).
+        self.hold = 2 * self.tick
+        self.draining = False
+        #: ``time.monotonic()`` of the last successful renewal (readiness).
+        self.renewed_at: float | None = None
+        #: Called after a room stopped running here (the app forgets its driver).
+        self.on_drop: Callable[[Room], None] | None = None
+        self._opening: dict[str, asyncio.Future[None]] = {}
+        self._taking: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+        manager.cluster = self
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self.leases.start)
+        await self.step()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="leases")
+
+    async def shutdown(self) -> None:
+        """Stop taking rooms and hand every room over (the lease is free at once); idempotent."""
+        if self.draining:
+            return
+        self.draining = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        rooms = list(self.manager.rooms.values())
+        await asyncio.gather(*(self.drop(room, release=True) for room in rooms), return_exceptions=True)
+        if rooms:
+            log.info("handed %d room(s) over", len(rooms))
+        await asyncio.to_thread(self.leases.close)
+
+    def ready(self) -> bool:
+        """Taking rooms: not shutting down, and the leases were renewed within their lifetime."""
+        if self.draining or self.renewed_at is None:
+            return False
+        return time.monotonic() - self.renewed_at < self.leases.ttl
+
+    # -- opening a room on demand ---------------------------------------------------------
+
+    async def open(self, code: str) -> None:
+        """Take the room's lease and load it; ``room_moving`` if another process runs it."""
+        if self.draining:
+            raise moving()
+        if len(self.manager.rooms) >= self.manager.settings.max_rooms:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
+        pending = self._opening.get(code)
+        if pending is not None:
+            await asyncio.shield(pending)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._opening[code] = future
+        try:
+            since = time.time() - self.manager.settings.idle_room_seconds
+            room_id = await asyncio.to_thread(self.storage.room_id, code, since)
+            if room_id is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, "no room with that code")
+            if await self._take(room_id, request=True) is None:
+                raise moving()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters re-raise it, nobody else needs to
+            raise
+        else:
+            future.set_result(None)
+        finally:
+            del self._opening[code]
+
+    async def _take(self, room_id: int, request: bool) -> Room | None:
+        """Acquire the lease and rebuild the room from its log; None if another process has it."""
+        if room_id in self._taking or any(r.id == room_id for r in self.manager.rooms.values()):
+            return None
+        self._taking.add(room_id)
+        try:
+            epoch = await asyncio.to_thread(self.leases.acquire, room_id, request)
+            if epoch is None:
+                return None
+            try:
+                stored = await asyncio.to_thread(self.storage.load_room, room_id)
+                if stored is None:
+                    raise ProtocolError(ErrorCode.NOT_FOUND, "no room with that code")
+                room = await asyncio.to_thread(self.manager.rebuild, stored)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.leases.release, room_id, epoch)
+                raise
+            room.epoch = epoch
+            room.opened_at = time.monotonic()
+            if self.draining:
+                await asyncio.to_thread(self.leases.release, room_id, epoch)
+                return None
+            self.manager._add(room)
+            self.manager.metrics.room_moves.labels("taken").inc()
+            log.info("room %s: taken (lease epoch %d, %d log entries)", room.code, epoch, room.version)
+            return room
+        finally:
+            self._taking.discard(room_id)
+
+    # -- letting a room go ------------------------------------------------------------------
+
+    def let_go(self, room: Room) -> None:
+        """A write found the lease lost: stop running the room (from inside its pipeline)."""
+        asyncio.get_running_loop().create_task(self.drop(room, release=False))
+
+    async def drop(self, room: Room, release: bool) -> None:
+        """Stop running ``room`` here; with ``release`` free its lease for the next process."""
+        room.closed = True
+        async with room.lock:  # no write of this room is half done once we hold it
+            if self.manager.rooms.get(room.code) is room:
+                del self.manager.rooms[room.code]
+            else:
+                release = False  # dropped already
+            if room.driver is not None:
+                await room.driver.stop()
+            if self.on_drop is not None:
+                self.on_drop(room)
+            if release and room.epoch is not None:
+                try:
+                    await asyncio.to_thread(self.leases.release, room.id, room.epoch)
+                except Exception:
+                    log.warning("room %s: could not release its lease (it expires by itself)", room.code)
+        text = P.ErrorMessage(
+            code=ErrorCode.ROOM_MOVING,
+            message="this room is moving to another server process: reconnecting",
+            version=room.version,
+        ).model_dump_json()
+        for client in list(room.clients):
+            client.send(text)
+            client.close()
+        room.clients.clear()
+        self.manager.metrics.room_moves.labels("handed_over" if release else "lost").inc()
+        log.info("room %s: %s", room.code, "handed over" if release else "lost to another process")
+
+    # -- the renewal loop -------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.step()
+            except Exception as exc:
+                log.warning("lease renewal failed: %s", exc)
+
+    async def step(self) -> None:
+        """Renew, drop what was lost, hand over what was asked for, adopt orphans."""
+        await asyncio.to_thread(self.leases.heartbeat)
+        held = {r.id: r.epoch for r in self.manager.rooms.values() if r.epoch is not None and not r.closed}
+        lost, wanted = await asyncio.to_thread(self.leases.renew, held)
+        self.renewed_at = time.monotonic()
+        now = time.monotonic()
+        for room in list(self.manager.rooms.values()):
+            if room.id in lost:
+                await self.drop(room, release=False)
+            elif room.id in wanted and now - room.opened_at >= self.hold:
+                await self.drop(room, release=True)
+        if self.draining:
+            return
+        since = time.time() - self.manager.settings.idle_room_seconds
+        for room_id in await asyncio.to_thread(self.leases.orphans, since):
+            try:
+                await self._take(room_id, request=False)
+            except Exception:
+                log.exception("room %d could not be taken over", room_id)
