@@ -583,7 +583,7 @@ class RoomManager:
             match = room.match
             assert match is not None
             if version != room.version:
-                if action.kind in ("catch", "uno") and version < room.version:
+                if action.out_of_turn and version < room.version:
                     raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room), ref=ref)
                 raise ProtocolError(
                     ErrorCode.STALE,
@@ -592,7 +592,7 @@ class RoomManager:
                 )
             if match.round_over:
                 raise ProtocolError(ErrorCode.GAME_OVER, "the round is over", ref=ref)
-            if action.kind in ("catch", "uno") and not match.state.uno_open:
+            if action.out_of_turn and not match.state.uno_open:
                 raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room), ref=ref)
             probe = match.state.clone()
             try:
@@ -601,9 +601,10 @@ class RoomManager:
                 raise ProtocolError(exc.code, str(exc), ref=ref) from None
             except NoMercyError as exc:
                 raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc), ref=ref) from None
-            over_after = probe.outcome is not None
+            outcome = probe.outcome
+            over_after = outcome is not None
             status: RoomStatus | None = None
-            if over_after and (room.mode == "round" or _match_would_end(match, probe)):
+            if outcome is not None and (room.mode == "round" or match.would_end(outcome)):
                 status = "finished"
             try:
                 await self.writer.append((room.id, room.version, seat, str(action), status, room.epoch))
@@ -949,17 +950,6 @@ class LogWriter:
             for _, future in batch:
                 if not future.done():
                     future.set_result(None)
-
-
-def _match_would_end(match: Match, finished_state: Any) -> bool:
-    """Would this match be over once ``finished_state``'s round is scored? (E4)."""
-    outcome = finished_state.outcome
-    scores = [a + b for a, b in zip(match.scores, outcome.points, strict=True)]
-    eliminated = set(match.eliminated)
-    if not match.rules.knocked_out_return:
-        eliminated.update(k.seat for k in outcome.knocked_out)
-    remaining = [s for s in range(match.players) if s not in eliminated]
-    return len(remaining) == 1 or max(scores) >= match.rules.target_score
 
 
 def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:

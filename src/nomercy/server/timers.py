@@ -45,7 +45,7 @@ Job = Callable[[], Awaitable[None]]
 
 def idle_action(view: PlayerView) -> Action:
     """What the turn timer does for an idle player: take, draw, or the first legal action."""
-    legal = [a for a in view.legal_actions if a.kind not in ("catch", "uno")]
+    legal = [a for a in view.legal_actions if not a.out_of_turn]
     for kind in ("take", "draw", "pass"):
         for action in legal:
             if action.kind == kind:
@@ -164,7 +164,7 @@ class RoomDriver:
             if room.seats[seat].thinking:
                 continue
             view = player_view(state, seat)
-            if not any(a.kind in ("catch", "uno") for a in view.legal_actions):
+            if not any(a.out_of_turn for a in view.legal_actions):
                 continue
             action = bot.react(view)
             if action is not None:
