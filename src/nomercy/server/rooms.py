@@ -36,7 +36,8 @@ from nomercy.server import protocol as P
 from nomercy.server.limits import TokenBucket
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.settings import Settings
-from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, StoredSeat, token_hash
+from nomercy.server.social import CHAT_HISTORY, ChatLine, Removed, SocialStore
+from nomercy.server.storage import NEXT_ROUND, REMATCH, Storage, StoredRoom, StoredSeat, token_hash
 
 log = logging.getLogger("nomercy.server")
 
@@ -144,6 +145,12 @@ class Room:
     #: Held from the version check until the action is stored and applied.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = field(default_factory=time.monotonic)
+    #: Recent chat lines (also in storage: a reload shows them again).
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    #: Players the host removed, by seat: their token works again if the host undoes it.
+    removed: dict[int, Removed] = field(default_factory=dict)
+    #: Seats whose players confirmed a rematch after the game ended.
+    rematch_ready: set[int] = field(default_factory=set)
 
     @property
     def turn_seconds(self) -> int | None:
@@ -200,6 +207,11 @@ class Room:
             ],
             match_winner=self.winner(),
             spectators=self.spectators(),
+            removed=[
+                {"seat": r.seat, "nickname": r.nickname}
+                for r in sorted(self.removed.values(), key=lambda r: r.seat)
+            ],
+            rematch=sorted(self.rematch_ready),
         )
 
     def winner(self) -> int | None:
@@ -231,6 +243,7 @@ class RoomManager:
         self.settings = settings
         self.storage = storage
         self.writer = LogWriter(storage)
+        self.social = SocialStore(storage.engine)
         self.rooms: dict[str, Room] = {}
         #: Called with each new room to start its driver (set by the app).
         self.on_new_room: Any = None
@@ -356,6 +369,11 @@ class RoomManager:
         if target.kind != "human":
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} has no human player")
         old = target.nickname
+        if target.token_hash is not None and old is not None:
+            entry = Removed(seat, old, target.token_hash)
+            self.social.set_removed(room.id, entry)
+            room.removed[seat] = entry
+        room.rematch_ready.discard(seat)
         target.token_hash, target.standin, target.away_since = None, False, None
         if room.status == "lobby":
             target.kind, target.nickname = "open", None
@@ -373,6 +391,84 @@ class RoomManager:
         self.broadcast_room(room)
         self.poke(room)
 
+    def readmit(self, room: Room, token: str | None, seat: int) -> None:
+        """The host undoes a removal: the player's old token sits them at their seat again."""
+        self.host_seat(room, token)
+        entry = room.removed.get(seat)
+        if entry is None:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "nobody was removed from that seat")
+        target = room.seats[seat]
+        if target.kind == "human":
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"{target.nickname} sits there now")
+        target.kind, target.nickname, target.token_hash = "human", entry.nickname, entry.token_hash
+        # A bot keeps playing the seat until its player reconnects.
+        target.standin = room.status != "lobby"
+        target.away_since = time.monotonic()
+        self._attach_bots(room)
+        self.storage.update_seat(room.id, target.stored())
+        self.social.clear_removed(room.id, seat)
+        del room.removed[seat]
+        self.broadcast_room(room)
+        self.poke(room)
+
+    async def chat(self, room: Room, seat: int, text: str) -> None:
+        """A chat line: stored (a reload shows it again), then sent to everyone."""
+        line = ChatLine(seat, room.seats[seat].nickname or f"P{seat}", text)
+        await asyncio.to_thread(self.social.add_chat, room.id, line)
+        room.chat.append(line)
+        self.broadcast(room, P.ChatOut(seat=seat, nickname=line.nickname, text=text).model_dump_json())
+
+    # -- rematch ---------------------------------------------------------------------------
+
+    def confirm_rematch(self, room: Room, seat: int | None, ready: bool) -> None:
+        """A player says they want (or no longer want) a rematch once the game is over."""
+        if seat is None:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "spectators watch: only players confirm a rematch")
+        if not room.finished:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "a rematch can be asked for once the game is over")
+        if ready:
+            room.rematch_ready.add(seat)
+        else:
+            room.rematch_ready.discard(seat)
+        self.broadcast_room(room)
+
+    def rematch_waiting(self, room: Room) -> list[str]:
+        """Connected players (not the host) who have not confirmed the rematch yet."""
+        return [
+            s.nickname or f"P{s.seat}"
+            for s in room.seats
+            if s.kind == "human" and not s.host and s.connections > 0 and s.seat not in room.rematch_ready
+        ]
+
+    async def rematch(self, room: Room, token: str | None) -> None:
+        """The host deals a new game at the same table with the same rules; bots stay.
+
+        Logged like an action (``@rematch SEED``), so a restart replays into the new game.
+        """
+        self.host_seat(room, token)
+        async with room.lock:
+            if not room.finished:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "the game is not over yet")
+            waiting = self.rematch_waiting(room)
+            if waiting:
+                raise ProtocolError(
+                    ErrorCode.BAD_REQUEST, f"waiting for {', '.join(waiting)} to confirm the rematch"
+                )
+            if room.config.get("seed") is not None:  # tests: a known, different deal each time
+                seed = (int(room.config["seed"]) + room.version + 1) % 2**63
+            else:
+                seed = secrets.randbits(63)
+            await self.writer.append(room.id, room.version, -1, f"{REMATCH} {seed}", "playing")
+            room.seed, room.status = seed, "playing"
+            room.match = Match(len(room.seats), room.rules, seed)
+            room.version += 1
+            room.rematch_ready.clear()
+            for seat in room.seats:  # fresh bots: nothing remembered from the last game
+                seat.bot, seat.backlog = None, []
+            self._attach_bots(room)
+            self._after(room, [started_event(room.match.state)])
+            self.broadcast_room(room)
+
     # -- connections ---------------------------------------------------------------------
 
     def connect(self, room: Room, client: Client) -> None:
@@ -384,6 +480,7 @@ class RoomManager:
             seat.standin = False
         client.send(P.Welcome(seat=client.seat, room=room.info()).model_dump_json())
         client.send(self.state_text(room, client.seat, list(room.log), snapshot=True))
+        client.send(chat_history_text(room))
         self.broadcast_room(room)
         self.poke(room)
 
@@ -531,6 +628,7 @@ class RoomManager:
                 "events": [event_dict(e) for e in redact(events, seat)],
                 "snapshot": snapshot,
                 "deadline": room.deadline(),
+                "reveal": revealed_hands(room),
             }
         )
 
@@ -607,11 +705,17 @@ class RoomManager:
                 if text == NEXT_ROUND:
                     match.next_round()
                     room.log.append(started_event(match.state))
+                elif text.startswith(REMATCH):
+                    room.seed = int(text.split()[1])
+                    match = Match(len(seats), rules, room.seed)
+                    room.log.append(started_event(match.state))
                 else:
                     room.log.extend(match.apply(Action.parse(text), seat))
                     room.last_actor = seat
             room.match = match
             room.version = len(stored.log)
+        room.chat.extend(self.social.recent_chat(room.id))
+        room.removed = self.social.removed_of(room.id)
         self._attach_bots(room)
         return room
 
@@ -685,6 +789,20 @@ def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
         raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
     except (TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.INVALID_RULES, f"rules: {exc}") from None
+
+
+def chat_history_text(room: Room) -> str:
+    """The recent chat lines, sent on every (re)connect."""
+    lines = [P.ChatOut(seat=c.seat, nickname=c.nickname, text=c.text) for c in room.chat]
+    return P.ChatHistory(messages=lines).model_dump_json()
+
+
+def revealed_hands(room: Room) -> list[list[str]] | None:
+    """Every hand, once the round is over (to count its points); None while it is played."""
+    match = room.match
+    if match is None or not match.round_over:
+        return None
+    return [[c.code for c in hand] for hand in match.state.hands]
 
 
 def bot_name(seat: int, strength: str) -> str:

@@ -74,12 +74,14 @@ actions = Table(
     Column("seq", Integer, primary_key=True),
     #: The acting seat; -1 for the ``next_round`` marker.
     Column("seat", Integer, nullable=False),
-    #: Action text (``nomercy.actions``) or ``@next_round``.
+    #: Action text (``nomercy.actions``), ``@next_round`` or ``@rematch SEED``.
     Column("action", String(64), nullable=False),
     Column("at", Float, nullable=False),
 )
 
 NEXT_ROUND = "@next_round"
+#: ``@rematch SEED``: the game ended and the host dealt a new one at the same table.
+REMATCH = "@rematch"
 
 
 def token_hash(token: str) -> str:
