@@ -36,7 +36,8 @@ def colour_plan() -> Plan:
             continue
         plays = _plays(state)
         roulette = next((a for a in plays if a.card.code == "WCR" and not a.uno), None)
-        wild = next((a.card.code for a in plays if a.card.code in ("W+6", "W+10") and a.color is not None), None)
+        wilds = [a.card.code for a in plays if a.card.code in ("W+6", "W+10") and a.color is not None]
+        wild = wilds[0] if wilds else None
         if roulette is None or wild is None:
             continue
         state.apply(roulette, 0)

@@ -9,6 +9,7 @@ Seeds come from :mod:`browser.plans`, which asks the engine for the wanted deal.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -48,7 +49,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("browser")
-    srv = ServerProcess(f"sqlite:///{folder / 'rooms.sqlite3'}", BROWSER_ENV, log=folder / "server.log").start()
+    srv = ServerProcess(f"sqlite:///{folder / 'rooms.sqlite3'}", BROWSER_ENV, log=folder / "server.log")
+    srv.start()
     yield srv
     srv.stop()
 
@@ -217,7 +219,7 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     guest.click("#join-form button[type=submit]")
     guest.wait_for_selector("#toast:not([hidden])")
     assert "bot" in guest.inner_text("#toast").lower()
-    guest.fill("#join-nick", "<b>Ｂｏｂ</b>")
+    guest.fill("#join-nick", "<b>\uff22\uff4f\uff42</b>")  # full-width letters
     guest.click("#join-form button[type=submit]")
     guest.wait_for_selector("#screen-lobby:not([hidden])")
     host.wait_for_function("document.querySelector('#lobby-seats').textContent.includes('Bob')")
@@ -320,7 +322,8 @@ def test_stack_knockout_end_screen_and_rematch(pages: Pages, server: ServerProce
     for page in (ann, bob):
         page.wait_for_selector("#end:not([hidden])")
     assert "You win the round" in ann.inner_text("#end-title")
-    assert "last one standing" in ann.inner_text("#end-how") and "Knocked out: Bob" in ann.inner_text("#end-how")
+    how = ann.inner_text("#end-how")
+    assert "last one standing" in how and "Knocked out: Bob" in how
     assert "knocked out" in bob.inner_text("#end-table")
     # Every hand is revealed: Ann's remaining cards appear as chips on Bob's end screen.
     assert bob.locator("#end-table tbody tr >> nth=0").locator(".chip-card").count() == len(hand(ann))
@@ -504,10 +507,9 @@ def test_a_whole_round_two_people_two_bots_then_a_rematch(pages: Pages, server: 
             if page.locator("#status .you").count() or page.locator("#prompt[open]").count():
                 before = version(page)
                 if take_turn(page):
-                    try:
+                    # Refused or overtaken: the next pass looks again.
+                    with contextlib.suppress(sync_api.TimeoutError):
                         wait_version(page, before, 5_000)
-                    except sync_api.TimeoutError:
-                        pass  # refused or overtaken: the next pass looks again
                 if shots < 1 and len(log_text(page)) > 600:
                     shot(page, "16-mid-round")
                     shots += 1

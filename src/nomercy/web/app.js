@@ -118,7 +118,7 @@ function backEl(extra = "") {
 
 function chip(code) {
   const p = cardParts(code);
-  const c = el("span", `chip-card c-${p.color}`, `${p.letter === "W" ? "" : p.letter}${p.symbol}`);
+  const c = el("span", `chip-card c-${p.color}`, `${p.letter}${p.symbol}`);
   c.title = p.name;
   c.setAttribute("aria-label", p.name);
   c.setAttribute("role", "img");
@@ -855,7 +855,9 @@ function renderSeats(v, room, mercy) {
     ring.appendChild(el("span", "avatar", initials));
     ring.setAttribute("aria-hidden", "true");
     div.appendChild(ring);
-    div.appendChild(el("div", "name", s === app.seat ? `You` : nameOf(s)));
+    const text = el("div", "plate");
+    div.appendChild(text);
+    text.appendChild(el("div", "name", s === app.seat ? `You` : nameOf(s)));
     const count = v.hand_sizes[s];
     const backs = el("div", "backs");
     backs.setAttribute("aria-hidden", "true");
@@ -867,20 +869,20 @@ function renderSeats(v, room, mercy) {
         backs.appendChild(b);
       }
     }
-    if (s !== app.seat) div.appendChild(backs);
-    div.appendChild(el("div", "count", v.active[s] ? `${count} card${count === 1 ? "" : "s"}` : "out"));
+    if (s !== app.seat) text.appendChild(backs);
+    text.appendChild(el("div", "count", v.active[s] ? `${count} card${count === 1 ? "" : "s"}` : "out"));
     const flags = [];
     if (info && info.kind === "bot") flags.push(`bot · ${room.bot}`);
     if (info && info.standin) flags.push("a bot plays for them");
     if (info && info.kind === "human" && !info.connected && !info.standin) flags.push("away");
-    if (flags.length) div.appendChild(el("div", "flags", flags.join(" · ")));
+    if (flags.length) text.appendChild(el("div", "flags", flags.join(" · ")));
     if (mercy && v.active[s] && count >= mercy - 5) {
       const warn = el("div", count >= mercy - 2 ? "mercy hot" : "mercy", `⚠ ${count}/${mercy}`);
       warn.title = `Knocked out at ${mercy} cards`;
-      div.appendChild(warn);
+      text.appendChild(warn);
     }
-    if (v.uno_open === s) div.appendChild(el("div", "uno-flag", "one card, no UNO!"));
-    else if (v.active[s] && count === 1) div.appendChild(el("div", "uno-flag ok", "UNO"));
+    if (v.uno_open === s) text.appendChild(el("div", "uno-flag", "one card, no UNO!"));
+    else if (v.active[s] && count === 1) text.appendChild(el("div", "uno-flag ok", "UNO"));
     if (me && me.host && info && info.kind === "human" && s !== app.seat) div.appendChild(kickButton(info));
     const turnText = s === v.current_player && !v.outcome ? ", deciding now" : "";
     div.setAttribute("role", "group");
@@ -945,6 +947,7 @@ function renderHand(v) {
   const rows = Math.max(1, Math.ceil(cards.length / perRow));
   const each = Math.ceil(cards.length / rows);
   hand.classList.toggle("my-turn", myTurn);
+  hand.classList.toggle("rows", rows > 1);
   let first = null;
   for (let r = 0; r < rows; r++) {
     const row = el("div", "hand-row");
@@ -957,9 +960,11 @@ function renderHand(v) {
       if (v.drawn === code && v.decision === "play_drawn") b.classList.add("drawn");
       b.type = "button";
       b.style.marginLeft = j === 0 ? "0" : `${step - cardW}px`;
+      // One row is fanned on an arc; several rows lie flat so each corner stays readable.
       const mid = (slice.length - 1) / 2;
-      b.style.setProperty("--rot", `${slice.length > 1 ? ((j - mid) / Math.max(mid, 1)) * Math.min(10, slice.length) : 0}deg`);
-      b.style.setProperty("--lift", `${Math.abs(j - mid) ** 2 / Math.max(mid * mid, 1) * 10}px`);
+      const fan = rows === 1 && slice.length > 1;
+      b.style.setProperty("--rot", `${fan ? ((j - mid) / Math.max(mid, 1)) * Math.min(10, slice.length) : 0}deg`);
+      b.style.setProperty("--lift", `${fan ? (Math.abs(j - mid) ** 2 / Math.max(mid * mid, 1)) * 10 : 0}px`);
       b.tabIndex = -1;
       b.setAttribute("aria-label", `${cardParts(code).name}${ok ? ", playable" : ""}`);
       b.setAttribute("aria-disabled", ok ? "false" : "true");
@@ -1142,7 +1147,7 @@ function renderEnd(v, room) {
   for (let s = 0; s < v.players; s++) {
     const row = body.insertRow();
     if (s === o.winner) row.className = "winner";
-    const name = el("th", "", `${who(s)}${s === o.winner ? " 🏆" : ""}${o.knocked_out.some((k) => k.seat === s) ? " (knocked out)" : ""}`);
+    const name = el("th", "", `${s === o.winner ? "★ " : ""}${who(s)}${o.knocked_out.some((k) => k.seat === s) ? " (knocked out)" : ""}`);
     name.scope = "row";
     row.appendChild(name);
     const hc = row.insertCell();
