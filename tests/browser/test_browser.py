@@ -525,3 +525,27 @@ def test_a_whole_round_two_people_two_bots_then_a_rematch(pages: Pages, server: 
         page.wait_for_selector("#end", state="hidden")
         page.wait_for_function("document.querySelectorAll('#hand .card').length === 7")
     assert [s["kind"] for s in ann.evaluate("app.room.seats")] == ["human", "human", "bot", "bot"]
+
+
+def test_the_page_is_small_and_needs_no_other_host(pages: Pages, server: ServerProcess) -> None:
+    """Everything the home page loads comes from the server itself (no CDN), compressed;
+    the figure is printed and written to artifacts/transfer-size.txt."""
+    page = pages.new(PHONE)
+    requests: list[Any] = []
+    page.on("requestfinished", lambda r: requests.append(r))
+    page.goto(server.url + "/", wait_until="networkidle")
+    page.wait_for_selector("#rules-box [data-rule]", state="attached")
+    hosts = {r.url.split("/")[2] for r in requests}
+    assert hosts == {server.url.split("/")[2]}, hosts
+    total = 0
+    lines = []
+    for r in requests:
+        sizes = r.sizes()
+        size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        total += size
+        lines.append(f"{size:>7}  {r.url.split('/', 3)[3] or '/'}")
+    report = "\n".join([*lines, f"{total:>7}  total bytes transferred (gzip where the client accepts it)"])
+    print(report)
+    SHOTS.parent.mkdir(parents=True, exist_ok=True)
+    (SHOTS.parent / "transfer-size.txt").write_text(report + "\n")
+    assert total < 80_000, report

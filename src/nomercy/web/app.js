@@ -1287,7 +1287,7 @@ function animate(events, rects, before) {
       }
       delay += 300;
     } else if (e.type === "reversed") {
-      $("dir").animate([{ transform: "scaleX(-1) rotate(180deg)" }, { transform: "none" }], { duration: 500 });
+      $("dir").querySelector("svg").animate([{ opacity: 0.2, scale: "1.35" }, { opacity: 1, scale: "1" }], { duration: 600, easing: "ease-out" });
     } else if (e.type === "uno") {
       bubble(e.seat, "UNO!");
     } else if (e.type === "caught") {
