@@ -112,6 +112,8 @@ def pages(browser: Any) -> Iterator[Pages]:
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    # Let cards in flight land first, so the picture shows the table as it settles.
+    page.wait_for_function("!document.querySelector('.ghost')", timeout=5_000)
     size = "phone" if page.viewport_size["width"] < 600 else "desktop"
     page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
 

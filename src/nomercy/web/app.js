@@ -519,7 +519,7 @@ function onRoom(room) {
   document.title = room.status === "lobby" ? `nomercy: room ${room.code}` : `nomercy: playing in ${room.code}`;
   const w = $("watchers");
   w.hidden = !room.spectators;
-  w.textContent = `👁 ${room.spectators} watching`;
+  w.textContent = `${room.spectators} watching`;
   w.setAttribute("aria-label", `${room.spectators} watching`);
   // A removed player who is let back in: sit down again with the old token.
   if (app.seat === null && app.removedSeat !== null) {
@@ -608,7 +608,7 @@ function kickButton(s) {
   b.setAttribute("aria-label", `Remove ${s.nickname}`);
   b.addEventListener("click", async () => {
     const ok = await askChoice(`Remove ${s.nickname}?`, [["yes", `Remove ${s.nickname}`]],
-      "", app.room.status === "lobby" ? "Their seat opens again. You can let them back in afterwards." : "A bot plays their cards. You can let them back in afterwards.");
+      "", app.room.status === "lobby" ? "Their seat opens again. You can let them back in afterwards." : "A bot plays their cards. You can let them back in afterwards.", false);
     if (ok !== "yes") return;
     try { await api(`/api/rooms/${app.code}/kick`, { seat: s.seat }, app.token); toast(`${s.nickname} was removed.`); } catch (err) { toast(err.message); }
   });
@@ -743,6 +743,9 @@ function onState(msg) {
   if (!msg.snapshot) {
     animate(msg.events, fromRects, before);
     sounds(msg.events, before);
+    if (msg.events.some((e) => e.type === "knocked_out" && e.seat === app.seat) && !msg.view.outcome) {
+      toast("You are knocked out of this round. Stay and watch how it ends: chat and reactions still work.");
+    }
   }
 }
 
@@ -831,6 +834,10 @@ function renderTable() {
   renderHand(v);
   renderButtons(v);
   renderEnd(v, room);
+  // A game question asked for an earlier state (the turn timer played, or the table moved
+  // on) no longer applies: close it rather than send a stale answer.
+  const dlg = $("prompt");
+  if (dlg.open && dlg.dataset.game && dlg.dataset.version !== String(app.version)) dlg.close("cancel");
   maybeAskColor(v);
 }
 
@@ -1098,8 +1105,10 @@ function askColor(title, text = "") {
   return askChoice(title, Object.entries(COLORS).map(([k, name]) => [k, `${name} (${k})`]), "swatch c-", text);
 }
 
-function askChoice(title, choices, cls = "", text = "") {
+function askChoice(title, choices, cls = "", text = "", game = true) {
   const dlg = $("prompt");
+  dlg.dataset.game = game ? "1" : "";
+  dlg.dataset.version = String(app.version);
   if (dlg.open) dlg.close("cancel");
   $("prompt-title").textContent = title;
   $("prompt-text").textContent = text;
@@ -1173,7 +1182,9 @@ function renderEnd(v, room) {
   rb.hidden = !matchOver || app.seat === null;
   const ready = new Set(room.rematch || []);
   const waiting = room.seats.filter((s) => s.kind === "human" && !s.host && s.connected && !ready.has(s.seat)).map((s) => s.seat === app.seat ? "you" : s.nickname);
-  if (me && me.host) {
+  if (!matchOver) {
+    $("end-rematch").textContent = "";
+  } else if (me && me.host) {
     rb.textContent = "Rematch";
     rb.disabled = waiting.length > 0;
     $("end-rematch").textContent = waiting.length ? `Rematch: waiting for ${waiting.join(", ")} to confirm.` : "Rematch: same table, same rules, a new deal. Bots stay.";
