@@ -424,6 +424,12 @@ def test_phone_with_a_25_card_hand_and_keyboard_play(pages: Pages, server: Serve
         " return c[1].getBoundingClientRect().left - c[0].getBoundingClientRect().left; })()"
     )
     assert step >= 28, f"cards overlap too much to read or tap: {step}px apart"
+    # A card that does not fit says why instead of doing nothing.
+    page.locator("#hand .card.dim").first.click(force=True)  # aria-disabled, yet it answers
+    assert "cannot be played" in page.inner_text("#why")
+    # Sound can be muted, and the choice is remembered.
+    page.click("#sound-btn")
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
     # Keyboard play: H focuses the hand (on a playable card), Enter plays it.
     page.keyboard.press("h")
     focused = page.evaluate("document.activeElement.classList.contains('playable')")
@@ -442,6 +448,7 @@ def test_phone_with_a_25_card_hand_and_keyboard_play(pages: Pages, server: Serve
     page.reload()
     page.wait_for_selector("#hand .card")
     assert page.inner_text("#sort-btn") == "Sort: by face"
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
 
 
 def test_removed_player_confirmed_then_let_back_in(pages: Pages, server: ServerProcess) -> None:
