@@ -255,6 +255,19 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     for page in (host, guest):
         shot(page, "03-table")
         axe_check(page, "table")
+    # A spectator with the code: the table and every count, no hand, no chat box; the
+    # players see that someone watches.
+    watcher = pages.new(PHONE)
+    watcher.goto(server.url + "/")
+    watcher.fill("#join-code", code)
+    watcher.click("#watch-btn")
+    watcher.wait_for_selector("#screen-table:not([hidden]) #top-card")
+    watcher.wait_for_function("document.querySelectorAll('#seat-ring .seat').length === 4")
+    assert hand(watcher) == [] and watcher.evaluate("app.seat") is None
+    assert not watcher.is_visible("#actions") and not watcher.is_visible("#chat-text")
+    assert "onerror" in watcher.inner_text("#chat")  # the chat is readable
+    host.wait_for_function("document.querySelector('#watchers').textContent.startsWith('1 watching')")
+    shot(watcher, "03b-spectator")
 
 
 def test_colour_dialogs_can_be_cancelled_and_the_decision_stays_visible(
@@ -467,6 +480,11 @@ def test_removed_player_confirmed_then_let_back_in(pages: Pages, server: ServerP
     assert not bob.is_visible("#actions")
     ann.wait_for_selector("#seat-ring .seat[data-seat='1'] button:has-text('let back in')")
     shot(ann, "14-removed")
+    # A reload keeps the removed player watching, still able to come back.
+    bob.reload()
+    bob.wait_for_function("app.seat === null && app.removedSeat === 1 && app.room !== null")
+    bob.wait_for_selector("#screen-table:not([hidden])")
+    shot(bob, "14b-removed-watching")
     ann.click("#seat-ring .seat[data-seat='1'] button:has-text('let back in')")
     bob.wait_for_function("app.seat === 1", timeout=15_000)
     bob.wait_for_selector("#hand .card")

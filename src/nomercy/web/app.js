@@ -453,7 +453,8 @@ function onMessage(msg) {
     case "welcome":
       app.seat = msg.seat;
       app.kicked = false;
-      $("conn").textContent = msg.seat === null ? "watching" : "";
+      if (msg.seat !== null) app.readmitTried = false;
+      $("conn").textContent = msg.seat === null ? (app.removedSeat !== null ? "removed" : "") : "";
       setOnline(true);
       onRoom(msg.room);
       break;
@@ -474,8 +475,22 @@ function onMessage(msg) {
       app.lastError = sentence(msg.message);
       $("why").textContent = `Refused: ${app.lastError}`;
       toast(app.lastError);
-      if (msg.code === "not_found" || msg.code === "unauthorized") {
-        if (app.token) { app.token = null; localStorage.removeItem(`nomercy:seat:${app.code}`); }
+      if (msg.code === "unauthorized" && app.token) {
+        // Our seat token stopped working: the host removed us while we were away. Watch,
+        // and keep the token in case the host lets us back in.
+        const saved = app.readmitTried ? null : rememberRemoved(app.code);
+        if (!saved) localStorage.removeItem(`nomercy:removed:${app.code}`);
+        localStorage.removeItem(`nomercy:seat:${app.code}`);
+        app.removedSeat = saved ? saved.seat : null;
+        app.token = null;
+        if (saved) showRemovedNote();
+        const old = app.ws;
+        app.ws = null;
+        if (old) old.close();
+        connect();
+      } else if (msg.code === "not_found" && app.token) {
+        app.token = null;
+        localStorage.removeItem(`nomercy:seat:${app.code}`);
       }
       break;
     case "kicked": onKicked(msg.message); break;
@@ -488,9 +503,21 @@ function sentence(text) {
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
 }
 
+function rememberRemoved(code) {
+  const saved = loadSeat(code);
+  if (saved) localStorage.setItem(`nomercy:removed:${code}`, JSON.stringify(saved));
+  localStorage.removeItem(`nomercy:seat:${code}`);
+  return saved;
+}
+
+function loadRemoved(code) {
+  try { return JSON.parse(localStorage.getItem(`nomercy:removed:${code}`) || "null"); } catch { return null; }
+}
+
 function onKicked(message) {
   app.kicked = true;
-  app.removedSeat = app.seat;
+  const saved = rememberRemoved(app.code);
+  app.removedSeat = saved ? saved.seat : app.seat;
   app.seat = null;
   toast(sentence(message.replace("the host removed", "the host removed")));
   $("offline").hidden = true;
@@ -500,7 +527,7 @@ function onKicked(message) {
 }
 
 function showRemovedNote() {
-  $("conn").textContent = "removed: watching";
+  $("conn").textContent = "removed";
   toast("The host removed you from the table. You are watching; if the host lets you back in, you return to your seat.");
 }
 
@@ -519,16 +546,19 @@ function onRoom(room) {
   document.title = room.status === "lobby" ? `nomercy: room ${room.code}` : `nomercy: playing in ${room.code}`;
   const w = $("watchers");
   w.hidden = !room.spectators;
-  w.textContent = `${room.spectators} watching`;
+  w.textContent = `${room.spectators} watching${app.seat === null ? " (you too)" : ""}`;
   w.setAttribute("aria-label", `${room.spectators} watching`);
   // A removed player who is let back in: sit down again with the old token.
   if (app.seat === null && app.removedSeat !== null) {
-    const saved = loadSeat(room.code);
+    const saved = loadRemoved(room.code);
     const seat = room.seats[app.removedSeat];
     const still = room.removed.some((r) => r.seat === app.removedSeat);
     if (saved && !still && seat && seat.kind === "human") {
+      saveSeat(room.code, saved.seat, saved.token);
+      localStorage.removeItem(`nomercy:removed:${room.code}`);
       app.token = saved.token;
       app.removedSeat = null;
+      app.readmitTried = true;
       toast("The host let you back in.");
       const old = app.ws;
       app.ws = null;
@@ -664,7 +694,11 @@ function describe(e, earlier) {
     case "passed": return [`${n(e.seat)} kept the card and passed.`];
     case "reshuffled": return [`The discard pile was shuffled into a new deck (${cnt(e.size)}).`];
     case "color_named": return [`${n(e.seat)} named ${COLORS[e.color].toLowerCase()} for the Roulette.`];
-    case "skipped": return [`${e.seats.map(n).join(" and ")} ${e.seats.length === 1 && e.seats[0] !== app.seat ? "loses" : "lose"} a turn.`];
+    case "skipped": {
+      const names = [...e.seats].sort((a, b) => (b === app.seat) - (a === app.seat)).map(n);
+      const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+      return [`${list} ${e.seats.length === 1 && e.seats[0] !== app.seat ? "loses" : "lose"} a turn.`];
+    }
     case "reversed": return [`Play now goes ${e.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}.`];
     case "stack": return [`${n(e.seat)} ${e.seat === app.seat ? "face" : "faces"} a stack of +${e.total}.`];
     case "hands_swapped": return [`${n(e.seat)} and ${n(e.target)} swapped hands.`];
@@ -1048,6 +1082,7 @@ function renderButtons(v) {
   $("actions").hidden = app.seat === null;
   $("sort-btn").hidden = app.seat === null;
   $("hand-title").hidden = app.seat === null;
+  document.querySelector(".mine").hidden = app.seat === null;
   if (!app.lastError || app.lastErrorVersion !== app.version) {
     app.lastError = "";
     $("why").textContent = whyText(v, acts);
@@ -1431,6 +1466,8 @@ async function main() {
     const code = m[1].toUpperCase();
     $("join-code").value = code;
     if (loadSeat(code)) { enterRoom(code); return; }
+    const removed = loadRemoved(code);
+    if (removed) { app.removedSeat = removed.seat; enterRoom(code, true); showRemovedNote(); return; }
     show("home");
     $("join-form").classList.add("invited");
     $("join-nick").focus();
