@@ -255,6 +255,9 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     for page in (host, guest):
         shot(page, "03-table")
         axe_check(page, "table")
+    # A quick reaction shows as a bubble at the sender's seat.
+    guest.click("#reactions button:has-text('GG')")
+    host.wait_for_selector("#seat-ring .seat[data-seat='1'] .bubble:has-text('GG')")
     # A spectator with the code: the table and every count, no hand, no chat box; the
     # players see that someone watches.
     watcher = pages.new(PHONE)

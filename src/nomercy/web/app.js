@@ -676,7 +676,7 @@ function describe(e, earlier) {
       return out;
     }
     case "discarded_all": {
-      const rest = (e.cards || []).slice(1);
+      const rest = e.cards || []; // the other cards of its colour, not the Discard All itself
       if (!rest.length) return null;
       return [`${n(e.seat)} also discarded `, ...cards(rest), "."];
     }
