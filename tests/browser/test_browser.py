@@ -349,6 +349,11 @@ def test_stack_knockout_end_screen_and_rematch(pages: Pages, server: ServerProce
     for page in (ann, bob):
         shot(page, "07-end-screen")
         axe_check(page, "end screen")
+    # The end screen can be put aside to look at the table, and brought back.
+    ann.click("#end-hide")
+    ann.wait_for_selector("#end", state="hidden")
+    ann.click("#status button:has-text('Show the results')")
+    ann.wait_for_selector("#end:not([hidden])")
     # Rematch: Bob confirms from the keyboard (focus lands on the button), the host starts.
     assert ann.is_disabled("#rematch-btn") and "Bob" in ann.inner_text("#end-rematch")
     bob.wait_for_function("document.activeElement && document.activeElement.id === 'rematch-btn'")

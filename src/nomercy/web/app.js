@@ -835,6 +835,12 @@ function renderTable() {
     line.textContent = `${nameOf(v.current_player)} ${v.decision === "stack" ? `faces a stack of +${v.pending_total}` : v.decision === "choose_color" || v.decision === "roulette" ? "is naming a colour" : "is playing"}…`;
   }
   status.appendChild(line);
+  if (v.outcome && app.endHidden) {
+    const b = el("button", "link", "Show the results");
+    b.type = "button";
+    b.addEventListener("click", () => { app.endHidden = false; renderTable(); $("rematch-btn").focus(); });
+    status.appendChild(b);
+  }
   renderSeats(v, room, mercy);
   // direction
   const dir = $("dir");
@@ -1085,7 +1091,10 @@ function renderButtons(v) {
   document.querySelector(".mine").hidden = app.seat === null;
   if (!app.lastError || app.lastErrorVersion !== app.version) {
     app.lastError = "";
-    $("why").textContent = whyText(v, acts);
+    let why = whyText(v, acts);
+    if (canArm && !app.unoArmed) why = `One card left after this play: press UNO! (U) first, or anyone can catch you. ${why}`;
+    else if (canArm) why = `UNO! is ready: your next play calls it. ${why}`;
+    $("why").textContent = why;
   }
   app.lastErrorVersion = app.version;
 }
@@ -1413,8 +1422,7 @@ function wire() {
   $("home-btn").addEventListener("click", leaveToHome);
   $("end-hide").addEventListener("click", () => {
     app.endHidden = true;
-    $("end").hidden = true;
-    showEndAgainButton();
+    renderTable();
   });
   $("hand").addEventListener("keydown", (e) => {
     const cards = [...$("hand").querySelectorAll(".card")];
@@ -1448,14 +1456,6 @@ function wire() {
   window.addEventListener("popstate", () => location.reload());
   let resize = null;
   window.addEventListener("resize", () => { clearTimeout(resize); resize = setTimeout(() => { if (app.state) renderHand(app.state); }, 150); });
-}
-
-function showEndAgainButton() {
-  const status = $("status");
-  const b = el("button", "link", "Show the results");
-  b.type = "button";
-  b.addEventListener("click", () => { app.endHidden = false; renderTable(); });
-  status.appendChild(b);
 }
 
 async function main() {
