@@ -17,7 +17,27 @@ import pytest
 from nomercy.server.names import clean_nickname
 from nomercy.server.storage import Storage, rooms
 
-from .conftest import WS, create_room, hello, join_room, start_room
+from .conftest import POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room
+
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(
+            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
+        ),
+    ),
+]
+
+
+def database(db: str) -> str | None:
+    """None: the start_server fixture's SQLite file; else a freshly emptied PostgreSQL."""
+    if db == "sqlite":
+        return None
+    assert POSTGRES_URL is not None
+    reset_postgres(POSTGRES_URL)
+    return POSTGRES_URL
+
 
 FAST_STANDIN = {"NOMERCY_GRACE_SECONDS": "0.05"}
 
@@ -82,8 +102,9 @@ def test_head_the_manifest_and_icons_drawn_by_code(server: Any) -> None:
         assert needle in page
 
 
-def test_chat_history_survives_a_reload_and_a_restart(start_server: Any) -> None:
-    first = start_server()
+@pytest.mark.parametrize("db", DATABASES)
+def test_chat_history_survives_a_reload_and_a_restart(db: str, start_server: Any) -> None:
+    first = start_server(database(db))
     host = create_room(first, nickname="Ann", seats=3, bots=1)
     guest = join_room(first, host["code"], "Bob")
     ann = hello(first, host["code"], host["token"])
@@ -111,8 +132,9 @@ def kick(server: Any, code: str, token: str, seat: int, what: str = "kick") -> h
     )
 
 
-def test_a_removed_player_is_let_back_in_by_the_host_even_after_a_restart(start_server: Any) -> None:
-    first = start_server()
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_removed_player_is_let_back_in_by_the_host_even_after_a_restart(db: str, start_server: Any) -> None:
+    first = start_server(database(db))
     host = create_room(first, nickname="Ann", seats=3, bots=1, turn_seconds=0)
     code = host["code"]
     guest = join_room(first, code, "Bob")
@@ -163,10 +185,11 @@ def wait_finished(server: Any, code: str, timeout: float = 60) -> dict[str, Any]
     raise AssertionError("the round did not end")
 
 
+@pytest.mark.parametrize("db", DATABASES)
 def test_rematch_same_table_new_deal_confirmed_by_players_and_replayed_after_restart(
-    start_server: Any,
+    db: str, start_server: Any
 ) -> None:
-    first = start_server(**FAST_STANDIN)
+    first = start_server(database(db), **FAST_STANDIN)
     # Stand-in bots play both absent humans, so the round ends by itself.
     host = create_room(first, nickname="Ann", seats=3, bots=1, turn_seconds=0)
     code = host["code"]
