@@ -216,6 +216,7 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     guest = pages.new(PHONE)
     guest.goto(invite)
     assert guest.input_value("#join-code") == code
+    shot(guest, "01-home-invited")
     # A nickname that pretends to be a bot is refused with a reason.
     guest.fill("#join-nick", "Bot 7")
     guest.click("#join-form button[type=submit]")
@@ -388,7 +389,7 @@ def test_uno_call_and_catch(pages: Pages, server: ServerProcess) -> None:
     assert "Bob" in ann.inner_text("#catch-btn") and "hot" in (ann.get_attribute("#catch-btn", "class") or "")
     shot(ann, "10-catch-lit")
     ann.keyboard.press("c")
-    wait_log(bob, "caught You without UNO")
+    wait_log(bob, "caught you without UNO")
     wait_log(ann, "caught Bob without UNO")
     assert "for not calling UNO" not in log_text(ann)  # each fact once
 

@@ -661,6 +661,7 @@ function describe(e, earlier) {
   // earlier: the events before this one in the same message (each fact is told once).
   // Returns an array of strings and card codes ({card}) to render, or null to skip.
   const n = (s) => who(s);
+  const o = (s) => (s === app.seat ? "you" : nameOf(s)); // as an object: "caught you"
   const cards = (list) => (list || []).map((c) => ({ card: c }));
   const cnt = (k) => `${k} card${k === 1 ? "" : "s"}`;
   switch (e.type) {
@@ -683,7 +684,7 @@ function describe(e, earlier) {
     case "drew": {
       const shown = e.cards && e.cards.length ? [": ", ...cards(e.cards)] : [];
       if (e.reason === "stack") return [`${n(e.seat)} took the stack: ${cnt(e.count)}`, ...shown, "."];
-      if (e.reason === "roulette") return [`The Roulette turned up ${cnt(e.count)} for ${n(e.seat)}`, ...shown, "."];
+      if (e.reason === "roulette") return [`The Roulette turned up ${cnt(e.count)} for ${o(e.seat)}`, ...shown, "."];
       if (e.reason === "uno_penalty") {
         if (earlier.some((p) => p.type === "caught" && p.seat === e.seat)) return null; // told with the catch
         return [`${n(e.seat)} drew ${cnt(e.count)} for not calling UNO`, ...shown, "."];
@@ -701,14 +702,14 @@ function describe(e, earlier) {
     }
     case "reversed": return [`Play now goes ${e.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}.`];
     case "stack": return [`${n(e.seat)} ${e.seat === app.seat ? "face" : "faces"} a stack of +${e.total}.`];
-    case "hands_swapped": return [`${n(e.seat)} and ${n(e.target)} swapped hands.`];
+    case "hands_swapped": return [`${n(e.seat)} and ${o(e.target)} swapped hands.`];
     case "hands_passed": return [`Every hand moved one seat ${e.direction === 1 ? "clockwise" : "counter-clockwise"}.`];
     case "knocked_out":
-      return [`${n(e.seat)} ${e.seat === app.seat ? "are" : "is"} knocked out with ${e.cards} cards${e.by !== null && e.by !== e.seat ? `, by ${n(e.by)}` : ""}.`];
+      return [`${n(e.seat)} ${e.seat === app.seat ? "are" : "is"} knocked out with ${e.cards} cards${e.by !== null && e.by !== e.seat ? `, by ${o(e.by)}` : ""}.`];
     case "uno":
       if (earlier.some((p) => p.type === "played" && p.seat === e.seat && p.uno)) return null; // told with the play
       return [`${n(e.seat)} called UNO!`];
-    case "caught": return [`${n(e.by)} caught ${n(e.seat)} without UNO: ${e.seat === app.seat ? "you draw" : "they draw"} ${app.room ? app.room.rules.uno_penalty : 2}.`];
+    case "caught": return [`${n(e.by)} caught ${o(e.seat)} without UNO: ${e.seat === app.seat ? "you draw" : "they draw"} ${app.room ? app.room.rules.uno_penalty : 2}.`];
     case "round_over": {
       const how = e.reason === "played_out" ? "by playing the last card" : "as the last one standing";
       const pts = e.points[e.winner] ?? e.points[String(e.winner)] ?? 0;
@@ -987,7 +988,7 @@ function renderHand(v) {
   const cards = v.hand.map((code, i) => ({ code, i }));
   if (app.sort !== "none") cards.sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.i - b.i);
   // Rows: as many as needed so that every card shows its corner (letter and symbol).
-  const width = Math.max(220, (hand.clientWidth || document.documentElement.clientWidth) - 28);
+  const width = Math.max(220, (hand.clientWidth || document.documentElement.clientWidth) - 36);
   const cardW = window.innerWidth < 600 ? 56 : 72;
   const minStep = window.innerWidth < 600 ? 34 : 40;
   const perRow = Math.max(1, Math.floor((width - cardW) / minStep) + 1);
