@@ -131,6 +131,11 @@ def axe_check(page: Any, where: str) -> None:
     assert not bad, f"{where}: {bad}"
 
 
+COUNT_FLIGHTS = """(() => { window.__flights = 0; new MutationObserver((ms) => { for (const m of ms)
+  for (const n of m.addedNodes) if (n.classList && n.classList.contains('ghost')) window.__flights++; })
+  .observe(document.body, { childList: true }); })()"""
+
+
 def wait_turn(page: Any, timeout: float = 15_000) -> None:
     page.wait_for_function("document.querySelector('#status .you') !== null", timeout=timeout)
 
@@ -284,9 +289,11 @@ def test_colour_dialogs_can_be_cancelled_and_the_decision_stays_visible(
     ann = pages.sit(server, code, tokens[0], 0, DESKTOP)
     bob = pages.sit(server, code, tokens[1], 1, PHONE)
     wait_turn(ann)
+    bob.evaluate(COUNT_FLIGHTS)
     before = version(bob)
     ann.locator("#hand .card.playable[data-code='WCR']").first.click()
     wait_version(bob, before)
+    assert bob.evaluate("window.__flights") >= 1  # the card flies from Ann's seat to the pile
     bob.wait_for_selector("#prompt[open]")
     assert "Roulette" in bob.inner_text("#prompt-title")
     bob.keyboard.press("Escape")
@@ -408,8 +415,10 @@ def test_seven_asks_whom_to_swap_with(pages: Pages, server: ServerProcess) -> No
     join_room(server, host["code"], "Bob")
     join_room(server, host["code"], "Carol")
     start_room(server, host["code"], host["token"])
-    page = pages.sit(server, host["code"], host["token"], 0, DESKTOP)
+    # prefers-reduced-motion: the same game, no card flies.
+    page = pages.sit(server, host["code"], host["token"], 0, {**DESKTOP, "reduced_motion": "reduce"})
     wait_turn(page)
+    page.evaluate(COUNT_FLIGHTS)
     page.locator(f"#hand .card.playable[data-code='{seven}']").first.click()
     page.wait_for_selector("#prompt[open]")
     assert "swap hands" in page.inner_text("#prompt-title")
@@ -419,6 +428,7 @@ def test_seven_asks_whom_to_swap_with(pages: Pages, server: ServerProcess) -> No
     page.locator("#prompt-choices button", has_text="Carol").click()
     wait_log(page, "You and Carol swapped hands")
     assert sorted(hand(page)) == carol_hand
+    assert page.evaluate("window.__flights") == 0
 
 
 def test_phone_with_a_25_card_hand_and_keyboard_play(pages: Pages, server: ServerProcess) -> None:
