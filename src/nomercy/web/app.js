@@ -499,7 +499,9 @@ function onMessage(msg) {
 }
 
 function sentence(text) {
-  const t = String(text).replace(/\bP(\d+)\b/g, (_, n) => nameOf(Number(n)));
+  // The server's refusals name seats P<n> and cards by code: say them in words.
+  const t = String(text).replace(/\bP(\d+)\b/g, (_, n) => nameOf(Number(n)))
+    .replace(/(?<![\w+])(WR\+4|WCR|W\+(?:4|6|10)|W|[RYGB](?:[0-9]|SE|DA|S|R|\+2|\+4))(?![\w+])/g, (c) => cardParts(c).name);
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
 }
 
