@@ -25,6 +25,7 @@ import pytest
 pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
+from nomercy.server import social  # noqa: F401  (registers its tables on the metadata: drop_all drops them)
 from nomercy.server.storage import Storage, metadata
 
 POSTGRES_URL = os.environ.get("NOMERCY_TEST_POSTGRES_URL")

@@ -140,7 +140,13 @@ def test_every_message_matches_its_documented_model(server: ServerProcess) -> No
     ws = hello(server, host["code"], host["token"])
     start_room(server, host["code"], host["token"])
     ws.wait(lambda m: m["type"] == "state" and m["view"] is not None and m["version"] >= 1, timeout=20)
-    models = {"welcome": P.Welcome, "state": P.StateMessage, "room": P.RoomMessage, "error": P.ErrorMessage}
+    models = {
+        "welcome": P.Welcome,
+        "state": P.StateMessage,
+        "room": P.RoomMessage,
+        "error": P.ErrorMessage,
+        "chat_history": P.ChatHistory,
+    }
     for msg in ws.received:
         model = models[msg["type"]]
         assert model.model_validate(msg).model_dump(mode="json") == msg

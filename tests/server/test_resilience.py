@@ -213,9 +213,9 @@ def test_lobby_writes_leave_the_event_loop_free(db: str, tmp_path: Path) -> None
 
             return stalled
 
-        async def stalled_call(name: str, call: Any) -> Any:
-            real = getattr(storage, name)
-            setattr(storage, name, stall(real))
+        async def stalled_call(name: str, call: Any, owner: Any = storage) -> Any:
+            real = getattr(owner, name)
+            setattr(owner, name, stall(real))
             gate.clear()
             entered.clear()
             task = asyncio.ensure_future(call())
@@ -227,7 +227,7 @@ def test_lobby_writes_leave_the_event_loop_free(db: str, tmp_path: Path) -> None
             assert ticks == 20 and not task.done()
             gate.set()
             result = await task
-            setattr(storage, name, real)
+            setattr(owner, name, real)
             return result
 
         room, token = await stalled_call(
@@ -235,7 +235,8 @@ def test_lobby_writes_leave_the_event_loop_free(db: str, tmp_path: Path) -> None
         )
         _, seat, _guest = await stalled_call("update_seat", lambda: manager.join(room.code, "Bob"))
         assert seat == 1 and room.seats[1].kind == "human"
-        await stalled_call("update_seat", lambda: manager.kick(room, token, 1))
+        # A removal writes the seat and the removed list in one transaction (nomercy.server.social).
+        await stalled_call("remove", lambda: manager.kick(room, token, 1), manager.social)
         assert room.seats[1].kind == "open"
         await stalled_call("start", lambda: manager.start(room, token))
         assert room.status == "playing"
@@ -269,6 +270,159 @@ def test_a_failed_lobby_write_changes_nothing(tmp_path: Path) -> None:
         storage.update_seat, storage.start = real_update, real_start  # type: ignore[method-assign]
         _, seat, _ = await manager.join(room.code, "Bob")
         assert seat == 1
+        storage.close()
+
+    asyncio.run(scenario())
+
+
+async def a_finished_room(manager: RoomManager) -> tuple[Room, str]:
+    """Ann hosts, a bot plays; Ann is away, so a stand-in plays her seat to the end."""
+    room, token = await manager.create(P.CreateRoom(nickname="Ann", seats=2, bots=1, seed=5))
+    await manager.start(room, token)
+    await wait_for(lambda: room.finished, 30)
+    return room, token
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_chat_removal_and_rematch_fail_cleanly_when_storage_fails(db: str, tmp_path: Path) -> None:
+    """The table's own writes (a chat line, a removal, a readmission, a rematch) go through
+    storage like the game's: when it fails, the sender gets a clear error and nothing changes;
+    a failed rematch pauses the room like a failed action, and it resumes once storage is back."""
+
+    async def scenario() -> None:
+        manager = manager_for(tmp_path, db)
+        storage, social = manager.storage, manager.social
+
+        def broken(*_args: Any, **_kwargs: Any) -> None:
+            raise OSError("database went away")
+
+        room, token = await manager.create(P.CreateRoom(nickname="Ann", seats=3, bots=1, seed=3))
+        _, bob, _ = await manager.join(room.code, "Bob")
+        watcher = Client(None, manager.settings, "test")
+        manager.connect(room, watcher)
+        drain(watcher)
+
+        real_chat, real_remove = social.add_chat, social.remove
+        social.add_chat = broken  # type: ignore[method-assign]
+        with pytest.raises(P.ProtocolError) as info:
+            await manager.chat(room, 0, "hello")
+        assert info.value.code == "server_error"
+        assert not room.chat and not [m for m in drain(watcher) if m["type"] == "chat"]
+        social.add_chat = real_chat  # type: ignore[method-assign]
+        await manager.chat(room, 0, "hello")
+        assert [m["text"] for m in drain(watcher) if m["type"] == "chat"] == ["hello"]
+
+        social.remove = broken  # type: ignore[method-assign]
+        with pytest.raises(P.ProtocolError):
+            await manager.kick(room, token, bob)
+        assert room.seats[bob].kind == "human" and not room.removed
+        social.remove = real_remove  # type: ignore[method-assign]
+        await manager.kick(room, token, bob)
+        assert room.seats[bob].kind == "open" and bob in room.removed
+
+        real_readmit = social.readmit
+        social.readmit = broken  # type: ignore[method-assign]
+        with pytest.raises(P.ProtocolError):
+            await manager.readmit(room, token, bob)
+        assert room.seats[bob].kind == "open" and bob in room.removed
+        social.readmit = real_readmit  # type: ignore[method-assign]
+        await manager.readmit(room, token, bob)
+        assert room.seats[bob].kind == "human" and not room.removed
+        for r in list(manager.rooms.values()):
+            await r.driver.stop()
+
+        room, token = await a_finished_room(manager)
+        finished = room.match.state.to_dict() if room.match else None
+        version = room.version
+        real_append = storage.append_many
+        storage.append_many = broken  # type: ignore[method-assign]
+        with pytest.raises(P.ProtocolError) as info:
+            await manager.rematch(room, token)
+        assert info.value.code == "server_error" and room.paused
+        assert room.version == version and room.status == "finished"
+        assert room.match is not None and room.match.state.to_dict() == finished
+        storage.append_many = real_append  # type: ignore[method-assign]
+        await manager.rematch(room, token)
+        assert not room.paused and room.status == "playing" and room.version == version + 1
+        for r in list(manager.rooms.values()):
+            await r.driver.stop()
+        storage.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_chat_removed_players_and_a_rematch_are_in_storage_for_the_next_process(
+    db: str, tmp_path: Path
+) -> None:
+    """Another process (or this one after a restart) rebuilds the room from storage alone:
+    the recent chat, who was removed (and can be let back in), and the rematch's new deal."""
+
+    async def scenario() -> None:
+        manager = manager_for(tmp_path, db)
+        room, token = await manager.create(P.CreateRoom(nickname="Ann", seats=3, bots=1, seed=9))
+        _, bob, _ = await manager.join(room.code, "Bob")
+        for line in ("hi", "ready?"):
+            await manager.chat(room, 0, line)
+        await manager.kick(room, token, bob)
+        await manager.start(room, token)
+        await wait_for(lambda: room.finished, 30)
+        await manager.rematch(room, token)
+        for r in list(manager.rooms.values()):
+            await r.driver.stop()
+
+        other = RoomManager(manager.settings, Storage(manager.settings.resolved_database_url()))
+        stored = await asyncio.to_thread(other.storage.load_room, room.id)
+        assert stored is not None
+        rebuilt = other.rebuild(stored)
+        assert [c.text for c in rebuilt.chat] == ["hi", "ready?"]
+        assert list(rebuilt.removed) == [bob] and rebuilt.removed[bob].nickname == "Bob"
+        assert rebuilt.status == "playing" and rebuilt.version == room.version
+        assert rebuilt.match is not None and room.match is not None
+        assert rebuilt.match.state.to_dict() == room.match.state.to_dict()
+        other.storage.close()
+        manager.storage.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_that_lost_the_room_cannot_chat_remove_or_rematch_for_it(tmp_path: Path) -> None:
+    """Every write of the table is fenced by the room's lease: once it is lost, chat, a
+    removal and a rematch are refused with room_moving and nothing reaches storage."""
+    from nomercy.server.leases import LeaseLost
+
+    async def scenario() -> None:
+        manager = manager_for(tmp_path)
+        storage = manager.storage
+        room, token = await manager.create(P.CreateRoom(nickname="Ann", seats=3, bots=1, seed=3))
+        _, bob, _ = await manager.join(room.code, "Bob")
+
+        def fence(_conn: Any, room_id: int, _epoch: int) -> None:
+            raise LeaseLost(room_id)
+
+        storage.fence = fence
+        room.epoch = 1
+        with pytest.raises(P.ProtocolError) as info:
+            await manager.chat(room, 0, "anyone?")
+        assert info.value.code == "room_moving" and room.closed
+        assert manager.social.recent_chat(room.id) == []
+        room.closed = False
+        with pytest.raises(P.ProtocolError) as info:
+            await manager.kick(room, token, bob)
+        assert info.value.code == "room_moving"
+        assert manager.social.removed_of(room.id) == {} and room.seats[bob].kind == "human"
+
+        storage.fence = None
+        room, token = await a_finished_room(manager)
+        logged = len(await asyncio.to_thread(storage.log, room.id))
+        storage.fence = fence
+        room.epoch = 1
+        with pytest.raises(P.ProtocolError) as info:
+            await manager.rematch(room, token)
+        assert info.value.code == "room_moving" and room.closed
+        assert len(await asyncio.to_thread(storage.log, room.id)) == logged
+        for r in list(manager.rooms.values()):
+            await r.driver.stop()
         storage.close()
 
     asyncio.run(scenario())

@@ -93,6 +93,11 @@ def check_no_leak(messages: list[dict[str, Any]], seat: int | None, t: Truth) ->
         assert view == expected, f"seat {seat} at version {version}: view differs from view(seat)"
         if seat is None:
             assert view["hand"] == [] and view["drawn"] is None and view["legal_actions"] == []
+        # Hands are revealed only once the round is over, and then exactly as they were.
+        if state.outcome is None:
+            assert msg.get("reveal") is None, f"hands revealed to seat {seat} during the round"
+        elif msg.get("reveal") is not None:
+            assert msg["reveal"] == [[c.code for c in h] for h in state.hands], (seat, version)
         for event in msg["events"]:
             if event["type"] == "drew" and event["seat"] != seat and event["reason"] != "roulette":
                 assert event["cards"] is None, f"seat {seat} saw P{event['seat']}'s drawn cards: {event}"

@@ -14,9 +14,12 @@ HTTP API (JSON; errors are ``{"detail": {"code", "message"}}`` with the codes of
 - ``POST /api/rooms/{code}/join``    take an open seat -> seat, token
 - ``POST /api/rooms/{code}/start``   host: start (open seats get bots)
 - ``POST /api/rooms/{code}/kick``    host: remove a player (a bot takes the seat)
+- ``POST /api/rooms/{code}/readmit`` host: let a removed player back in (undo a kick)
+- ``POST /api/rooms/{code}/rematch`` host: after the game, deal a new one at the same table
 
 The browser client is served from the package's ``web/`` folder: ``/`` and the invite
-link ``/join/{code}`` return ``index.html``; ``/static/...`` the rest.
+link ``/join/{code}`` return ``index.html``; ``/static/...`` the rest; the icons and
+the web app manifest are drawn by :mod:`nomercy.server.icons`.
 
 In front of it all: :class:`~nomercy.server.addresses.FrontDoor` (the real client
 address behind trusted proxies, the ``Host`` check) and
@@ -37,11 +40,13 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
 from nomercy.rules import PRESETS, Rules
+from nomercy.server import icons
 from nomercy.server import protocol as P
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
 from nomercy.server.cluster import Cluster
@@ -168,6 +173,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="nomercy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    # The page's script and style compress to under a third (a phone on a slow link sees the table sooner).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
@@ -281,6 +288,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await manager(request).kick(room, token, body.seat)
         return room.info().model_dump()
 
+    @app.post("/api/rooms/{code}/readmit")
+    async def readmit(
+        request: Request, code: str, body: P.KickRequest, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        token = _bearer(authorization)
+        room = await lookup(request, code, token)
+        await manager(request).readmit(room, token, body.seat)
+        return room.info().model_dump()
+
+    @app.post("/api/rooms/{code}/rematch")
+    async def rematch(
+        request: Request, code: str, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        token = _bearer(authorization)
+        room = await lookup(request, code, token)
+        await manager(request).rematch(room, token)
+        return room.info().model_dump()
+
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
         return {"ok": True}
@@ -302,13 +327,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
-    @app.get("/")
+    # HEAD too: link previewers and uptime checks ask for the head of the page first.
+    @app.api_route("/", methods=["GET", "HEAD"])
     async def index() -> FileResponse:
         return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/join/{code}")
+    @app.api_route("/join/{code}", methods=["GET", "HEAD"])
     async def invite(code: str) -> FileResponse:
         return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    day = {"Cache-Control": "public, max-age=86400"}
+
+    @app.get("/manifest.webmanifest")
+    async def manifest() -> JSONResponse:
+        return JSONResponse(icons.manifest(), media_type="application/manifest+json", headers=day)
+
+    @app.get("/favicon.svg")
+    async def favicon_svg() -> Response:
+        return Response(icons.SVG, media_type="image/svg+xml", headers=day)
+
+    @app.get("/favicon.ico")
+    async def favicon_ico() -> Response:
+        return Response(icons.png(48), media_type="image/png", headers=day)
+
+    @app.get("/icon-{size}.png")
+    async def icon_png(size: int) -> Response:
+        if size not in (192, 512):
+            raise ProtocolError(ErrorCode.NOT_FOUND, "icons come in 192 and 512 pixels")
+        data = await asyncio.to_thread(icons.png, size)
+        return Response(data, media_type="image/png", headers=day)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     # The last added runs first: the real client address and the Host check, then the body.

@@ -15,6 +15,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from nomercy.server.names import NICKNAME_MAX as NICKNAME_MAX
+from nomercy.server.names import clean_nickname
+
 PROTOCOL_VERSION = 1
 
 #: Join codes: no 0/O, 1/I/L, so they can be read aloud and typed from a phone.
@@ -25,7 +28,6 @@ CODE_PATTERN = f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$"
 #: Quick reactions a player may send (names, drawn by the client).
 REACTIONS = ("gg", "wow", "ouch", "haha", "hurry", "oops")
 
-NICKNAME_MAX = 24
 CHAT_MAX = 200
 
 #: Who sits at a seat: a human (has a token), a bot, or nobody yet.
@@ -124,8 +126,16 @@ class PingMessage(_Request):
     type: Literal["ping"]
 
 
+class RematchMessage(_Model):
+    """After the game: a player wants (``ready``) or no longer wants a rematch."""
+
+    type: Literal["rematch"]
+    ready: bool = True
+
+
 ClientMessage = Annotated[
-    Hello | ActionMessage | ChatMessage | ReactMessage | PingMessage, Field(discriminator="type")
+    Hello | ActionMessage | ChatMessage | ReactMessage | PingMessage | RematchMessage,
+    Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -139,7 +149,7 @@ class _Nickname(_Request):
     @field_validator("nickname")
     @classmethod
     def _nick(cls, value: str) -> str:
-        return _clean_text(value, "nickname", NICKNAME_MAX)
+        return clean_nickname(value)  # NFKC, no bidi controls, visible, not a bot's name
 
 
 class CreateRoom(_Nickname):
@@ -200,6 +210,10 @@ class RoomInfo(_Model):
     spectators: int
     #: Storage is failing: the game waits (see ``paused``) and resumes by itself.
     paused: bool = False
+    #: Players the host removed (``seat``, ``nickname``): the host can let them back in.
+    removed: list[dict[str, Any]] = Field(default_factory=list)
+    #: Seats whose players confirmed a rematch (after the game).
+    rematch: list[int] = Field(default_factory=list)
 
 
 class Welcome(_Model):
@@ -225,6 +239,8 @@ class StateMessage(_Model):
     snapshot: bool = False
     #: Seconds left on the turn timer of the deciding seat, or null.
     deadline: float | None = None
+    #: Once the round is over: every seat's hand (card codes), to show what each held.
+    reveal: list[list[str]] | None = None
 
 
 class RoomMessage(_Model):
@@ -237,6 +253,13 @@ class ChatOut(_Model):
     seat: int | None
     nickname: str
     text: str
+
+
+class ChatHistory(_Model):
+    """The room's recent chat lines, oldest first: sent on every (re)connect."""
+
+    type: Literal["chat_history"] = "chat_history"
+    messages: list[ChatOut]
 
 
 class ReactionOut(_Model):

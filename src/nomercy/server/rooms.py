@@ -41,7 +41,8 @@ from nomercy.server.limits import TokenBucket
 from nomercy.server.metrics import Metrics
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
 from nomercy.server.settings import Settings
-from nomercy.server.storage import NEXT_ROUND, Entry, Storage, StoredRoom, StoredSeat, token_hash
+from nomercy.server.social import CHAT_HISTORY, ChatLine, Removed, SocialStore
+from nomercy.server.storage import NEXT_ROUND, REMATCH, Entry, Storage, StoredRoom, StoredSeat, token_hash
 from nomercy.views import player_view
 
 log = logging.getLogger("nomercy.server")
@@ -166,6 +167,12 @@ class Room:
     closed: bool = False
     #: ``time.monotonic()`` when this process took the room (hand-over hysteresis).
     opened_at: float = field(default_factory=time.monotonic)
+    #: Recent chat lines (also in storage: a reload shows them again).
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    #: Players the host removed, by seat: their token works again if the host undoes it.
+    removed: dict[int, Removed] = field(default_factory=dict)
+    #: Seats whose players confirmed a rematch after the game ended.
+    rematch_ready: set[int] = field(default_factory=set)
 
     @property
     def turn_seconds(self) -> int | None:
@@ -223,6 +230,11 @@ class Room:
             match_winner=self.winner(),
             spectators=self.spectators(),
             paused=self.paused,
+            removed=[
+                {"seat": r.seat, "nickname": r.nickname}
+                for r in sorted(self.removed.values(), key=lambda r: r.seat)
+            ],
+            rematch=sorted(self.rematch_ready),
         )
 
     def winner(self) -> int | None:
@@ -255,6 +267,7 @@ class RoomManager:
         self.storage = storage
         self.metrics = Metrics()
         self.writer = LogWriter(storage, self.metrics)
+        self.social = SocialStore(storage)
         self.rooms: dict[str, Room] = {}
         self.metrics.watch(lambda: self.rooms.values())
         #: Called with each new room to start its driver (set by the app).
@@ -486,10 +499,16 @@ class RoomManager:
             lobby = room.status == "lobby"
             kind: SeatKind = "open" if lobby else "bot"
             nickname = None if lobby else bot_name(seat, room.config["bot"])
-            await self._write(
-                room, self.storage.update_seat, room.id, StoredSeat(seat, kind, nickname, None, target.host)
-            )
             old = target.nickname
+            # The removed player's token digest is kept (in the same transaction): the host
+            # can let them back in, after a restart or from another process too.
+            entry = Removed(seat, old, target.token_hash) if target.token_hash and old else None
+            await self._write(
+                room, self.social.remove, room.id, StoredSeat(seat, kind, nickname, None, target.host), entry
+            )
+            if entry is not None:
+                room.removed[seat] = entry
+            room.rematch_ready.discard(seat)
             target.token_hash, target.standin, target.away_since = None, False, None
             target.kind, target.nickname = kind, nickname
             if not lobby:
@@ -503,6 +522,111 @@ class RoomManager:
             target.connections = 0
             self.broadcast_room(room, now=True)
             self.poke(room)
+
+    async def readmit(self, room: Room, token: str | None, seat: int) -> None:
+        """The host undoes a removal: the player's old token sits them at their seat again."""
+        async with room.lock:
+            self.host_seat(room, token)
+            entry = room.removed.get(seat)
+            if entry is None:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "nobody was removed from that seat")
+            target = room.seats[seat]
+            if target.kind == "human":
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"{target.nickname} sits there now")
+            back = StoredSeat(seat, "human", entry.nickname, entry.token_hash, target.host)
+            await self._write(room, self.social.readmit, room.id, back)
+            target.kind, target.nickname, target.token_hash = "human", entry.nickname, entry.token_hash
+            # A bot keeps playing the seat until its player reconnects.
+            target.standin = room.status != "lobby"
+            target.away_since = room.changed_at = time.monotonic()
+            self._attach_bots(room)
+            del room.removed[seat]
+            self.broadcast_room(room, now=True)
+            self.poke(room)
+
+    async def chat(self, room: Room, seat: int, text: str) -> None:
+        """A chat line: stored (a reload, or another process taking the room over, shows it
+        again), then sent to everyone. Under the room's lock: stored and shown in one order."""
+        async with room.lock:
+            line = ChatLine(seat, room.seats[seat].nickname or f"P{seat}", text)
+            await self._write(room, self.social.add_chat, room.id, line)
+            room.chat.append(line)
+            room.touched = time.monotonic()
+            self.broadcast(room, P.ChatOut(seat=seat, nickname=line.nickname, text=text).model_dump_json())
+
+    # -- rematch ---------------------------------------------------------------------------
+
+    def confirm_rematch(self, room: Room, seat: int | None, ready: bool) -> None:
+        """A player says they want (or no longer want) a rematch once the game is over.
+
+        Kept in memory only, like who is connected: a player who reconnects to another
+        process confirms again (the room message shows who has).
+        """
+        if room.closed:
+            raise moving()
+        if seat is None:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "spectators watch: only players confirm a rematch")
+        if not room.finished:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "a rematch can be asked for once the game is over")
+        if ready:
+            room.rematch_ready.add(seat)
+        else:
+            room.rematch_ready.discard(seat)
+        self.broadcast_room(room, now=True)
+
+    def rematch_waiting(self, room: Room) -> list[str]:
+        """Connected players (not the host) who have not confirmed the rematch yet."""
+        return [
+            s.nickname or f"P{s.seat}"
+            for s in room.seats
+            if s.kind == "human" and not s.host and s.connections > 0 and s.seat not in room.rematch_ready
+        ]
+
+    async def rematch(self, room: Room, token: str | None) -> None:
+        """The host deals a new game at the same table with the same rules; bots stay.
+
+        Logged like an action (``@rematch SEED``) through the same group commit, fenced by
+        the room's lease: a restart, or another process taking the room, replays into the
+        new game. A failed write pauses the room like a failed action and changes nothing.
+        """
+        async with room.lock:
+            if room.closed:
+                raise moving()
+            self.host_seat(room, token)
+            if not room.finished:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "the game is not over yet")
+            waiting = self.rematch_waiting(room)
+            if waiting:
+                raise ProtocolError(
+                    ErrorCode.BAD_REQUEST, f"waiting for {', '.join(waiting)} to confirm the rematch"
+                )
+            if room.config.get("seed") is not None:  # tests: a known, different deal each time
+                seed = (int(room.config["seed"]) + room.version + 1) % 2**63
+            else:
+                seed = secrets.randbits(63)
+            marker = f"{REMATCH} {seed}"
+            try:
+                await self.writer.append((room.id, room.version, -1, marker, "playing", room.epoch))
+            except LeaseLost:
+                self.lost(room)
+                raise moving() from None
+            except Exception:
+                last = None
+                with contextlib.suppress(Exception):
+                    last = await asyncio.to_thread(self.storage.last_entry, room.id)
+                if last != (room.version, -1, marker):
+                    self._storage_failed(room)
+                    raise StorageUnavailable("the server could not save the rematch: try again") from None
+            self._storage_ok(room)
+            room.seed, room.status = seed, "playing"
+            room.match = Match(len(room.seats), room.rules, seed)
+            room.version += 1
+            room.rematch_ready.clear()
+            for seat in room.seats:  # fresh bots: nothing remembered from the last game
+                seat.bot, seat.backlog = None, []
+            self._attach_bots(room)
+            self._after(room, [started_event(room.match.state)])
+            self.broadcast_room(room, now=True)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -524,6 +648,7 @@ class RoomManager:
             seat.standin = False
         client.send(P.Welcome(seat=client.seat, room=room.info()).model_dump_json())
         client.send(self.state_text(room, client.seat, list(room.log), snapshot=True))
+        client.send(chat_history_text(room))
         self.broadcast_room(room)
         self.poke(room)
 
@@ -740,6 +865,7 @@ class RoomManager:
                 "events": [event_dict(e) for e in redact(events, seat)],
                 "snapshot": snapshot,
                 "deadline": room.deadline(),
+                "reveal": revealed_hands(room),
             }
         )
 
@@ -896,11 +1022,17 @@ class RoomManager:
                 if text == NEXT_ROUND:
                     match.next_round()
                     room.log.append(started_event(match.state))
+                elif text.startswith(REMATCH):
+                    room.seed = int(text.split()[1])
+                    match = Match(len(seats), rules, room.seed)
+                    room.log.append(started_event(match.state))
                 else:
                     room.log.extend(match.apply(Action.parse(text), seat))
                     room.last_actor = seat
             room.match = match
             room.version = len(stored.log)
+        room.chat.extend(self.social.recent_chat(room.id))
+        room.removed = self.social.removed_of(room.id)
         self._attach_bots(room)
         return room
 
@@ -973,6 +1105,20 @@ def moving(ref: str | None = None) -> ProtocolError:
     return ProtocolError(
         ErrorCode.ROOM_MOVING, "this room is moving to another server process: reconnecting", ref=ref
     )
+
+
+def chat_history_text(room: Room) -> str:
+    """The recent chat lines, sent on every (re)connect."""
+    lines = [P.ChatOut(seat=c.seat, nickname=c.nickname, text=c.text) for c in room.chat]
+    return P.ChatHistory(messages=lines).model_dump_json()
+
+
+def revealed_hands(room: Room) -> list[list[str]] | None:
+    """Every hand, once the round is over (to count its points); None while it is played."""
+    match = room.match
+    if match is None or not match.round_over:
+        return None
+    return [[c.code for c in hand] for hand in match.state.hands]
 
 
 def bot_name(seat: int, strength: str) -> str:

@@ -75,12 +75,14 @@ actions = Table(
     Column("seq", Integer, primary_key=True),
     #: The acting seat; -1 for the ``next_round`` marker.
     Column("seat", Integer, nullable=False),
-    #: Action text (``nomercy.actions``) or ``@next_round``.
+    #: Action text (``nomercy.actions``), ``@next_round`` or ``@rematch SEED``.
     Column("action", String(64), nullable=False),
     Column("at", Float, nullable=False),
 )
 
 NEXT_ROUND = "@next_round"
+#: ``@rematch SEED``: the game ended and the host dealt a new one at the same table.
+REMATCH = "@rematch"
 
 #: A log entry to append: ``(room_id, seq, seat, action, status, epoch)``; ``epoch`` is the
 #: room's lease epoch (several processes) or None (one process: no fencing).
@@ -151,24 +153,29 @@ class Storage:
             conn.execute(insert(seats), [_seat_row(room_id, s) for s in room_seats])
         return int(room_id)
 
-    def _fence(self, conn: Connection, room_id: int, epoch: int | None) -> None:
+    def fence_room(self, conn: Connection, room_id: int, epoch: int | None) -> None:
+        """Inside a write transaction of a room: raise if this process lost its lease."""
         if epoch is not None and self.fence is not None:
             self.fence(conn, room_id, epoch)
 
+    def write_seat(self, conn: Connection, room_id: int, seat: StoredSeat) -> None:
+        """One seat as it is now (inside the caller's transaction); the room counts as updated."""
+        conn.execute(
+            update(seats)
+            .where(seats.c.room_id == room_id, seats.c.seat == seat.seat)
+            .values(kind=seat.kind, nickname=seat.nickname, token_hash=seat.token_hash, host=seat.host)
+        )
+        conn.execute(update(rooms).where(rooms.c.id == room_id).values(updated_at=time.time()))
+
     def update_seat(self, room_id: int, seat: StoredSeat, epoch: int | None = None) -> None:
         with self.engine.begin() as conn:
-            self._fence(conn, room_id, epoch)
-            conn.execute(
-                update(seats)
-                .where(seats.c.room_id == room_id, seats.c.seat == seat.seat)
-                .values(kind=seat.kind, nickname=seat.nickname, token_hash=seat.token_hash, host=seat.host)
-            )
-            conn.execute(update(rooms).where(rooms.c.id == room_id).values(updated_at=time.time()))
+            self.fence_room(conn, room_id, epoch)
+            self.write_seat(conn, room_id, seat)
 
     def start(self, room_id: int, seed: int, room_seats: list[StoredSeat], epoch: int | None = None) -> None:
         """The host started: the seed and the seats as dealt, in one transaction."""
         with self.engine.begin() as conn:
-            self._fence(conn, room_id, epoch)
+            self.fence_room(conn, room_id, epoch)
             for s in room_seats:
                 conn.execute(
                     update(seats)
@@ -184,7 +191,7 @@ class Storage:
     def set_status(self, room_id: int, status: str, epoch: int | None = None) -> None:
         """A room's status alone (``expired``: an idle lobby closed for good), fenced."""
         with self.engine.begin() as conn:
-            self._fence(conn, room_id, epoch)
+            self.fence_room(conn, room_id, epoch)
             conn.execute(
                 update(rooms).where(rooms.c.id == room_id).values(status=status, updated_at=time.time())
             )
@@ -209,7 +216,7 @@ class Storage:
         with self.engine.begin() as conn:
             # In room order: concurrent transactions lock the lease rows alike (no deadlock).
             for room_id, epoch in sorted({(e[0], e[5]) for e in entries if e[5] is not None}):
-                self._fence(conn, room_id, epoch)
+                self.fence_room(conn, room_id, epoch)
             conn.execute(
                 insert(actions),
                 [{"room_id": r, "seq": q, "seat": s, "action": a, "at": now} for r, q, s, a, _, _ in entries],

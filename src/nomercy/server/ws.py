@@ -208,12 +208,14 @@ class Connection:
                 raise ProtocolError(ErrorCode.FORBIDDEN, "spectators cannot chat")
             if not client.chat.allow():
                 raise ProtocolError(ErrorCode.RATE_LIMITED, "slow down: too many chat messages")
-            nickname = room.seats[client.seat].nickname or f"P{client.seat}"
             if isinstance(msg, P.ChatMessage):
-                out: P._Model = P.ChatOut(seat=client.seat, nickname=nickname, text=msg.text)
+                await self.manager.chat(room, client.seat, msg.text)
             else:
+                nickname = room.seats[client.seat].nickname or f"P{client.seat}"
                 out = P.ReactionOut(seat=client.seat, nickname=nickname, reaction=msg.reaction)
-            self.manager.broadcast(room, out.model_dump_json())
+                self.manager.broadcast(room, out.model_dump_json())
+        elif isinstance(msg, P.RematchMessage):
+            self.manager.confirm_rematch(room, client.seat, msg.ready)
 
     async def hello(self, msg: P.Hello) -> None:
         if self.client is not None:
