@@ -97,3 +97,19 @@ def uno_plan() -> Plan:
         if state.outcome is None and any(a.kind == "catch" for a in state.legal_actions(0)):
             return Plan(seed, rules, (mine[0].card.code, his[0].card.code))
     raise AssertionError("no seed found")
+
+
+def challenge_plan() -> Plan:
+    """Classic rules (W6): Ann starts with a Wild Draw 4 she plays naming red; Bob faces
+    it with the choice to challenge or to take the 4 cards."""
+    for seed in range(50_000):
+        state = Match(2, Rules.preset("classic"), seed).state
+        if state.current_player != 0:
+            continue
+        wd4 = next((a for a in _plays(state) if a.card.code == "W+4" and not a.uno), None)
+        if wd4 is None:
+            continue
+        state.apply(next(a for a in _plays(state) if str(a) == "play W+4 R"), 0)
+        if state.current_player == 1 and {str(a) for a in state.legal_actions()} >= {"challenge", "take"}:
+            return Plan(seed, {}, ("W+4",))
+    raise AssertionError("no seed found")

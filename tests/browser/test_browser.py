@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from browser.plans import colour_plan, stack_knockout_plan, uno_plan  # noqa: E402
+from browser.plans import challenge_plan, colour_plan, stack_knockout_plan, uno_plan  # noqa: E402
 from nomercy.match import Match  # noqa: E402
 from nomercy.rules import Rules  # noqa: E402
 from server.conftest import ServerProcess, create_room, join_room, start_room  # noqa: E402
@@ -529,6 +529,84 @@ def test_offline_overlay_blocks_input_until_the_server_is_back(browser: Any, tmp
         assert not page.evaluate("document.querySelector('#screen-table').inert")
         page.wait_for_selector("#hand .card")
     finally:
+        pages.close()
+        srv.stop()
+    assert not pages.errors, pages.errors
+
+
+def test_a_wild_draw_4_is_challenged_from_the_keyboard(pages: Pages, server: ServerProcess) -> None:
+    """Classic rules (W6): Bob faces Ann's Wild Draw 4 with a visible choice, Challenge or
+    Accept, both reachable from the keyboard; the outcome is told in words."""
+    plan = challenge_plan()
+    code, tokens = seated(server, 2, 0, seed=plan.seed, preset="classic")
+    ann = pages.sit(server, code, tokens[0], 0, DESKTOP)
+    bob = pages.sit(server, code, tokens[1], 1, PHONE)
+    wait_turn(ann)
+    ann.locator("#hand .card.playable[data-code='W+4']").first.click()
+    ann.wait_for_selector("#prompt[open]")
+    ann.click("#prompt-choices button.c-R")
+    bob.wait_for_selector("#challenge-btn:not([hidden])")
+    assert bob.is_visible("#take-btn") and bob.inner_text("#take-btn").startswith("Accept")
+    why = bob.inner_text("#why")
+    # The colour that was in play under the Wild Draw 4 (not the one Ann named) decides.
+    under = bob.evaluate("app.state.challenge.color")
+    colour = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}[under]
+    assert f"Ann played a Wild Draw 4. Challenge it if you think they held a {colour} card" in why
+    shot(bob, "07-facing-a-wild-draw-4")
+    axe_check(bob, "challenge")
+    # Both choices are buttons in the tab order; X challenges, T accepts.
+    bob.focus("#challenge-btn")
+    assert bob.evaluate("document.activeElement.id") == "challenge-btn"
+    before = version(bob)
+    bob.keyboard.press("x")
+    wait_version(bob, before)
+    wait_log(ann, "challenged your Wild Draw 4")
+    wait_log(bob, "You challenged Ann's Wild Draw 4")
+    assert not bob.is_visible("#challenge-btn")
+    shot(ann, "07-challenged")
+    log = log_text(bob)
+    assert "Ann draws 4 cards" in log or "You draw 6 cards" in log
+    assert "[challenge]" not in log and "guilty" not in log
+
+
+def test_paused_overlay_while_storage_fails_and_the_move_is_kept(browser: Any, tmp_path: Path) -> None:
+    """A real storage failure: the test holds SQLite's write lock, so the server cannot
+    save Ann's move. The page says the game is paused and blocks input; once the lock is
+    let go the game resumes by itself, and a refused move can be made again."""
+    import sqlite3
+
+    db = tmp_path / "rooms.sqlite3"
+    env = {**BROWSER_ENV, "NOMERCY_STORAGE_RETRY_BASE": "0.3", "NOMERCY_STORAGE_RETRY_MAX": "1"}
+    srv = ServerProcess(f"sqlite:///{db}", env, log=tmp_path / "server.log")
+    srv.start()
+    pages = Pages(browser)
+    lock = sqlite3.connect(db, isolation_level=None, timeout=1)
+    try:
+        code, tokens = seated(srv, 2, 0, turn_seconds=0, seed=colour_plan().seed)
+        ann = pages.sit(srv, code, tokens[0], 0, DESKTOP)
+        bob = pages.sit(srv, code, tokens[1], 1, PHONE)
+        wait_turn(ann)
+        lock.execute("BEGIN EXCLUSIVE")  # every write of the server now fails (database is locked)
+        ann.locator("#hand .card.playable").first.click()
+        for page in (ann, bob):
+            page.wait_for_selector("#paused:not([hidden])", timeout=20_000)
+            assert page.evaluate("document.querySelector('#screen-table').inert")
+        assert "paused" in ann.inner_text("#paused").lower()
+        shot(ann, "18-paused")
+        shot(bob, "18-paused")
+        axe_check(bob, "paused")
+        lock.execute("ROLLBACK")
+        for page in (ann, bob):
+            page.wait_for_selector("#paused", state="hidden", timeout=20_000)
+            assert not page.evaluate("document.querySelector('#screen-table').inert")
+        wait_turn(ann)  # the refused move changed nothing: still Ann's turn, and she plays
+        before = version(ann)
+        ann.locator("#hand .card.playable").first.click()
+        if ann.locator("#prompt[open]").count():
+            ann.locator("#prompt-choices button").first.click()
+        wait_version(ann, before)
+    finally:
+        lock.close()
         pages.close()
         srv.stop()
     assert not pages.errors, pages.errors

@@ -760,6 +760,9 @@ class RoomManager:
             P.Paused(message="the server cannot save moves right now: the game is paused").model_dump_json(),
         )
         self.broadcast_room(room, now=True)
+        # Wake the driver: it probes storage until it answers. Without this a table of people
+        # only (no bot, no turn timer) stayed paused, its driver asleep, input blocked.
+        self.poke(room)
 
     def _storage_ok(self, room: Room) -> None:
         if room.paused:
