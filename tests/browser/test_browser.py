@@ -111,11 +111,24 @@ def pages(browser: Any) -> Iterator[Pages]:
 
 
 def shot(page: Any, name: str) -> None:
+    """The page as its user sees it, at its own size and at the other one (desktop and
+    phone), as ``NAME-desktop.png`` and ``NAME-phone.png``. Viewport pictures, not whole
+    pages: a whole-page capture draws the phone's sticky action bar and the overlays where
+    the first screen ends, over the cards, which no user ever sees."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    # Let cards in flight land first, so the picture shows the table as it settles.
-    page.wait_for_function("!document.querySelector('.ghost')", timeout=5_000)
-    size = "phone" if page.viewport_size["width"] < 600 else "desktop"
-    page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+    own = dict(page.viewport_size)
+    sizes = {"desktop": DESKTOP["viewport"], "phone": PHONE["viewport"]}
+    mine = "phone" if own["width"] < 600 else "desktop"
+    for size in (mine, *(s for s in sizes if s != mine)):
+        if size != mine:
+            page.set_viewport_size(sizes[size])
+            page.wait_for_timeout(300)  # the hand is laid out again after a resize
+        # Let cards in flight land first, so the picture shows the table as it settles.
+        page.wait_for_function("!document.querySelector('.ghost')", timeout=5_000)
+        page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the page opens
+        page.screenshot(path=str(SHOTS / f"{name}-{size}.png"))
+    page.set_viewport_size(own)
+    page.wait_for_timeout(300)
 
 
 def axe_check(page: Any, where: str) -> None:

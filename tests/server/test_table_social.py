@@ -100,6 +100,13 @@ def test_head_the_manifest_and_icons_drawn_by_code(server: Any) -> None:
     page = httpx.get(server.url + "/", timeout=10).text
     for needle in ('rel="manifest"', 'rel="icon"', 'property="og:title"', 'name="description"'):
         assert needle in page
+    # Link previews need absolute URLs (Open Graph): built from the request's own host.
+    host = server.url.split("//")[1]
+    assert f'property="og:image" content="http://{host}/icon-512.png"' in page
+    invite = httpx.get(server.url + "/join/ABCDEF", timeout=10).text
+    assert f'property="og:url" content="http://{host}/join/ABCDEF"' in invite
+    odd = httpx.get(server.url + "/join/%22%3E%3Cscript%3E", timeout=10).text
+    assert "<script>" not in odd and f'property="og:url" content="http://{host}/"' in odd
 
 
 @pytest.mark.parametrize("db", DATABASES)

@@ -31,7 +31,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import html
 import logging
+import re
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -41,7 +43,7 @@ from typing import Any
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
@@ -329,12 +331,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])
-    async def index() -> FileResponse:
-        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+    async def index(request: Request) -> HTMLResponse:
+        return page(request, "/")
 
     @app.api_route("/join/{code}", methods=["GET", "HEAD"])
-    async def invite(code: str) -> FileResponse:
-        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+    async def invite(request: Request, code: str) -> HTMLResponse:
+        return page(request, f"/join/{code}" if re.fullmatch(P.CODE_PATTERN, code.upper()) else "/")
+
+    def page(request: Request, path: str) -> HTMLResponse:
+        """index.html with absolute preview URLs: Open Graph asks for absolute ``og:image``
+        and ``og:url`` (link previewers do not resolve relative ones). The origin is the
+        request's own ``Host`` (checked against allowed_hosts by the front door) and, behind
+        a declared proxy, its ``X-Forwarded-Proto``."""
+        scheme = request.url.scheme
+        proto = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+        if settings.forwarded_allow_ips and proto in ("http", "https"):
+            scheme = proto
+        host = request.headers.get("host") or request.url.netloc
+        origin = html.escape(f"{scheme}://{host}", quote=True)
+        text = (WEB / "index.html").read_text(encoding="utf-8")
+        text = text.replace('content="/icon-512.png"', f'content="{origin}/icon-512.png"')
+        text = text.replace('content="/"', f'content="{origin}{html.escape(path, quote=True)}"')
+        return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
 
     day = {"Cache-Control": "public, max-age=86400"}
 

@@ -940,6 +940,7 @@ function renderSeats(v, room, mercy) {
     div.style.top = `${50 + (k === 0 ? 47 : 40) * Math.sin(angle)}%`;
     if (s === v.current_player && !v.outcome) div.classList.add("turn");
     if (s === app.seat) div.classList.add("me");
+    if (k === 0) div.classList.add("bottom"); // a spectator's bottom seat: kept short on phones
     if (!v.active[s]) div.classList.add("out");
     const ring = el("div", "ring");
     const initials = (nameOf(s).match(/\p{L}|\p{N}/u) || ["?"])[0].toUpperCase();
