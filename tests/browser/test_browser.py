@@ -338,7 +338,7 @@ def test_colour_dialogs_can_be_cancelled_and_the_decision_stays_visible(
     bob.wait_for_function("document.querySelector('#deck-label').textContent.startsWith('Take')")
     shot(bob, "06-facing-a-stack")
     before = version(bob)
-    bob.click("#draw-btn")
+    bob.keyboard.press("d")  # keyboard: D draws, or takes the stack
     wait_version(bob, before)
     wait_log(ann, "took the stack")
     log = log_text(ann)
@@ -399,7 +399,7 @@ def test_uno_call_and_catch(pages: Pages, server: ServerProcess) -> None:
     # The play would leave one card: the UNO button is prominent; pressing it arms the call.
     assert "hot" in (ann.get_attribute("#uno-btn", "class") or "")
     shot(ann, "09-uno-moment")
-    ann.click("#uno-btn")
+    ann.keyboard.press("u")  # keyboard: U arms the call
     assert ann.get_attribute("#uno-btn", "aria-pressed") == "true"
     ann.locator(f"#hand .card.playable[data-code='{plan.cards[0]}']").first.click()
     wait_log(bob, "calling UNO")
@@ -438,7 +438,11 @@ def test_seven_asks_whom_to_swap_with(pages: Pages, server: ServerProcess) -> No
     choices = page.eval_on_selector_all("#prompt-choices button", "els => els.map(e => e.textContent)")
     assert len(choices) == 2 and any("Bob" in c for c in choices) and any("Carol" in c for c in choices)
     shot(page, "11-seven-target")
-    page.locator("#prompt-choices button", has_text="Carol").click()
+    # Keyboard: the dialog focuses its first choice (Bob); Tab moves to Carol, Enter picks.
+    assert page.evaluate("document.activeElement.textContent").startswith("Bob")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent").startswith("Carol")
+    page.keyboard.press("Enter")
     wait_log(page, "You and Carol swapped hands")
     assert sorted(hand(page)) == carol_hand
     assert page.evaluate("window.__flights") == 0

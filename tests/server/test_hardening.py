@@ -177,6 +177,10 @@ def test_loose_coercion_is_refused(server: ServerProcess) -> None:
         start = ann.mark()
         ann.send({"type": "action", "action": "draw", **bad})
         assert ann.error(start)["code"] == "bad_message", bad
+    for ready in ("yes", 1):  # the table's messages are as strict as the game's
+        start = ann.mark()
+        ann.send({"type": "rematch", "ready": ready})
+        assert ann.error(start)["code"] == "bad_message", ready
     ws = WS(server.ws_url)
     ws.send({"type": "hello", "room": host["code"], "token": None, "protocol": "1"})
     assert ws.error(0)["code"] == "bad_message"

@@ -126,7 +126,7 @@ class PingMessage(_Request):
     type: Literal["ping"]
 
 
-class RematchMessage(_Model):
+class RematchMessage(_Request):
     """After the game: a player wants (``ready``) or no longer wants a rematch."""
 
     type: Literal["rematch"]
