@@ -113,3 +113,130 @@ def challenge_plan() -> Plan:
         if state.current_player == 1 and {str(a) for a in state.legal_actions()} >= {"challenge", "take"}:
             return Plan(seed, {}, ("W+4",))
     raise AssertionError("no seed found")
+
+
+# -- a whole round of two people and two bots, decided in advance -------------------------
+#
+# Bots: the server's "heuristic" bot chooses from its view alone, without chance, so the
+# engine can play the round here exactly as the server will. The two people follow
+# :func:`person_choice`; the browser test computes the same choice from the page's state
+# and makes it through the page (cards, dialogs, keys). Only one move is out of turn: Bob
+# "forgets" UNO once when Ann plays next, and Ann catches him before she plays.
+
+WHOLE_ROUND_FEATURES = (
+    "wild colour", "roulette victim", "seven target", "stack taken", "uno call", "catch", "knock-out",
+)  # fmt: skip
+PEOPLE = (0, 1)
+
+
+def best_colour(hand: list[str]) -> str:
+    """The colour a person holds most of (ties: R, Y, G, B)."""
+    counts = {c: sum(1 for code in hand if code[0] == c) for c in "RYGB"}
+    return max("RYGB", key=lambda c: (counts[c], -"RYGB".index(c)))
+
+
+def person_choice(view: dict[str, Any], forget_uno: bool = False) -> str:
+    """What a person at the table does, as action text, from ``PlayerView.to_dict()``:
+    name the colour they hold most; play the first card that is not a wild (wilds last),
+    with UNO when it leaves one card; a Seven goes to the player with the fewest cards;
+    stack when possible, else take; play a drawn card; draw when nothing fits."""
+    legal: list[str] = view["legal_actions"]
+    colour = best_colour(view["hand"])
+    if view["decision"] in ("roulette", "choose_color"):
+        return f"color {colour}"
+    plays = [a for a in legal if a.startswith("play ")]
+    if not plays:
+        for fallback in ("take", "pass", "draw"):
+            if fallback in legal:
+                return fallback
+        raise AssertionError(f"no choice in {legal}")
+    cards = sorted({a.split()[1] for a in plays}, key=lambda c: (c.startswith("W"), c))
+    options = [a for a in plays if a.split()[1] == cards[0]]
+    colours = {a.split()[2] for a in options if len(a.split()) > 2 and a.split()[2] in "RYGB"}
+    if colours:
+        options = [a for a in options if len(a.split()) > 2 and a.split()[2] == colour] or [
+            a for a in options if len(a.split()) > 2 and a.split()[2] == sorted(colours)[0]
+        ]
+    targets = sorted({int(a.split("@")[1].split()[0]) for a in options if "@" in a})
+    if targets:
+        fewest = min(targets, key=lambda s: (view["hand_sizes"][s], s))
+        options = [a for a in options if f"@{fewest}" in a]
+    with_uno = [a for a in options if a.endswith(" uno")]
+    if with_uno and not forget_uno:
+        return with_uno[0]
+    return next((a for a in options if not a.endswith(" uno")), options[0])
+
+
+@dataclass
+class WholeRound:
+    seed: int
+    rules: dict[str, Any]
+    #: The actions of the round in order, ``(seat, text)``: the browser test checks it
+    #: follows the same game.
+    moves: list[tuple[int, str]]
+    features: dict[str, int]
+
+
+def play_whole_round(seed: int, rules: dict[str, Any]) -> WholeRound:
+    """The round the server will deal for ``seed``, played by two people and two bots."""
+    from nomercy.actions import Action
+    from nomercy.bots.heuristic import HeuristicBot
+    from nomercy.views import player_view
+
+    match = Match(4, Rules.from_dict(rules, base=Rules.preset("no_mercy")), seed)
+    bots = {2: HeuristicBot(), 3: HeuristicBot()}
+    moves: list[tuple[int, str]] = []
+    features: dict[str, int] = {}
+    forgot = False
+
+    def seen(name: str) -> None:
+        features.setdefault(name, len(moves))
+
+    while not match.round_over and len(moves) < 600:
+        state = match.state
+        seat = state.current_player
+        assert seat is not None
+        view = player_view(state, seat)
+        if seat in bots:
+            text = str(bots[seat].choose(view))
+        else:
+            d = view.to_dict()
+            text = person_choice(d)
+            # Bob forgets UNO once, when Ann plays next and can catch him in her turn.
+            if seat == 1 and not forgot and text.endswith(" uno"):
+                probe = state.clone()
+                plain = person_choice(d, forget_uno=True)
+                probe.apply(Action.parse(plain), 1)
+                if probe.current_player == 0 and 1 in probe.uno_open and probe.outcome is None:
+                    text, forgot = plain, True
+        events = match.apply(Action.parse(text), seat)
+        moves.append((seat, text))
+        if seat in PEOPLE:
+            words = text.split()
+            if words[0] == "play" and words[1] in COLOUR_WILDS and len(words) > 2:
+                seen("wild colour")
+            if words[0] == "color" and view.decision.label == "roulette":
+                seen("roulette victim")
+            if words[0] == "play" and "@" in text:
+                seen("seven target")
+            if words[0] == "take":
+                seen("stack taken")
+            if words[-1] == "uno":
+                seen("uno call")
+        if any(e.type == "knocked_out" for e in events):
+            seen("knock-out")
+        if forgot and "catch" not in features and 1 in match.state.uno_open and not match.round_over:
+            events = match.apply(Action.parse("catch 1"), 0)
+            moves.append((0, "catch 1"))
+            seen("catch")
+    return WholeRound(seed, rules, moves, features)
+
+
+def whole_round_plan(rules: dict[str, Any] | None = None, tries: int = 3_000) -> WholeRound:
+    """A seed whose round, played as above, has every feature the browser test checks."""
+    rules = rules if rules is not None else {"mercy_limit": 18}
+    for seed in range(tries):
+        game = play_whole_round(seed, rules)
+        if set(WHOLE_ROUND_FEATURES) <= set(game.features):
+            return game
+    raise AssertionError("no seed found")

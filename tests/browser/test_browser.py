@@ -9,11 +9,9 @@ Seeds come from :mod:`browser.plans`, which asks the engine for the wanted deal.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,14 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from browser.plans import challenge_plan, colour_plan, stack_knockout_plan, uno_plan  # noqa: E402
+from browser.plans import (  # noqa: E402
+    challenge_plan,
+    colour_plan,
+    person_choice,
+    stack_knockout_plan,
+    uno_plan,
+    whole_round_plan,
+)
 from nomercy.match import Match  # noqa: E402
 from nomercy.rules import Rules  # noqa: E402
 from server.conftest import ServerProcess, create_room, join_room, start_room  # noqa: E402
@@ -629,43 +634,126 @@ def test_paused_overlay_while_storage_fails_and_the_move_is_kept(browser: Any, t
     assert not pages.errors, pages.errors
 
 
-def test_a_whole_round_two_people_two_bots_then_a_rematch(pages: Pages, server: ServerProcess) -> None:
-    """Ann (desktop) and Bob (phone) play a round against two bots to its end, each
-    deciding whatever comes (colours, stacks, catches), then play into a second round."""
-    code, tokens = seated(server, 4, 2, rules={"mercy_limit": 15}, bot="random", turn_seconds=0)
-    ann = pages.sit(server, code, tokens[0], 0, DESKTOP)
-    bob = pages.sit(server, code, tokens[1], 1, PHONE)
-    for page in (ann, bob):
-        page.wait_for_selector("#hand .card")
-    deadline = time.monotonic() + 150
-    shots = 0
-    while time.monotonic() < deadline:
-        if ann.is_visible("#end") and bob.is_visible("#end"):
-            break
-        for page in (ann, bob):
-            if page.is_enabled("#catch-btn"):
-                page.click("#catch-btn")
-            if page.locator("#status .you").count() or page.locator("#prompt[open]").count():
-                before = version(page)
-                if take_turn(page):
-                    # Refused or overtaken: the next pass looks again.
-                    with contextlib.suppress(sync_api.TimeoutError):
-                        wait_version(page, before, 5_000)
-                if shots < 1 and len(log_text(page)) > 600:
-                    shot(page, "16-mid-round")
-                    shots += 1
-        ann.wait_for_timeout(60)
+def perform(page: Any, text: str, first: set[str]) -> None:
+    """Make the move ``text`` through the page, as a person would: keys, cards, dialogs.
+    ``first`` names the situations met already (the first of each is photographed, and
+    the first colour dialog of each kind is cancelled once)."""
+    words = text.split()
+    if words[0] == "color":
+        page.wait_for_selector("#prompt[open]")
+        if "roulette" not in first and "Roulette" in page.inner_text("#prompt-title"):
+            first.add("roulette")
+            page.keyboard.press("Escape")  # cancelled: the choice stays on screen
+            page.wait_for_selector("#color-pick:not([hidden])")
+            shot(page, "20-roulette-victim-after-cancel")
+            page.keyboard.press(words[1].lower())
+        else:
+            page.click(f"#prompt-choices button[value='{words[1]}']")
+    elif words[0] == "take":
+        if "stack" not in first:
+            first.add("stack")
+            shot(page, "21-facing-a-stack")
+        page.keyboard.press("d")
+    elif words[0] == "draw":
+        page.click("#draw-btn")
+    elif words[0] == "pass":
+        page.click("#pass-btn")
+    elif words[0] == "catch":
+        page.wait_for_function("!document.querySelector('#catch-btn').disabled")
+        shot(page, "22-catch-lit")
+        page.keyboard.press("c")
     else:
-        raise AssertionError("the round did not end in time")
-    shot(ann, "17-whole-round-end")
-    shot(bob, "17-whole-round-end")
-    bob.click("#rematch-btn")
-    ann.wait_for_function("!document.querySelector('#rematch-btn').disabled")
-    ann.click("#rematch-btn")
-    for page in (ann, bob):
-        page.wait_for_selector("#end", state="hidden")
-        page.wait_for_function("document.querySelectorAll('#hand .card').length === 7")
-    assert [s["kind"] for s in ann.evaluate("app.room.seats")] == ["human", "human", "bot", "bot"]
+        code = words[1]
+        if words[-1] == "uno":
+            page.keyboard.press("u")
+            assert page.get_attribute("#uno-btn", "aria-pressed") == "true"
+            if "uno" not in first:
+                first.add("uno")
+                shot(page, "23-uno-armed")
+        card = page.locator(f"#hand .card.playable[data-code='{code}']").first
+        card.click()
+        colour = next((w for w in words[2:] if w in ("R", "Y", "G", "B")), None)
+        target = next((w[1:] for w in words[2:] if w.startswith("@")), None)
+        if colour is not None and page.locator("#prompt[open]").count() == 0:
+            page.wait_for_selector("#prompt[open]", timeout=2_000)
+        if colour is not None:
+            if "wild" not in first:
+                first.add("wild")
+                page.click("#prompt button[value=cancel]")  # cancelled once, then chosen
+                page.wait_for_selector("#prompt:not([open])", state="attached")
+                card.click()
+                page.wait_for_selector("#prompt[open]")
+                shot(page, "24-wild-colour-again")
+            page.click(f"#prompt-choices button[value='{colour}']")
+        if target is not None and page.locator("#prompt[open]").count():
+            if "seven" not in first:
+                first.add("seven")
+                shot(page, "25-seven-target")
+            page.click(f"#prompt-choices button[value='{target}']")
+
+
+def test_a_whole_round_two_people_two_bots_then_a_rematch(browser: Any, tmp_path: Path) -> None:
+    """Ann (desktop) and Bob (phone) play a whole round with two heuristic bots, every move
+    made through the page: a wild whose colour dialog is cancelled once, a Roulette whose
+    victim names the colour, a Seven with its target, a taken stack, an UNO call, a catch
+    and a knock-out, to the end screen and a rematch into a second round.
+
+    Deterministic: the seed comes from :func:`browser.plans.whole_round_plan`, which plays
+    the same round with the engine; the bots choose without chance, and bots wait long
+    before catching, so the one out-of-turn move is Ann's catch. Each move is checked
+    against the plan at its version before it is made."""
+    plan = whole_round_plan()
+    env = {**BROWSER_ENV, "NOMERCY_BOT_DELAY": "0.25", "NOMERCY_REACTION_DELAY": "60"}
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'rooms.sqlite3'}", env, log=tmp_path / "server.log")
+    srv.start()
+    pages = Pages(browser)
+    try:
+        code, tokens = seated(srv, 4, 2, seed=plan.seed, rules=plan.rules, bot="heuristic", turn_seconds=0)
+        ann = pages.sit(srv, code, tokens[0], 0, DESKTOP)
+        bob = pages.sit(srv, code, tokens[1], 1, PHONE)
+        people = {0: ann, 1: bob}
+        first: set[str] = set()
+        for version_at, (seat, text) in enumerate(plan.moves):
+            if seat not in people:
+                continue  # the bots play by themselves
+            page = people[seat]
+            page.wait_for_function(f"app.version === {version_at}", timeout=20_000)
+            view = page.evaluate("app.state")
+            if text != "catch 1":
+                expected = person_choice(view, forget_uno=text.split()[-1] != "uno")
+                assert expected == text, (version_at, expected, text)
+            if view["seat"] is not None and not view["active"][seat] and "ko" not in first:
+                first.add("ko")
+            perform(page, text, first)
+            page.wait_for_function(f"app.version > {version_at}", timeout=10_000)
+            if "knocked out" in log_text(page) and "ko-shot" not in first:
+                first.add("ko-shot")
+                shot(page, "26-after-a-knock-out")
+        for page in (ann, bob):
+            page.wait_for_selector("#end:not([hidden])", timeout=20_000)
+        # Through the page: the cancelled wild dialog, the victim's inline picker, the
+        # Seven's dialog, the deck taking a stack, the armed UNO, and a knock-out seen.
+        assert {"wild", "roulette", "seven", "stack", "uno", "ko-shot"} <= first, first
+        log = log_text(ann)
+        for words in ("named", "for the Roulette", "swapped hands", "took the stack", "calling UNO",
+                      "caught Bob without UNO", "knocked out", "wins the round"):  # fmt: skip
+            assert words in log, words
+        shot(ann, "27-whole-round-end")
+        shot(bob, "27-whole-round-end")
+        axe_check(bob, "end screen (phone)")
+        bob.wait_for_function("document.activeElement && document.activeElement.id === 'rematch-btn'")
+        bob.keyboard.press("Enter")
+        ann.wait_for_function("!document.querySelector('#rematch-btn').disabled")
+        ann.click("#rematch-btn")
+        for page in (ann, bob):
+            page.wait_for_selector("#end", state="hidden")
+            page.wait_for_function("document.querySelectorAll('#hand .card').length === 7")
+        assert [s["kind"] for s in ann.evaluate("app.room.seats")] == ["human", "human", "bot", "bot"]
+        shot(bob, "28-second-round")
+    finally:
+        pages.close()
+        srv.stop()
+    assert not pages.errors, pages.errors
 
 
 def test_the_page_is_small_and_needs_no_other_host(pages: Pages, server: ServerProcess) -> None:
