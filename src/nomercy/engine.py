@@ -77,6 +77,7 @@ __all__ = [
     "KNOCKOUT_POINTS",
     "GameState",
     "apply",
+    "draw_victim",
     "legal_actions",
     "new_game",
     "next_seat",
@@ -404,6 +405,21 @@ def seat_after(active: Sequence[bool], direction: int, seat: int) -> int:
     return seat
 
 
+def draw_victim(active: Sequence[bool], direction: int, seat: int, card: Card, rules: Rules) -> int:
+    """K6, W1: the seat that must answer the Draw card ``card`` when ``seat`` plays it.
+
+    The next seat in the direction of play, except a Wild Reverse Draw 4: it turns play
+    round first, so its victim is the seat that played before; with two active players
+    under ``two_player_reverse_draw="self"`` it comes back to its own player. Bots and
+    views ask this instead of repeating the rule.
+    """
+    if card.face is _WRD4:
+        if rules.two_player_reverse_draw == "self" and sum(active) == 2:
+            return seat
+        return seat_after(active, -direction, seat)
+    return seat_after(active, direction, seat)
+
+
 def next_seat(s: StateData, seat: int) -> int:
     """The next active seat after ``seat`` in the direction of play (M3)."""
     return seat_after(s.active, s.direction, seat)
@@ -703,12 +719,9 @@ def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
     face = card.face
     if card.draw_value:
         if face is _WRD4:  # W1, K6
+            victim = draw_victim(s.active, s.direction, seat, card, s.rules)
             s.direction = -s.direction
             events.append(Reversed(s.direction))
-            if s.active_count == 2 and s.rules.two_player_reverse_draw == "self":
-                victim = seat
-            else:
-                victim = next_seat(s, seat)
         else:
             victim = next_seat(s, seat)
         if s.rules.stacking:  # K1

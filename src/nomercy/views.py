@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from nomercy.actions import Action
 from nomercy.cards import Card, Color, deck_cards
-from nomercy.engine import GameState, playable, seat_after
+from nomercy.engine import GameState, draw_victim, playable, seat_after
 from nomercy.errors import InvalidSeat
 from nomercy.rules import Rules
 from nomercy.state import Decision, KnockOut, Outcome
@@ -87,6 +87,10 @@ class PlayerView(NamedTuple):
     def previous_seat(self, seat: int) -> int:
         """The active seat that plays just before ``seat`` (M3)."""
         return seat_after(self.active, -self.direction, seat)
+
+    def draw_victim(self, seat: int, card: Card) -> int:
+        """The seat that must answer ``card``, a Draw card, if ``seat`` plays it (K6, W1)."""
+        return draw_victim(self.active, self.direction, seat, card, self.rules)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, used by the server and logs."""

@@ -6,6 +6,7 @@ W6) and classic Uno's first-card effects (``first_card=official``, S3).
 from __future__ import annotations
 
 from nomercy import Decision, Face, GameState, Rules, new_game
+from nomercy.actions import Take
 
 from .builders import act, bag, hand, legal, make, refused, sizes
 
@@ -110,10 +111,13 @@ def test_W6_no_challenge_without_the_house_rule() -> None:
 # -- S3: first_card="official" ------------------------------------------------------------
 
 
-def _first(face: Face, players: int = 4) -> GameState:
+def _first(face: Face, players: int = 4, stacking: bool = False) -> GameState:
     """A classic deal (dealer 0) whose first card turned up is ``face``, read official-ly:
     the seed is found by dealing the same seed under ``first_card=apply``."""
-    apply, official = (Rules.preset("classic").replace(first_card=r) for r in ("apply", "official"))
+    classic = Rules.preset("classic")
+    if stacking:  # W6's challenge is refused with stacking
+        classic = classic.replace(stacking=True, wild_draw4_challenge=False)
+    apply, official = (classic.replace(first_card=r) for r in ("apply", "official"))
     for seed in range(3000):
         if new_game(players, apply, seed=seed, dealer=0).discard[-1].face is face:
             return new_game(players, official, seed=seed, dealer=0)
@@ -135,6 +139,16 @@ def test_S3_official_skip_and_draw_two() -> None:
     s = _first(Face.DRAW_2)
     assert (s.current, s.decision) == (2, Decision.PLAY)
     assert sizes(s) == [7, 9, 7, 7]
+
+
+def test_S3_K1_official_first_draw_two_with_stacking_is_a_pending_total() -> None:
+    """S3 ``first_card=official`` with ``stacking`` on: a first Draw Two is a pending total
+    the first player faces as K1 says, so they may stack on it or take it."""
+    s = _first(Face.DRAW_2, stacking=True)
+    assert (s.current, s.decision, s.pending_total) == (1, Decision.STACK, 2)
+    assert sizes(s) == [7, 7, 7, 7]
+    s.apply(Take())
+    assert sizes(s) == [7, 9, 7, 7] and (s.current, s.decision) == (2, Decision.PLAY)
 
 
 def test_S3_official_wild_first_player_names_the_color_and_plays() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from nomercy import Decision
-from nomercy.events import HandsPassed, HandsSwapped, Played, Reversed, Skipped, StackGrew
+import random
+from collections import Counter
+
+from nomercy import Decision, Rules, new_game, player_view
+from nomercy.actions import Play
+from nomercy.events import Drew, HandsPassed, HandsSwapped, Played, Reversed, Skipped, StackGrew
 
 from .builders import C, act, bag, hand, make
 
@@ -65,3 +69,34 @@ def test_A2_P1_two_player_reverse_opponent() -> None:
         s = make(["RR R1 B9", "G1 G2 G3"], "R5", rules={"two_player_reverse": value})
         assert act(s, "play RR") == [Played(0, C("RR")), Reversed(-1)]
         assert (s.direction, s.current, s.decision) == (-1, after, Decision.PLAY)
+
+
+def test_W1_K6_draw_victim_names_who_answers_the_draw_card() -> None:
+    """W1/K6: ``draw_victim`` (what bots and views ask) names the seat that then faces the
+    card: the next seat, the previous one after a Wild Reverse Draw 4, and the player
+    itself with two players under ``two_player_reverse_draw=self``."""
+    seen: Counter[str] = Counter()
+    for players in (2, 3, 4):
+        for reverse_draw in ("self", "opponent"):
+            for stacking in (True, False):
+                rules = Rules(two_player_reverse_draw=reverse_draw, stacking=stacking)
+                rng = random.Random(f"{players}{reverse_draw}{stacking}")
+                for seed in range(12):
+                    s = new_game(players, rules=rules, seed=seed)
+                    while s.outcome is None:
+                        seat = s.current
+                        assert seat is not None
+                        action = rng.choice(s.legal_actions())
+                        if type(action) is not Play or not action.card.draw_value:
+                            s.apply(action)
+                            continue
+                        view = player_view(s, seat)
+                        expected = view.draw_victim(seat, action.card)
+                        nxt, prv = view.next_seat(seat), view.previous_seat(seat)
+                        facing = [e.seat for e in s.apply(action) if isinstance(e, (StackGrew, Drew))]
+                        if facing:
+                            assert facing[0] == expected, (players, rules, seed, action)
+                            where = "self" if expected == seat else "next" if expected == nxt else "previous"
+                            seen[where] += 1
+                            assert where != "previous" or prv != nxt
+    assert seen["self"] and seen["next"] and seen["previous"], seen

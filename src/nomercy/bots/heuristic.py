@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 from nomercy.actions import Action, Play
 from nomercy.bots import Bot, register
 from nomercy.cards import Card, Color, Face, deck_cards
-from nomercy.engine import GameState, next_seat, previous_seat
+from nomercy.engine import GameState, draw_victim, next_seat, previous_seat
 from nomercy.rules import Rules
 from nomercy.state import Decision
 from nomercy.views import PlayerView
@@ -65,7 +65,6 @@ _SKIP = Face.SKIP
 _REVERSE = Face.REVERSE
 _SKIP_EVERYONE = Face.SKIP_EVERYONE
 _DISCARD_ALL = Face.DISCARD_ALL
-_WRD4 = Face.WILD_REVERSE_DRAW_4
 _ROULETTE = Face.WILD_COLOR_ROULETTE
 _NO_LIMIT = 10**6
 _ROULETTE_EXPECTED = 3  # cards a Roulette's victim turns up, about (unseen / cards of a color)
@@ -77,7 +76,7 @@ class Table:
     Built from a :class:`PlayerView` (the bot) or from a sampled state (search
     playouts, where it only ever sees the seat's own hand and public facts). ``nxt`` and
     ``prev`` are the seats that play after and before ``seat``, as the core counts them
-    (M3); a Wild Reverse Draw 4 turns play round, so its victim is ``prev`` (W1, K6).
+    (M3); who must answer a Draw card is the core's :func:`draw_victim` (W1, K6).
     """
 
     __slots__ = (
@@ -85,6 +84,7 @@ class Table:
         "color",
         "danger",
         "decision",
+        "direction",
         "discard",
         "hand",
         "held",
@@ -110,6 +110,7 @@ class Table:
         active: Sequence[bool],
         nxt: int,
         prev: int,
+        direction: int,
         color: Color | None,
         discard: Sequence[Card],
         decision: Decision,
@@ -122,6 +123,7 @@ class Table:
         self.active = active
         self.nxt = nxt
         self.prev = prev
+        self.direction = direction
         self.color = color
         self.discard = discard
         self.top = discard[-1]
@@ -141,6 +143,10 @@ class Table:
         self.danger = self.threat <= 2
         self.high = sum(1 for c in self.hand if c.draw_value >= 6)
         self.held = _held(self.hand)
+
+    def victim_of(self, card: Card) -> int:
+        """The seat that must answer ``card``, a Draw card, if this seat plays it."""
+        return draw_victim(self.active, self.direction, self.seat, card, self.rules)
 
     def unseen_by_color(self) -> list[int]:
         """Cards of each color neither in this hand nor in the discard pile."""
@@ -166,6 +172,7 @@ def table_from_view(view: PlayerView) -> Table:
         view.active,
         view.next_seat(view.seat),
         view.previous_seat(view.seat),
+        view.direction,
         view.color,
         view.discard,
         view.decision,
@@ -185,6 +192,7 @@ def table_from_state(state: GameState) -> Table:
         state.active,
         next_seat(state, seat),
         previous_seat(state, seat),
+        state.direction,
         state.color,
         state.discard,
         state.decision,
@@ -305,13 +313,11 @@ def _score(t: Table, a: Action) -> float:
     if t.decision is Decision.STACK:
         return score + _score_stack(t, card)
     if value:
-        victim = nxt
-        if face is _WRD4:
-            if t.n_active == 2 and t.rules.two_player_reverse_draw == "self":
-                # W1: with two players we face it ourselves; worth it only with a follow-up.
-                follow = sum(1 for c in hand if c.draw_value >= 4 and c is not card)
-                return score + (4.0 if follow else -40.0)
-            victim = t.prev
+        victim = t.victim_of(card)
+        if victim == t.seat:
+            # W1: with two players we face it ourselves; worth it only with a follow-up.
+            follow = sum(1 for c in hand if c.draw_value >= 4 and c is not card)
+            return score + (4.0 if follow else -40.0)
         if sizes[victim] + value >= limit:
             score += 100.0  # rule 6
         elif sizes[victim] <= 2:
@@ -348,11 +354,9 @@ def _score_stack(t: Table, card: Card) -> float:
     """Rule 2: which Draw card to stack, and whether stacking pays at all."""
     value = card.draw_value
     total = t.pending + value
-    victim = t.nxt
-    if card.face is _WRD4:
-        if t.n_active == 2 and t.rules.two_player_reverse_draw == "self":
-            return -5_000.0  # W1/K6: the total would come back to us
-        victim = t.prev
+    victim = t.victim_of(card)
+    if victim == t.seat:
+        return -5_000.0  # W1/K6: the total would come back to us
     score = 50.0 - 2.0 * value  # stacking beats taking; spend the lowest card
     if t.sizes[victim] + total >= t.limit:
         return score + 100.0  # rule 6
