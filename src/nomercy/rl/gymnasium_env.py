@@ -81,7 +81,7 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self.fixed_seat is None:
             self.game.seat = int(self.np_random.integers(self.game.players))
         self._forfeit = None
-        self.game.reset(int(self.np_random.integers(2**63 - 1)))
+        self.game.deal(int(self.np_random.integers(2**63 - 1)))
         return self._obs(), self._info()
 
     def step(

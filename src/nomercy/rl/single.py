@@ -75,6 +75,12 @@ class SingleAgentGame:
         A round that ends before the learner's first decision (a bot going out with a
         Discard All) is dealt again from the next seed derived from ``seed``.
         """
+        self.deal(seed)
+        assert self.state is not None
+        return player_view(self.state, self.seat)
+
+    def deal(self, seed: int) -> None:
+        """:meth:`reset` without the view (the environments encode from the state)."""
         rng = random.Random(seed)
         for _ in range(_MAX_REDEALS):
             self.state = new_game(self.players, self.rules, seed=rng.getrandbits(63))
@@ -89,7 +95,7 @@ class SingleAgentGame:
             )
             self._advance()
             if not self.state.is_over and self.state.active[self.seat]:
-                return player_view(self.state, self.seat)
+                return
         raise RuntimeError(f"no round of {_MAX_REDEALS} deals reached the learner's turn")
 
     def step(self, index: int) -> tuple[PlayerView, float, bool]:

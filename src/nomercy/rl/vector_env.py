@@ -106,7 +106,7 @@ class VectorEnv:
 
     def _reset_row(self, i: int) -> None:
         game = self.games[i]
-        game.reset(int(self._rngs[i].integers(2**63 - 1)))
+        game.deal(int(self._rngs[i].integers(2**63 - 1)))
         state = game.state
         assert state is not None
         self._encoders[i].observe(state, game.seat, self.observations[i])
