@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
+from pathlib import Path
 
 import pytest
 
@@ -10,9 +11,12 @@ from nomercy.sim.backends import (
     InProcess,
     LocalProcesses,
     RayBackend,
+    cannot_reach_message,
     chunk_ranges,
     execute,
     make_backend,
+    ray_token_source,
+    use_ray_token,
 )
 from nomercy.sim.runner import Row, RunSpec, run_chunk
 
@@ -91,3 +95,40 @@ def test_other_bots_play_through_the_shared_loop_in_worker_processes() -> None:
     rows = execute(spec, make_backend(2), chunk_size=3).rows
     assert rows == run_chunk(spec, 0, spec.games)
     assert all(row["bots"] == ["random", others[0], "random"] for row in rows)
+
+
+def test_the_ray_token_is_looked_for_where_ray_looks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RAY_AUTH_TOKEN, then RAY_AUTH_TOKEN_PATH (that file only), then ~/.ray/auth_token."""
+    for var in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_AUTH_MODE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert ray_token_source() is None
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("t" * 64)
+    assert ray_token_source() == "~/.ray/auth_token"
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(tmp_path / "missing"))
+    assert ray_token_source() is None  # Ray reads only that file then
+    (tmp_path / "missing").write_text("u" * 64)
+    assert ray_token_source() == str(tmp_path / "missing")
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "v" * 64)
+    assert ray_token_source() == "RAY_AUTH_TOKEN"
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    assert use_ray_token() is None  # an explicit mode is obeyed
+
+
+def test_a_refused_driver_is_told_what_to_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_AUTH_MODE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    refused = ConnectionError("Failed to connect to Ray cluster at 10.0.0.5:6379")
+    none = cannot_reach_message("10.0.0.5:6379", refused, None)
+    assert none.startswith("cannot start or reach Ray at '10.0.0.5:6379': Failed to connect")
+    assert "No Ray token was found" in none and "ray get-auth-token" in none
+    presented = cannot_reach_message("10.0.0.5:6379", refused, "~/.ray/auth_token")
+    assert "presented the Ray token from ~/.ray/auth_token" in presented
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("t" * 64)
+    assert "set RAY_AUTH_MODE=token" in cannot_reach_message("10.0.0.5:6379", refused, None)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    assert "Unset RAY_AUTH_MODE" in cannot_reach_message("10.0.0.5:6379", refused, None)
+    assert "\n" not in cannot_reach_message("local", RuntimeError("no\nmore"), None)

@@ -77,14 +77,22 @@ def available() -> list[str]:
     return sorted(_REGISTRY)
 
 
+_LOADED: list[bool] = []
+
+
 def _load_builtin() -> None:
-    """Import the built-in bot modules so that they register themselves."""
+    """Import the built-in bot modules so that they register themselves (once: listing
+    the package's directory cost more than making a bot, and the RL envs make bots for
+    every round)."""
+    if _LOADED:
+        return
     import importlib
     import pkgutil
 
     for module in pkgutil.iter_modules(__path__):
         if not module.name.startswith("_"):
             importlib.import_module(f"{__name__}.{module.name}")
+    _LOADED.append(True)
 
 
 @register("random")

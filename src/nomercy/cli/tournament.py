@@ -85,6 +85,9 @@ def tournament(
             result = run_tournament(specs, games, players, seed, rules, match=match, backend=backend)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    except RuntimeError as exc:  # Ray missing, unreachable, or refusing this driver
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:

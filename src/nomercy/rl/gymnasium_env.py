@@ -23,13 +23,15 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from nomercy.engine import GameState
 from nomercy.errors import IllegalAction
 from nomercy.rl.common import knockout_reward, resolve_rules
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, legal_mask, observe
+from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
+from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.render import render_view
 from nomercy.rl.single import SingleAgentGame
 from nomercy.rules import Rules
-from nomercy.views import PlayerView
+from nomercy.views import player_view
 
 __all__ = ["GYM_ENV_ID", "NoMercyEnv"]
 
@@ -68,7 +70,7 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.game = SingleAgentGame(players, resolve_rules(rules), opponents, seat or 0, reward)
         self.observation_space = spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self._view: PlayerView | None = None
+        self._encoder = StateEncoder()
         self._mask = np.zeros(NUM_ACTIONS, np.int8)
         self._forfeit: str | None = None
 
@@ -79,8 +81,8 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self.fixed_seat is None:
             self.game.seat = int(self.np_random.integers(self.game.players))
         self._forfeit = None
-        view = self.game.reset(int(self.np_random.integers(2**63 - 1)))
-        return self._obs(view), self._info()
+        self.game.deal(int(self.np_random.integers(2**63 - 1)))
+        return self._obs(), self._info()
 
     def step(
         self, action: int | np.integer[Any]
@@ -88,7 +90,7 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self._forfeit is not None:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            view, reward, terminated = self.game.step(int(action))
+            reward, terminated = self.game.play(int(action))
         except (IllegalAction, ValueError) as exc:
             if self.illegal_action == "raise" or self.game.done:
                 raise
@@ -96,9 +98,10 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             self._mask.fill(0)
             info = self._info()
             info["illegal_action"] = self._forfeit
-            assert self._view is not None
-            return observe(self._view), knockout_reward(self.game.reward_mode), True, False, info
-        obs = self._obs(view)
+            # The refused action changed nothing: the observation is the one before it.
+            obs = self._encoder.observe(self._state(), self.game.seat)
+            return obs, knockout_reward(self.game.reward_mode), True, False, info
+        obs = self._obs()
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, False, self._info()
@@ -108,25 +111,30 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self._mask.astype(bool)
 
     def render(self) -> str | None:
-        if self._view is None or self.render_mode is None:
+        if self.game.state is None or self.render_mode is None:
             return None
-        text = render_view(self._view)
+        text = render_view(player_view(self.game.state, self.game.seat))
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
-    def _obs(self, view: PlayerView) -> npt.NDArray[np.float32]:
-        self._view = view
+    def _state(self) -> GameState:
+        state = self.game.state
+        assert state is not None, "call reset() first"
+        return state
+
+    def _obs(self) -> npt.NDArray[np.float32]:
+        state = self._state()
+        seat = self.game.seat
         if self.game.done:
             self._mask.fill(0)
         else:
-            legal_mask(view, self._mask)
-        return observe(view)
+            self._encoder.mask(state, seat, self._mask)
+        return self._encoder.observe(state, seat)
 
     def _info(self) -> dict[str, Any]:
-        state = self.game.state
-        assert state is not None
+        state = self._state()
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": self.game.seat}
         if state.outcome is not None:
             info["winner"] = state.outcome.winner

@@ -34,15 +34,8 @@ from pettingzoo import AECEnv
 
 from nomercy.engine import GameState, new_game
 from nomercy.rl.common import check_reward, knockout_reward, resolve_rules, round_rewards
-from nomercy.rl.encoding import (
-    NUM_ACTIONS,
-    OBS_HIGH,
-    OBS_SIZE,
-    check_table,
-    index_to_action,
-    legal_mask,
-    observe,
-)
+from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, check_table, index_to_action
+from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
 from nomercy.views import player_view
@@ -92,6 +85,11 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._np_random = np.random.default_rng()
         self.state_: GameState | None = None
+        self._encoder = StateEncoder()
+        #: Seats still in the round when last looked (a change means a knock-out, M1).
+        self._active_count = players
+        #: Some entry of ``rewards`` is not 0 (cleared at the next step).
+        self._rewarded = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -110,6 +108,8 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._active_count = self.state_.active_count
+        self._rewarded = False
         self.agent_selection = self.possible_agents[self._current()]
         if self.render_mode == "human":
             self.render()
@@ -122,11 +122,13 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         state = self.state_
         assert state is not None, "call reset() first"
-        view = player_view(state, self._seat[agent])
-        mask = np.zeros(NUM_ACTIONS, np.int8)
+        seat = self._seat[agent]
+        encoder = self._encoder
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
-            legal_mask(view, mask)  # only the agent to move acts (see the module docstring)
-        return {"observation": observe(view), "action_mask": mask}
+            mask = encoder.mask(state, seat)  # only the agent to move acts (see the module docstring)
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": encoder.observe(state, seat), "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
@@ -139,12 +141,18 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
             raise ValueError(f"{agent} is still in the round and must act (action None)")
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # PettingZoo's _clear_rewards, skipped while every reward is 0
+            self._clear_rewards()
+            self._rewarded = False
         state.apply(index_to_action(state, int(action), seat), seat)  # IllegalAction: unchanged
-        for other in self.agents:
-            if not state.active[self._seat[other]] and not self.terminations[other]:
-                self.terminations[other] = True  # M1: knocked out
-                self.rewards[other] = knockout_reward(self.reward_mode)
+        ended = False
+        if state.active_count != self._active_count:
+            self._active_count = state.active_count
+            for other in self.agents:
+                if not state.active[self._seat[other]] and not self.terminations[other]:
+                    self.terminations[other] = True  # M1: knocked out
+                    self.rewards[other] = knockout_reward(self.reward_mode)
+                    ended = True
         if state.outcome is not None:
             final = round_rewards(state, self.reward_mode)
             for other in self.agents:
@@ -153,10 +161,13 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
                     self.rewards[other] = final[self._seat[other]]
                 self.infos[other] = {"winner": state.outcome.winner}
             self.agent_selection = agent
+            ended = True
         else:
             self.agent_selection = self.possible_agents[self._current()]
-        self._accumulate_rewards()
-        self._deads_step_first()
+        if ended:  # rewards and dead agents come only with knock-outs and the round's end
+            self._rewarded = True
+            self._accumulate_rewards()
+            self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
@@ -185,6 +196,49 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int | None]:
     action raises :class:`~nomercy.IllegalAction` and leaves the round as it was) and no
     ``AssertOutOfBoundsWrapper`` (an index outside the table raises ``ValueError`` already).
     """
-    from pettingzoo.utils import wrappers
+    return _order_enforcing()(NoMercyAECEnv(**kwargs))
 
-    return wrappers.OrderEnforcingWrapper(NoMercyAECEnv(**kwargs))
+
+_WRAPPER: type[Any] | None = None
+
+
+def _order_enforcing() -> type[Any]:
+    """``OrderEnforcingWrapper`` with direct paths for what every step reads.
+
+    PettingZoo's wrapper forwards ``agents``, ``agent_selection``, ``terminations``... by
+    ``__getattr__``, which runs only after a failed normal lookup and checks a set and a
+    prefix each time: about a tenth of an AEC step here. Properties forward them at the
+    cost of a normal attribute, with the same checks (nothing before ``reset()``), and
+    ``last()`` asks the environment directly. It is still an ``OrderEnforcingWrapper``
+    (``agent_iter`` checks that), so every order check of PettingZoo's stays.
+    """
+    global _WRAPPER
+    if _WRAPPER is not None:
+        return _WRAPPER
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    def forward(name: str) -> property:
+        def get(self: Any) -> Any:
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self.env, name)
+
+        return property(get)
+
+    class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
+        agents = forward("agents")
+        agent_selection = forward("agent_selection")
+        terminations = forward("terminations")
+        truncations = forward("truncations")
+        rewards = forward("rewards")
+        infos = forward("infos")
+
+        def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+            if not self._has_reset:
+                EnvLogger.error_observe_before_reset()
+            return self.env.last(observe)  # type: ignore[no-any-return]
+
+    _OrderEnforcing.__name__ = _OrderEnforcing.__qualname__ = "OrderEnforcingWrapper"
+    _WRAPPER = _OrderEnforcing
+    return _OrderEnforcing

@@ -22,7 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.rl.common import resolve_rules
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE, legal_mask, observe
+from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE
+from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.single import SingleAgentGame
 from nomercy.rules import Rules
 
@@ -46,6 +47,7 @@ class VectorEnv:
         resolved = resolve_rules(rules)
         self.num_envs = num_envs
         self.games = [SingleAgentGame(players, resolved, opponents, seat, reward) for _ in range(num_envs)]
+        self._encoders = [StateEncoder() for _ in range(num_envs)]
         self.observations = np.zeros((num_envs, OBS_SIZE), np.float32)
         self.masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
         self.rewards = np.zeros(num_envs, np.float32)
@@ -75,18 +77,24 @@ class VectorEnv:
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"expected {self.num_envs} actions, got shape {acts.shape}")
+        actions_list = acts.tolist()
+        rewards = self.rewards
+        dones = self.dones
         for i, game in enumerate(self.games):
-            view, reward, done = game.step(int(acts[i]))
-            self.rewards[i] = reward
-            self.dones[i] = done
+            reward, done = game.play(int(actions_list[i]))
+            rewards[i] = reward
+            dones[i] = done
+            state = game.state
+            assert state is not None
+            encoder = self._encoders[i]
             if done:
-                observe(view, self.final_observations[i])
+                encoder.observe(state, game.seat, self.final_observations[i])
                 self.episode_returns.append(reward)
                 self._reset_row(i)
             else:
-                observe(view, self.observations[i])
-                legal_mask(view, self.masks[i])
-        return self.observations, self.masks, self.rewards, self.dones
+                encoder.observe(state, game.seat, self.observations[i])
+                encoder.mask(state, game.seat, self.masks[i])
+        return self.observations, self.masks, rewards, dones
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per row (for baselines and tests)."""
@@ -97,6 +105,9 @@ class VectorEnv:
         return out
 
     def _reset_row(self, i: int) -> None:
-        view = self.games[i].reset(int(self._rngs[i].integers(2**63 - 1)))
-        observe(view, self.observations[i])
-        legal_mask(view, self.masks[i])
+        game = self.games[i]
+        game.deal(int(self._rngs[i].integers(2**63 - 1)))
+        state = game.state
+        assert state is not None
+        self._encoders[i].observe(state, game.seat, self.observations[i])
+        self._encoders[i].mask(state, game.seat, self.masks[i])

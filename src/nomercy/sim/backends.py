@@ -33,10 +33,13 @@ __all__ = [
     "LocalProcesses",
     "RayBackend",
     "RunResult",
+    "cannot_reach_message",
     "chunk_ranges",
     "default_workers",
     "execute",
     "make_backend",
+    "ray_token_source",
+    "use_ray_token",
 ]
 
 Chunk = tuple[int, int]
@@ -161,6 +164,7 @@ class RayBackend:
     address (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.5:6379"``) joins that cluster,
     which then decides how many tasks run at once, and ships this ``nomercy`` package to
     the cluster's workers (``runtime_env.py_modules``), so they need not install it.
+    Joining presents this machine's Ray token when it has one (:func:`use_ray_token`).
     """
 
     address: str = "local"
@@ -172,16 +176,18 @@ class RayBackend:
         started_here = not ray.is_initialized()
         if started_here:
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            token: str | None = None
             if self.address == "local":  # a private Ray on the loopback interface only
                 options.update(num_cpus=self.workers, _node_ip_address="127.0.0.1")
             else:
                 import nomercy
 
                 options["runtime_env"] = {"py_modules": [str(Path(nomercy.__file__).parent)]}
+                token = use_ray_token()
             try:
                 ray.init(address=self.address, **options)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise RuntimeError(f"cannot start or reach Ray at {self.address!r}: {exc}") from None
+            except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as exc:
+                raise RuntimeError(cannot_reach_message(self.address, exc, token)) from None
         task = ray.remote(play_chunk).options(num_cpus=1, max_retries=2)
         capacity = max(self.workers, int(ray.cluster_resources().get("CPU", self.workers)))
         todo = iter(chunks)
@@ -212,6 +218,86 @@ def _import_ray() -> Any:
     except ImportError:
         raise RuntimeError("the Ray backend needs Ray: pip install 'nomercy[ray]'") from None
     return ray
+
+
+#: Ray's own variables for token authentication (Ray 2.5x and later).
+RAY_AUTH_MODE = "RAY_AUTH_MODE"
+RAY_AUTH_TOKEN = "RAY_AUTH_TOKEN"
+RAY_AUTH_TOKEN_PATH = "RAY_AUTH_TOKEN_PATH"
+
+
+def ray_token_source() -> str | None:
+    """Where Ray would read this driver's token from, in Ray's order; None if nowhere."""
+    if os.environ.get(RAY_AUTH_TOKEN, "").strip():
+        return RAY_AUTH_TOKEN
+    path = os.environ.get(RAY_AUTH_TOKEN_PATH)
+    if path:
+        return path if Path(path).is_file() else None
+    default = Path.home() / ".ray" / "auth_token"
+    return "~/.ray/auth_token" if default.is_file() else None
+
+
+def use_ray_token() -> str | None:
+    """Turn on Ray's token authentication for this driver when a token is at hand.
+
+    ``ray start --head`` turns token authentication on whenever the machine has a token
+    (``~/.ray/auth_token``, which any local ``ray.init()`` creates, ``RAY_AUTH_TOKEN`` or
+    ``RAY_AUTH_TOKEN_PATH``), but ``ray.init(address=...)`` with an explicit address does
+    not, so a driver following docs/scale.md was refused until its user also set
+    ``RAY_AUTH_MODE=token``. Here the driver does what ``ray start`` did: with
+    ``RAY_AUTH_MODE`` unset and a token found, it presents the token (through Ray's own
+    switch, which also refreshes Ray's cached configuration). An explicit
+    ``RAY_AUTH_MODE`` (``token`` or ``disabled``) is always respected. Returns where the
+    token comes from, or None when the driver presents none.
+    """
+    mode = os.environ.get(RAY_AUTH_MODE)
+    if mode is not None:
+        return ray_token_source() if mode.strip().lower() == "token" else None
+    source = ray_token_source()
+    if source is None:
+        return None
+    try:
+        from ray._private.authentication.authentication_token_setup import (
+            maybe_enable_token_auth_if_token_available,
+        )
+    except ImportError:  # a Ray without token authentication
+        return None
+    return source if maybe_enable_token_auth_if_token_available(warn_if_disabled=False) else None
+
+
+def cannot_reach_message(address: str, exc: BaseException, token: str | None) -> str:
+    """The error for a Ray that would not start or let us in, with what to do about it."""
+    text = str(exc).strip()
+    message = (
+        f"cannot start or reach Ray at {address!r}: {text.splitlines()[0] if text else type(exc).__name__}"
+    )
+    if address == "local":
+        return message
+    copy = (
+        "print the cluster's token with 'ray get-auth-token' on the head node and save it here "
+        "as ~/.ray/auth_token (or set RAY_AUTH_TOKEN)"
+    )
+    found = ray_token_source()
+    mode = os.environ.get(RAY_AUTH_MODE, "").strip().lower()
+    if token is not None:
+        hint = (
+            f"This driver presented the Ray token from {token}; if the cluster refused it "
+            f"(InvalidAuthToken), the cluster has another token: {copy}."
+        )
+    elif mode == "disabled":
+        hint = (
+            "RAY_AUTH_MODE=disabled: this driver presented no token, and a cluster with token "
+            f"authentication refuses it. Unset RAY_AUTH_MODE, and {copy}."
+        )
+    elif found is not None:
+        hint = f"A Ray token is at {found} but was not presented: set RAY_AUTH_MODE=token."
+    else:
+        hint = (
+            "No Ray token was found here (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH, ~/.ray/auth_token). "
+            "If the cluster uses token authentication (recent Ray turns it on when the head has "
+            f"a token), {copy}."
+        )
+    return f"{message}\n{hint} Check also the address: the head's GCS address, as 'ray start' printed it."
 
 
 def make_backend(workers: int | None = None, ray: str | None = None) -> Backend:
