@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Extras every test needs; later parts of the project add theirs here.
-TEST_EXTRAS ?= dev,rl,server,sim,ray,bench
+TEST_EXTRAS ?= dev,rl,server,sim,ray,bench,fast
 # Installed before the extras when set, e.g. a CPU-only torch wheel for the train extra
 # (PyPI's default torch build pulls in gigabytes of CUDA libraries). .ci/run sets it.
 PRE_INSTALL ?=
