@@ -123,3 +123,22 @@ def test_random_play_finishes_games_and_leaves_tables_the_reference_accepts() ->
         assert state.card_count() == 168
         assert not state.is_over
     assert batch.tables[:, L.STEP].max() < 5000
+
+
+@pytest.mark.parametrize(
+    ("seed", "number"), [(0, 0), (0, 5), (1, 0), (2**32 - 1, 3), (2**40 + 7, 1), (2**64 - 1, 2**32 - 1)]
+)
+def test_the_native_generator_is_cpythons_mt19937_for_the_shuffle_key(seed: int, number: int) -> None:
+    """Shuffle n of a seed is random.Random(shuffle_key(seed, n)): the native MT19937
+    draws the same words, past the first 624 (one lazy twist after another)."""
+    import random
+
+    from nomercy.dealing import shuffle_key
+    from nomercy.native import kernels
+
+    table = np.zeros(L.width(1) + 10, np.int32)
+    m0 = 5
+    kernels.mt_seed(table, m0, seed & 0xFFFFFFFF, seed >> 32, number)
+    words = [kernels.mt_next(table, m0) for _ in range(1300)]
+    rng = random.Random(shuffle_key(seed, number))
+    assert words == [rng.getrandbits(32) for _ in range(1300)]

@@ -91,7 +91,9 @@ class Batch:
         self.encoded = L.encode_rules(rules)
         #: One row per table: the vector that ``nomercy.native.layout`` describes.
         self.tables: npt.NDArray[np.int32] = np.zeros((tables, L.width(len(deck))), np.int32)
+        # Scratch for the kernels, which allocate nothing themselves.
         self._mask = np.zeros(L.NUM_ACTIONS, np.uint8)
+        self._list = np.zeros(L.NUM_ACTIONS + 1, np.int64)
         self._no_one = np.zeros(L.MAX_PLAYERS, np.int64)
 
     def __len__(self) -> int:
@@ -143,7 +145,7 @@ class Batch:
     def legal_mask(self, table: int, seat: int | None = None) -> npt.NDArray[np.uint8]:
         """``legal_actions(seat)`` of ``table`` as a 0/1 mask over :data:`ACTIONS` (a new array)."""
         mask = np.zeros(L.NUM_ACTIONS, np.uint8)
-        K.legal_mask(self.tables[table], self.encoded, -1 if seat is None else seat, mask)
+        K.legal_mask(self.tables[table], self.encoded, -1 if seat is None else seat, mask, self._list)
         return mask
 
     def legal_actions(self, table: int, seat: int | None = None) -> list[Action]:
@@ -164,7 +166,7 @@ class Batch:
                 raise IllegalAction(str(exc)) from None
         if not 0 <= action < L.NUM_ACTIONS:
             raise IllegalAction(f"action index {action} is outside 0..{L.NUM_ACTIONS - 1}")
-        if K.step(row, self.encoded, -1 if seat is None else seat, action, self._mask) != 0:
+        if K.step(row, self.encoded, -1 if seat is None else seat, action, self._mask, self._list) != 0:
             taken = index_action(action, actor, self.players) if actor >= 0 else L.ACTIONS[action]
             raise IllegalAction(f"{taken} by P{actor} is not legal now (action index {action})")
 
@@ -181,4 +183,17 @@ class Batch:
         """
         rng = np.array([((seed * 2 + 0x9E3779B97F4A7C15) & (2**64 - 1)) or 1], np.uint64)
         seeds = np.array([first_game_seed], np.int64)
-        return int(K.random_play(self.tables, self.encoded, self.deck, self.players, seeds, rng, decisions))
+        self._mask[:] = 0
+        played = K.random_play(
+            self.tables,
+            self.encoded,
+            self.deck,
+            self.players,
+            seeds,
+            rng,
+            decisions,
+            self._mask,
+            self._list,
+            self._no_one,
+        )
+        return int(played)

@@ -115,6 +115,12 @@ from nomercy.native.layout import (
     WINNER,
 )
 
+#: Every kernel: cached on disk, and without numba's reference counting (``_nrt=False``):
+#: they allocate nothing, and the counting cost more than the rules (benchmarks/README.md).
+_kernel = njit(cache=True, _nrt=False)
+#: Small helpers, inlined where they are called.
+_inline = njit(cache=True, _nrt=False, inline="always")
+
 D_PLAY = 0
 D_PLAY_DRAWN = 1
 D_STACK = 2
@@ -131,57 +137,78 @@ _UNTIL_COLOR = 2
 # -- MT19937, as CPython's random.Random(int) ---------------------------------------------------
 
 
-@njit(cache=True)
-def mt_seed(mt, seed_lo, seed_hi, number):
-    """``random.Random(key)`` for key = seed * 2**32 + number: init_by_array over the
-    key's 32-bit words, least significant first, as many as the key needs (one for 0)."""
-    key = np.empty(3, np.int64)
-    key[0] = number & M32
-    key[1] = seed_lo
-    key[2] = seed_hi
+def _init_genrand(seed: int) -> np.ndarray:
+    mt = np.zeros(624, np.int64)
+    mt[0] = seed
+    for i in range(1, 624):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & M32
+    return mt
+
+
+#: init_genrand(19650218), where every init_by_array starts: the same for every key.
+_MT_START = _init_genrand(19650218)
+
+
+@_kernel
+def mt_seed(s, m0, seed_lo, seed_hi, number):
+    """``random.Random(key)`` for key = seed * 2**32 + number into ``s[m0:m0+625]``:
+    init_by_array over the key's 32-bit words, least significant first, as many as the key
+    needs (one for 0). Words are stored in int32 slots and read back masked."""
+    k0 = number & M32
     if seed_hi != 0:
         n = 3
     elif seed_lo != 0:
         n = 2
     else:
         n = 1
-    mt[0] = 19650218
-    for i in range(1, 624):
-        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & M32
-    i = 1
+    # The first pass over words 1-623 reads init_genrand's words straight from the table.
+    prev = _MT_START[0]
     j = 0
-    for _ in range(max(624, n)):
-        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + key[j] + j) & M32
-        i += 1
+    for i in range(1, 624):
+        key = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)
+        v = ((_MT_START[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & M32
+        s[m0 + i] = v
+        prev = v
         j += 1
-        if i >= 624:
-            mt[0] = mt[623]
-            i = 1
         if j >= n:
             j = 0
+    s[m0] = prev  # i reached 624: word 0 takes word 623, and i starts again at 1
+    key = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)  # the 624th step, at i = 1
+    v = (((np.int64(s[m0 + 1]) & M32) ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & M32
+    s[m0 + 1] = v
+    prev = v
+    i = 2
     for _ in range(623):
-        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & M32
+        v = (((np.int64(s[m0 + i]) & M32) ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & M32
+        s[m0 + i] = v
+        prev = v
         i += 1
         if i >= 624:
-            mt[0] = mt[623]
+            s[m0] = v
             i = 1
-    mt[0] = 0x80000000
-    mt[624] = 624
+    s[m0] = 0x80000000
+    s[m0 + 624] = 624
 
 
-@njit(cache=True)
-def mt_next(mt):
-    """genrand_uint32."""
-    if mt[624] >= 624:
-        for kk in range(624):
-            y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % 624] & 0x7FFFFFFF)
-            v = mt[(kk + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                v ^= 0x9908B0DF
-            mt[kk] = v
-        mt[624] = 0
-    y = mt[mt[624]]
-    mt[624] += 1
+@_inline
+def _mt_word(s, at):
+    return np.int64(s[at]) & M32
+
+
+@_inline
+def mt_next(s, m0):
+    """genrand_uint32, twisting lazily: word ``i`` of the next block is regenerated when it
+    is drawn, in the order the block twist would regenerate it in place (it reads words
+    i+1 and i+397 not yet regenerated, or i-227 already regenerated), so the words are
+    the same; a shuffle of a few hundred draws does not regenerate all 624."""
+    i = s[m0 + 624]
+    if i >= 624:
+        i = 0
+    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
+    other = i + 397 if i < 227 else i - 227
+    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+    s[m0 + i] = y
+    s[m0 + 624] = i + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -189,7 +216,7 @@ def mt_next(mt):
     return y & M32
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _bit_length(n):
     k = 0
     while n:
@@ -198,23 +225,28 @@ def _bit_length(n):
     return k
 
 
-@njit(cache=True)
-def mt_below(mt, n):
+@_kernel
+def mt_below(s, m0, n):
     """``_randbelow(n)``: getrandbits(k) until below n, k = n.bit_length()."""
     k = _bit_length(n)
-    r = mt_next(mt) >> (32 - k)
+    r = mt_next(s, m0) >> (32 - k)
     while r >= n:
-        r = mt_next(mt) >> (32 - k)
+        r = mt_next(s, m0) >> (32 - k)
     return r
 
 
-@njit(cache=True)
+@_inline
+def _mt0(s):
+    return HANDS + (MAX_PLAYERS + 4) * s[DECK]
+
+
+@_kernel
 def shuffle_region(s, start, length, number):
     """``dealing.shuffle`` of ``s[start:start+length]`` with shuffle ``number`` of the seed."""
-    mt = np.empty(625, np.int64)
-    mt_seed(mt, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
+    m0 = _mt0(s)
+    mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
     for i in range(length - 1, 0, -1):
-        j = mt_below(mt, i + 1)
+        j = mt_below(s, m0, i + 1)
         a = s[start + i]
         s[start + i] = s[start + j]
         s[start + j] = a
@@ -223,32 +255,32 @@ def shuffle_region(s, start, length, number):
 # -- small helpers --------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _pile0(s):
     return HANDS + MAX_PLAYERS * s[DECK]
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _disc0(s):
     return HANDS + (MAX_PLAYERS + 1) * s[DECK]
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _aside0(s):
     return HANDS + (MAX_PLAYERS + 2) * s[DECK]
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _hand0(s, seat):
     return HANDS + seat * s[DECK]
 
 
-@njit(cache=True, inline="always")
+@_inline
 def top_card(s):
     return s[_disc0(s) + s[DISC_LEN] - 1]
 
 
-@njit(cache=True, inline="always")
+@_inline
 def seat_after(s, direction, seat):
     n = s[PLAYERS]
     seat = (seat + direction) % n
@@ -257,23 +289,23 @@ def seat_after(s, direction, seat):
     return seat
 
 
-@njit(cache=True, inline="always")
+@_inline
 def next_seat(s, seat):
     return seat_after(s, s[DIRECTION], seat)
 
 
-@njit(cache=True, inline="always")
+@_inline
 def previous_seat(s, seat):
     return seat_after(s, -s[DIRECTION], seat)
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _advance(s, seat):
     s[CURRENT] = seat
     s[DECISION] = D_PLAY
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _uo_remove(s, seat):
     n = s[UO_LEN]
     k = 0
@@ -285,7 +317,7 @@ def _uo_remove(s, seat):
     s[UO_LEN] = k
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _uo_has(s, seat):
     for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: numba compiles it to a loop
         if s[UO + i] == seat:
@@ -293,7 +325,7 @@ def _uo_has(s, seat):
     return False
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _matches(s, card):
     """T1 ``MATCH_BY_TOP`` / ``match_set``: may ``card`` be played on the top card."""
     if C_WILD[card]:
@@ -304,7 +336,7 @@ def _matches(s, card):
     return color >= 0 and C_COLOR[card] == color
 
 
-@njit(cache=True, inline="always")
+@_inline
 def playable(s, R, card, seat):
     """T1: may ``card`` from ``seat``'s hand be played now, outside a stack?"""
     if C_WILD[card]:
@@ -318,7 +350,7 @@ def playable(s, R, card, seat):
     return C_COLOR[card] == s[COLOR] or C_FACE[card] == C_FACE[top_card(s)]
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _stackable(s, R, card):
     value = C_DRAW[card]
     last = s[LAST_VALUE]
@@ -331,7 +363,7 @@ def _stackable(s, R, card):
     return True
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _size_after(s, R, seat, card):
     """How many cards ``seat`` holds after playing ``card`` without a target (N2, A5)."""
     left = s[HLEN + seat] - 1
@@ -353,9 +385,18 @@ def _size_after(s, R, seat, card):
 # -- legal actions ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _variants(s, R, seat, card, mask):
-    """Set the plays of ``card`` by ``seat`` in ``mask``; return how many there are."""
+@_inline
+def _set(mask, lst, i):
+    """Mark action ``i`` legal: in the mask, and once in the list (``lst[0]`` counts)."""
+    if not mask[i]:
+        mask[i] = 1
+        lst[0] += 1
+        lst[lst[0]] = i
+
+
+@_inline
+def _variants(s, R, seat, card, mask, lst):
+    """Set the plays of ``card`` by ``seat``; return how many there are."""
     n = s[PLAYERS]
     hand_size = s[HLEN + seat]
     face = C_FACE[card]
@@ -364,10 +405,10 @@ def _variants(s, R, seat, card, mask):
         for t in range(n):
             if t != seat and s[ACTIVE + t]:
                 off = (t - seat) % n
-                mask[PLAY_INDEX[card, 0, off]] = 1
+                _set(mask, lst, PLAY_INDEX[card, 0, off])
                 count += 1
                 if R[R_UNO_CALLS] and s[HLEN + t] == 1:
-                    mask[PLAY_INDEX[card, 1, off]] = 1
+                    _set(mask, lst, PLAY_INDEX[card, 1, off])
                     count += 1
         return count
     needs_call = False
@@ -378,46 +419,74 @@ def _variants(s, R, seat, card, mask):
             needs_call = hand_size == 2
     if C_WILD[card] and face != F_ROULETTE:
         for c in range(4):
-            mask[PLAY_INDEX[card, 0, c]] = 1
+            _set(mask, lst, PLAY_INDEX[card, 0, c])
             if needs_call:
-                mask[PLAY_INDEX[card, 1, c]] = 1
+                _set(mask, lst, PLAY_INDEX[card, 1, c])
         return 8 if needs_call else 4
-    mask[PLAY_INDEX[card, 0, 0]] = 1
+    _set(mask, lst, PLAY_INDEX[card, 0, 0])
     if needs_call:
-        mask[PLAY_INDEX[card, 1, 0]] = 1
+        _set(mask, lst, PLAY_INDEX[card, 1, 0])
         return 2
     return 1
 
 
-@njit(cache=True, inline="always")
-def _out_of_turn(s, seat, mask):
+@_kernel
+def _variant_count(s, R, seat, card):
+    """How many plays :func:`_variants` lists for ``card`` (without listing them)."""
+    n = s[PLAYERS]
+    hand_size = s[HLEN + seat]
+    face = C_FACE[card]
+    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
+        count = 0
+        for t in range(n):
+            if t != seat and s[ACTIVE + t]:
+                count += 1
+                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
+                    count += 1
+        return count
+    needs_call = False
+    if R[R_UNO_CALLS]:
+        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
+            needs_call = _size_after(s, R, seat, card) == 1
+        else:
+            needs_call = hand_size == 2
+    plays = 4 if C_WILD[card] and face != F_ROULETTE else 1
+    return plays * 2 if needs_call else plays
+
+
+@_inline
+def _out_of_turn(s, seat, mask, lst):
     n = s[PLAYERS]
     if seat < 0 or seat >= n or not s[ACTIVE + seat]:
         return
     for i in range(s[UO_LEN]):
         x = s[UO + i]
         if x == seat:
-            mask[A_UNO_CALL] = 1
+            _set(mask, lst, A_UNO_CALL)
         else:
-            mask[A_CATCH0 + (x - seat) % n] = 1
+            _set(mask, lst, A_CATCH0 + (x - seat) % n)
 
 
-@njit(cache=True)
-def legal_mask(s, R, seat, mask):
-    """``GameState.legal_actions(seat)`` as a mask over the action table (``seat`` -1: the
-    deciding seat). Returns how many actions are legal."""
-    mask[:] = 0
+@_kernel
+def legal(s, R, seat, mask, lst):
+    """``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``,
+    which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action
+    indices in the order found). Returns how many actions are legal."""
+    lst[0] = 0
     cur = s[CURRENT]
     if cur < 0:
         return 0
     if seat >= 0 and seat != cur:
-        _out_of_turn(s, seat, mask)
-        return np.int64(mask.sum())
+        _out_of_turn(s, seat, mask, lst)
+        return lst[0]
     decision = s[DECISION]
-    h0 = _hand0(s, cur)
-    size = s[HLEN + cur]
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
+        h0 = _hand0(s, cur)
+        size = s[HLEN + cur]
+        top_face = C_FACE[top_card(s)]
+        color = s[COLOR]
         stack = decision == D_STACK
+        restricted = R[R_WD4_RESTRICTED]
         plays = 0
         for i in range(size):
             card = s[h0 + i]
@@ -425,34 +494,43 @@ def legal_mask(s, R, seat, mask):
                 if not _stackable(s, R, card):
                     continue
             else:
-                if not _matches(s, card):
+                if not (C_WILD[card] or C_FACE[card] == top_face or (color >= 0 and C_COLOR[card] == color)):
                     continue
-                if C_FACE[card] == F_WD4 and R[R_WD4_RESTRICTED] and not playable(s, R, card, cur):
+                if restricted and C_FACE[card] == F_WD4 and not playable(s, R, card, cur):
                     continue
-            plays += _variants(s, R, cur, card, mask)
+            plays += _variants(s, R, cur, card, mask, lst)
         if stack:
-            mask[A_TAKE] = 1
+            _set(mask, lst, A_TAKE)
         elif plays == 0 or R[R_DRAW_WHEN_PLAYABLE]:
-            mask[A_DRAW] = 1
+            _set(mask, lst, A_DRAW)
     elif decision == D_PLAY_DRAWN:
-        _variants(s, R, cur, s[DRAWN], mask)
+        _variants(s, R, cur, s[DRAWN], mask, lst)
         if not R[R_MUST_PLAY_DRAWN]:
-            mask[A_PASS] = 1
+            _set(mask, lst, A_PASS)
     elif decision == D_CHALLENGE:
-        mask[A_CHALLENGE] = 1
-        mask[A_TAKE] = 1
+        _set(mask, lst, A_CHALLENGE)
+        _set(mask, lst, A_TAKE)
     else:
         for c in range(4):
-            mask[A_COLOR0 + c] = 1
+            _set(mask, lst, A_COLOR0 + c)
     if s[UO_LEN]:
-        _out_of_turn(s, cur, mask)
-    return np.int64(mask.sum())
+        _out_of_turn(s, cur, mask, lst)
+    return lst[0]
+
+
+@_kernel
+def legal_mask(s, R, seat, mask, lst):
+    """``GameState.legal_actions(seat)`` as a mask over the action table (``seat`` -1: the
+    deciding seat), ``lst`` as for :func:`legal`. Returns how many actions are legal."""
+    for i in range(NUM_ACTIONS):
+        mask[i] = 0
+    return legal(s, R, seat, mask, lst)
 
 
 # -- applying -----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_kernel
 def _finish(s, R, winner, reason):
     """E3: count the round's points and end it."""
     n = s[PLAYERS]
@@ -476,7 +554,7 @@ def _finish(s, R, winner, reason):
     s[OUT_KO_LEN] = s[KO_LEN]
 
 
-@njit(cache=True)
+@_kernel
 def _reshuffle(s):
     """T4: the discard pile under its top card, then the set-aside hands, shuffled into
     the draw pile. False when there is nothing to shuffle."""
@@ -504,7 +582,7 @@ def _reshuffle(s):
     return True
 
 
-@njit(cache=True)
+@_kernel
 def _draw_cards(s, R, seat, count, until, color):
     """``seat`` draws one card at a time (``engine._draw_cards``): returns the card the
     search stopped at (-1: none) and whether the Mercy limit was reached."""
@@ -542,7 +620,7 @@ def _draw_cards(s, R, seat, count, until, color):
     return found, knocked
 
 
-@njit(cache=True)
+@_kernel
 def _knock_out(s, R, seat, by):
     """M1-M4: out of the round; the hand is set aside (or under the discard pile)."""
     h0 = _hand0(s, seat)
@@ -580,7 +658,7 @@ def _knock_out(s, R, seat, by):
         _finish(s, R, winner, 1)
 
 
-@njit(cache=True)
+@_kernel
 def _give(s, R, seat, count, by):
     _found, knocked = _draw_cards(s, R, seat, count, _UNTIL_COUNT, -1)
     if knocked:
@@ -588,7 +666,7 @@ def _give(s, R, seat, count, by):
     return knocked
 
 
-@njit(cache=True)
+@_kernel
 def _went_out(s, R, seat, card):
     s[CURRENT] = -1
     s[DECISION] = D_OVER
@@ -602,7 +680,7 @@ def _went_out(s, R, seat, card):
     _finish(s, R, seat, 0)
 
 
-@njit(cache=True)
+@_kernel
 def effect(s, R, seat, card):
     """Apply the effect of ``card`` played by ``seat`` and pass the turn on."""
     face = C_FACE[card]
@@ -652,7 +730,7 @@ def effect(s, R, seat, card):
         _advance(s, next_seat(s, seat))
 
 
-@njit(cache=True)
+@_kernel
 def _swap_hands(s, a, b):
     ha = _hand0(s, a)
     hb = _hand0(s, b)
@@ -666,7 +744,7 @@ def _swap_hands(s, a, b):
     s[HLEN + b] = la
 
 
-@njit(cache=True)
+@_kernel
 def _copy_hand(s, src, dst):
     hs = _hand0(s, src)
     hd = _hand0(s, dst)
@@ -675,7 +753,7 @@ def _copy_hand(s, src, dst):
     s[HLEN + dst] = s[HLEN + src]
 
 
-@njit(cache=True)
+@_kernel
 def _play(s, R, seat, card, color, target, uno):
     """Apply a checked play whose card has left the hand already (``engine._play``)."""
     d0 = _disc0(s)
@@ -712,53 +790,51 @@ def _play(s, R, seat, card, color, target, uno):
     if s[HLEN + seat] == 0:  # E1
         _went_out(s, R, seat, card)
         return
-    handed = np.empty(MAX_PLAYERS, np.int64)
-    nh = 0
+    swapped = -1  # N1: the seat handed this one's hand
+    passed = False  # N2: every other active seat was handed a hand
     if R[R_SEVEN_ZERO]:
         if face == F_SEVEN:  # N1
             _swap_hands(s, seat, target)
-            handed[0] = target
-            nh = 1
-        elif face == F_ZERO:  # N2: each hand passes to the next seat
-            order = np.empty(MAX_PLAYERS, np.int64)
-            order[0] = seat
-            m = 1
-            nxt = next_seat(s, seat)
-            while nxt != seat:
-                order[m] = nxt
-                m += 1
-                nxt = next_seat(s, nxt)
-            last = order[m - 1]
-            tmp = np.empty(s[HLEN + last], np.int32)
-            t0 = _hand0(s, last)
-            for i in range(tmp.shape[0]):
-                tmp[i] = s[t0 + i]
-            for i in range(m - 1, 0, -1):
-                _copy_hand(s, order[i - 1], order[i])
-            f0 = _hand0(s, seat)
-            for i in range(tmp.shape[0]):
-                s[f0 + i] = tmp[i]
-            s[HLEN + seat] = tmp.shape[0]
-            for i in range(1, m):
-                handed[i - 1] = order[i]
-            nh = m - 1
+            swapped = target
+        elif face == F_ZERO:  # N2: each hand passes to the next seat in the direction of play
+            tmp = HANDS + (MAX_PLAYERS + 3) * s[DECK]
+            last = previous_seat(s, seat)
+            l0 = _hand0(s, last)
+            size = s[HLEN + last]
+            for i in range(size):
+                s[tmp + i] = s[l0 + i]
+            x = last
+            while x != seat:
+                p = previous_seat(s, x)
+                _copy_hand(s, p, x)
+                x = p
+            h0 = _hand0(s, seat)
+            for i in range(size):
+                s[h0 + i] = s[tmp + i]
+            s[HLEN + seat] = size
+            passed = True
     if R[R_UNO_CALLS]:  # U1
         if s[HLEN + seat] == 1 and not uno:
             s[UO] = seat
             s[UO_LEN] = 1
-        if nh and R[R_HOLDING_ONE]:
-            for i in range(nh):
-                x = handed[i]
-                if s[HLEN + x] == 1:
-                    s[UO + s[UO_LEN]] = x
-                    s[UO_LEN] += 1
+        if R[R_HOLDING_ONE]:  # a hand of one received, in the order handed
+            if swapped >= 0 and s[HLEN + swapped] == 1:
+                s[UO + s[UO_LEN]] = swapped
+                s[UO_LEN] += 1
+            elif passed:
+                x = next_seat(s, seat)
+                while x != seat:
+                    if s[HLEN + x] == 1:
+                        s[UO + s[UO_LEN]] = x
+                        s[UO_LEN] += 1
+                    x = next_seat(s, x)
     if C_NUMBER[card]:
         _advance(s, next_seat(s, seat))
     else:
         effect(s, R, seat, card)
 
 
-@njit(cache=True)
+@_kernel
 def _draw(s, R, seat):
     """T2/T4: draw until playable (or one card)."""
     count = 1 if R[R_DRAW_ONE] else -1
@@ -773,21 +849,19 @@ def _draw(s, R, seat):
         return
     s[DRAWN] = found
     s[DECISION] = D_PLAY_DRAWN
-    if R[R_AT_ONCE] and R[R_MUST_PLAY_DRAWN]:
-        scratch = np.zeros(NUM_ACTIONS, np.uint8)
-        if _variants(s, R, seat, found, scratch) == 1:  # a forced play
-            target = -1
-            if C_FACE[found] == F_SEVEN and R[R_SEVEN_ZERO] and s[HLEN + seat] > 1:
-                target = next_seat(s, seat)  # the only other active seat
-                for t in range(s[PLAYERS]):
-                    if t != seat and s[ACTIVE + t]:
-                        target = t
-                        break
-            s[HLEN + seat] -= 1  # the card found is the last one drawn
-            _play(s, R, seat, found, -1, target, False)
+    if R[R_AT_ONCE] and R[R_MUST_PLAY_DRAWN] and _variant_count(s, R, seat, found) == 1:  # a forced play
+        target = -1
+        if C_FACE[found] == F_SEVEN and R[R_SEVEN_ZERO] and s[HLEN + seat] > 1:
+            target = next_seat(s, seat)  # the only other active seat
+            for t in range(s[PLAYERS]):
+                if t != seat and s[ACTIVE + t]:
+                    target = t
+                    break
+        s[HLEN + seat] -= 1  # the card found is the last one drawn
+        _play(s, R, seat, found, -1, target, False)
 
 
-@njit(cache=True)
+@_kernel
 def _take(s, R, seat):
     total = s[PENDING]
     by = s[LAST_BY]
@@ -801,7 +875,7 @@ def _take(s, R, seat):
         _advance(s, next_seat(s, seat))
 
 
-@njit(cache=True)
+@_kernel
 def _challenge(s, R, seat):
     by = s[LAST_BY]
     color = s[WD4_COLOR]
@@ -827,7 +901,7 @@ def _challenge(s, R, seat):
             _advance(s, next_seat(s, seat))
 
 
-@njit(cache=True)
+@_kernel
 def _roulette(s, R, seat, color):
     start = s[HLEN + seat]
     _found, knocked = _draw_cards(s, R, seat, -1, _UNTIL_COLOR, color)
@@ -847,7 +921,7 @@ def _roulette(s, R, seat, color):
         _advance(s, next_seat(s, seat))
 
 
-@njit(cache=True)
+@_kernel
 def _catch(s, R, seat, target):
     _uo_remove(s, target)
     s[STEP] += 1
@@ -859,7 +933,7 @@ def _catch(s, R, seat, target):
         _advance(s, next_seat(s, target))
 
 
-@njit(cache=True)
+@_kernel
 def apply_action(s, R, seat, action):
     """Apply a *legal* action (an index of the action table) by ``seat`` (-1: the
     deciding seat). The caller checks legality (``step`` does)."""
@@ -910,13 +984,13 @@ def apply_action(s, R, seat, action):
                 effect(s, R, s[DEALER], top_card(s))
 
 
-@njit(cache=True)
-def step(s, R, seat, action, mask):
+@_kernel
+def step(s, R, seat, action, mask, lst):
     """Check ``action`` by ``seat`` (-1: the deciding seat) against the legal actions and
     apply it: 0 when applied, -1 when illegal (the table is left unchanged)."""
     if action < 0 or action >= NUM_ACTIONS or s[CURRENT] < 0:
         return -1
-    legal_mask(s, R, seat, mask)
+    legal_mask(s, R, seat, mask, lst)
     if not mask[action]:
         return -1
     apply_action(s, R, seat, action)
@@ -926,11 +1000,12 @@ def step(s, R, seat, action, mask):
 # -- dealing ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_kernel
 def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
     """``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the
     first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."""
-    s[:] = 0
+    for i in range(HANDS):
+        s[i] = 0
     size = deck.shape[0]
     s[DECK] = size
     s[PLAYERS] = players
@@ -939,15 +1014,15 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
     p0 = _pile0(s)
     for i in range(size):
         s[p0 + i] = deck[i]
-    mt = np.empty(625, np.int64)
-    mt_seed(mt, seed_lo, seed_hi, 0)
+    m0 = _mt0(s)
+    mt_seed(s, m0, seed_lo, seed_hi, 0)
     for i in range(size - 1, 0, -1):
-        j = mt_below(mt, i + 1)
+        j = mt_below(s, m0, i + 1)
         a = s[p0 + i]
         s[p0 + i] = s[p0 + j]
         s[p0 + j] = a
     if dealer < 0:
-        dealer = mt_below(mt, players)
+        dealer = mt_below(s, m0, players)
     while sitting[dealer]:
         dealer = (dealer + 1) % players
     out = 0
@@ -1013,7 +1088,7 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
 # -- random play ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_kernel
 def _rand(state):
     """xorshift64*: the random player's generator (not the game's: shuffles use MT19937)."""
     x = state[0]
@@ -1024,27 +1099,21 @@ def _rand(state):
     return (x * np.uint64(2685821657736338717)) >> np.uint64(33)
 
 
-@njit(cache=True)
-def random_play(S, R, deck, players, seeds, rng, decisions):
+@_kernel
+def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
     ``S``, one table after another; a finished round is dealt again with the next seed
-    (``seeds[0]``, counted up). Returns the rounds finished."""
-    mask = np.zeros(NUM_ACTIONS, np.uint8)
+    (``seeds[0]``, counted up). ``mask`` must be all zeros (it is left so), ``lst`` has
+    room for every action, ``sitting`` is all zeros. Returns the rounds finished."""
     tables = S.shape[0]
-    sitting = np.zeros(MAX_PLAYERS, np.int64)
     games = 0
     t = 0
     for _ in range(decisions):
         s = S[t]
-        count = legal_mask(s, R, -1, mask)
-        pick = np.int64(_rand(rng) % np.uint64(count))
-        a = 0
-        while True:
-            if mask[a]:
-                if pick == 0:
-                    break
-                pick -= 1
-            a += 1
+        count = legal(s, R, -1, mask, lst)
+        a = lst[1 + np.int64(_rand(rng) % np.uint64(count))]
+        for i in range(1, count + 1):
+            mask[lst[i]] = 0
         apply_action(s, R, -1, a)
         if s[CURRENT] < 0:
             games += 1

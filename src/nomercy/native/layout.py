@@ -62,12 +62,16 @@ UO: Final = 56  # uno_open, in order
 BONUS: Final = 62
 POINTS: Final = 68  # the outcome's points
 HLEN: Final = 74  # hand lengths
-HANDS: Final = 80  # six hands of DECK slots, then the draw pile, discard pile and aside
+HANDS: Final = 80  # six hands of DECK slots, then the draw pile, discard pile and aside,
+# then scratch space: a seventh hand (N2 passes hands through it) and a shuffle's MT19937
+# state (624 words and its index). The kernels allocate nothing: numba then needs no
+# reference counting (compiled with _nrt=False), which made them several times faster.
+MT_WORDS: Final = 625
 
 
 def width(deck: int) -> int:
     """The length of a table's vector for a deck of ``deck`` cards."""
-    return HANDS + (MAX_PLAYERS + 3) * deck
+    return HANDS + (MAX_PLAYERS + 4) * deck + MT_WORDS
 
 
 def pile_at(deck: int) -> int:
