@@ -102,10 +102,12 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-## bench: engine throughput, pure Python then compiled (and RLCard's, from the bench extra)
-bench: $(VENV)/.installed-dev,bench $(CVENV)/.synced
+## bench: engine throughput, pure Python then compiled (and RLCard's, from the bench extra),
+## then the native engine against both (the fast extra)
+bench: $(VENV)/.installed-dev,bench,fast $(CVENV)/.synced
 	$(BIN)/python benchmarks/engine.py
 	$(CBIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/native.py
 
 clean:
 	rm -rf $(VENV) $(CVENV) build dist .pytest_cache .mypy_cache .ruff_cache

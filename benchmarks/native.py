@@ -108,9 +108,8 @@ def main() -> int:
             rates = (games / elapsed, decisions / elapsed)
             if name not in best or rates[1] > best[name][1]:
                 best[name] = rates
-    print(
-        f"nomercy {nomercy.__version__} native engine benchmark: random play, one core, CPU time, best of repeats"
-    )
+    title = "native engine benchmark: random play, one core, CPU time, best of repeats"
+    print(f"nomercy {nomercy.__version__} {title}")
     print(f"Python {sys.version.split()[0]}, {reference._cpu()}, numba {__import__('numba').__version__}")
     print()
     print(f"{'case':<20} {'games/s':>10} {'decisions/s':>13}")
@@ -119,17 +118,15 @@ def main() -> int:
     print()
     ratio = best["native no_mercy 4p"][1] / best["python no_mercy 4p"][1]
     mark = "ok" if ratio >= TARGET_DECISIONS else "BELOW TARGET"
-    print(
-        f"native / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x (target >= {TARGET_DECISIONS:.0f}x): {mark}"
-    )
+    target = f"(target >= {TARGET_DECISIONS:.0f}x): {mark}"
+    print(f"native / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x {target}")
     ratio = best["native rlcard 2p"][0] / best["python rlcard 2p"][0]
     print(f"native / Python engine, rlcard 2p games/s: {ratio:.1f}x")
     if "RLCard uno 2p" in best:
         ratio = best["native rlcard 2p"][0] / best["RLCard uno 2p"][0]
         mark = "ok" if ratio >= TARGET_RLCARD else "BELOW TARGET"
-        print(
-            f"native rlcard 2p games/s / RLCard env.run games/s: {ratio:.1f}x (target >= {TARGET_RLCARD:.0f}x): {mark}"
-        )
+        target = f"(target >= {TARGET_RLCARD:.0f}x): {mark}"
+        print(f"native rlcard 2p games/s / RLCard env.run games/s: {ratio:.1f}x {target}")
     else:
         print("RLCard not installed: no ratio (pip install -e '.[bench]')")
     if not args.no_compile:

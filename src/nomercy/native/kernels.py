@@ -7,8 +7,8 @@ with ``cache=True``: the first import in a fresh environment compiles them (tens
 seconds, ``benchmarks/README.md``), later processes load them from numba's cache.
 """
 
-# numba has no type stubs and its decorators are untyped; mypy is told to skip this module
-# in pyproject.toml ([[tool.mypy.overrides]]), since the kernels' types are numba's.
+# The kernels are unannotated: their types are what numba infers from the arrays passed in
+# (pyproject.toml's [[tool.mypy.overrides]] for this module says so).
 
 from __future__ import annotations
 
@@ -117,9 +117,10 @@ from nomercy.native.layout import (
 
 #: Every kernel: cached on disk, and without numba's reference counting (``_nrt=False``):
 #: they allocate nothing, and the counting cost more than the rules (benchmarks/README.md).
-_kernel = njit(cache=True, _nrt=False)
+#: (``_nrt`` is numba's own switch, used by its test suite; its type hints leave it out.)
+_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 #: Small helpers, inlined where they are called.
-_inline = njit(cache=True, _nrt=False, inline="always")
+_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 D_PLAY = 0
 D_PLAY_DRAWN = 1
