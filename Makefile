@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Extras every test needs; later parts of the project add theirs here.
-TEST_EXTRAS ?= dev,rl,server,sim,ray,bench
+TEST_EXTRAS ?= dev,rl,server,sim,ray,bench,fast
 # Installed before the extras when set, e.g. a CPU-only torch wheel for the train extra
 # (PyPI's default torch build pulls in gigabytes of CUDA libraries). .ci/run sets it.
 PRE_INSTALL ?=
@@ -102,10 +102,12 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-## bench: engine throughput, pure Python then compiled (and RLCard's, from the bench extra)
-bench: $(VENV)/.installed-dev,bench $(CVENV)/.synced
+## bench: engine throughput, pure Python then compiled (and RLCard's, from the bench extra),
+## then the native engine against both (the fast extra)
+bench: $(VENV)/.installed-dev,bench,fast $(CVENV)/.synced
 	$(BIN)/python benchmarks/engine.py
 	$(CBIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/native.py
 
 clean:
 	rm -rf $(VENV) $(CVENV) build dist .pytest_cache .mypy_cache .ruff_cache

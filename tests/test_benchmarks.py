@@ -75,3 +75,18 @@ def test_room_updates_benchmark_prints_its_figures_and_command() -> None:
     assert "spectator storm: 6 spectators" in out and "server CPU" in out
     assert "joined / refused       6 / 0" in out
     assert "reproduce: python benchmarks/room_updates.py --spectators 6 --batch 3 --timeout 60" in out
+
+
+def test_native_benchmark_prints_every_ratio_and_the_command() -> None:
+    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    out = _run("benchmarks/native.py", "--seconds", "0.05", "--repeat", "1", "--tables", "2", "--no-compile")
+    for line in ("native no_mercy 4p", "python no_mercy 4p", "native rlcard 2p", "no_mercy 4p decisions/s: "):
+        assert line in out
+    assert "reproduce: " in out and "benchmarks/native.py --seconds 0.05 --repeat 1 --tables 2" in out
+
+
+def test_differential_run_counts_what_it_compared() -> None:
+    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    out = _run("benchmarks/differential.py", "--decisions", "10")
+    assert "native == reference: " in out and "no difference" in out
+    assert "command: " in out and "--decisions 10" in out

@@ -28,7 +28,14 @@ def test_core_modules_import_only_the_standard_library_and_nomercy() -> None:
 
 
 def test_core_never_imports_an_adapter() -> None:
-    adapters = ("nomercy.cli", "nomercy.bots", "nomercy.server", "nomercy.rl", "nomercy.sim")
+    adapters = (
+        "nomercy.cli",
+        "nomercy.bots",
+        "nomercy.server",
+        "nomercy.rl",
+        "nomercy.sim",
+        "nomercy.native",
+    )
     for path in sorted(CORE.glob("*.py")):
         if path.name == "__main__.py":  # python -m nomercy: runs the command line, imported by nothing
             continue
@@ -47,7 +54,12 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(("record", "match", "seeding", "testing"), 4),  # built on them
     "__init__": 5,
     "__main__": 5,
+    # The native engine (a package, optional): above the engine and views it mirrors and
+    # checks itself against; nothing in the core imports it.
+    "native": 5,
 }
+#: The adapters: the core never imports them, and the native engine neither.
+ADAPTERS = ("cli", "bots", "server", "rl", "sim", "tui", "web")
 
 
 def _core_imports(path: Path) -> list[tuple[str, list[str]]]:
@@ -110,3 +122,22 @@ def test_legal_actions_and_apply_are_real_methods() -> None:
     from nomercy.engine import GameState
 
     assert "legal_actions" in GameState.__dict__ and "apply" in GameState.__dict__
+
+
+def test_the_native_engine_imports_only_the_layers_below_it() -> None:
+    """nomercy.native sits on the core (its engine, views and value types), imports no
+    adapter and no private name of the core: the reference never depends on it."""
+    offenders = []
+    for path in sorted((CORE / "native").glob("*.py")):
+        for module, names in _core_imports(path):
+            if module == "native":
+                continue
+            if module in ADAPTERS:
+                offenders.append(f"native/{path.name} imports the adapter {module}")
+            elif module not in LAYERS or LAYERS[module] >= LAYERS["native"]:
+                offenders.append(f"native/{path.name} imports {module}, not a layer below it")
+            private = [n for n in names if n.startswith("_")]
+            if private:
+                offenders.append(f"native/{path.name} imports private {private} from {module}")
+    assert offenders == []
+    assert (CORE / "native" / "kernels.py").exists()

@@ -34,7 +34,7 @@ def _random_round(match: Match, rng: random.Random) -> tuple[list[tuple[int, Act
 )
 def test_E4_would_end_says_what_scoring_the_round_does(rules: Rules, players: int) -> None:
     ended = continued = 0
-    for seed in range(12):
+    for seed in range(20):
         match = Match(players, rules, seed=seed)
         rng = random.Random(seed)
         while True:
@@ -51,7 +51,7 @@ def test_E4_would_end_says_what_scoring_the_round_does(rules: Rules, players: in
                 break
             continued += 1
             match.next_round()
-    assert ended == 12 and continued > 0
+    assert ended == 20 and continued > 0
 
 
 def test_would_end_refuses_an_outcome_of_another_table() -> None:

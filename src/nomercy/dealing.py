@@ -2,7 +2,8 @@
 
 A round's randomness is two integers, its seed and how many shuffles it has had, so a
 state serialises, clones and replays exactly on every machine: the deal is shuffle 0
-and each reshuffle (T4) the next, each with its own generator.
+and each reshuffle (T4) the next, each with its own generator, seeded by the integer
+:func:`shuffle_key` (the native engine reproduces it bit for bit).
 """
 
 from __future__ import annotations
@@ -15,14 +16,30 @@ from nomercy.cards import Card, deck_cards
 from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
 
-__all__ = ["Deal", "deal", "shuffle", "shuffle_rng"]
+__all__ = ["SEED_MASK", "Deal", "deal", "shuffle", "shuffle_key", "shuffle_rng"]
 
 _T = TypeVar("_T")
 
 
+#: The seed's bits that key a shuffle: a seed is read modulo 2**64 (``docs/state-format.md``).
+SEED_MASK: Final = (1 << 64) - 1
+_NUMBER_MASK: Final = (1 << 32) - 1
+
+
+def shuffle_key(seed: int, shuffle_number: int) -> int:
+    """The integer that seeds shuffle ``shuffle_number`` of ``seed``:
+    ``(seed mod 2**64) * 2**32 + (shuffle_number mod 2**32)``.
+
+    An integer key, not a string: ``random.Random(int)`` is MT19937's ``init_by_array``
+    over the key's 32-bit words, which the native engine (``nomercy.native``) reproduces
+    exactly, where a string seed goes through SHA-512 first (state format 3).
+    """
+    return ((seed & SEED_MASK) << 32) | (shuffle_number & _NUMBER_MASK)
+
+
 def shuffle_rng(seed: int, shuffle_number: int) -> random.Random:
     """The RNG of one shuffle: the deal is shuffle 0, each reshuffle (T4) the next."""
-    return random.Random(f"nomercy:{seed}:{shuffle_number}")
+    return random.Random(shuffle_key(seed, shuffle_number))
 
 
 def shuffle(rng: random.Random, cards: list[_T]) -> None:

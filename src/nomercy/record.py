@@ -17,7 +17,9 @@ from nomercy.rules import Rules
 
 __all__ = ["RECORD_FORMAT_VERSION", "GameRecord", "replay"]
 
-RECORD_FORMAT_VERSION = 1
+#: 2: the integer-keyed shuffles of state format 3 (``nomercy.dealing.shuffle_key``); a
+#: version-1 record's seed deals another game now, so it is refused, not replayed wrongly.
+RECORD_FORMAT_VERSION = 2
 
 
 @dataclass(slots=True)
@@ -70,8 +72,14 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != "nomercy.record":
             raise InvalidState("not a nomercy game record")
-        if data.get("format_version") != RECORD_FORMAT_VERSION:
-            raise InvalidState(f"record format version {data.get('format_version')!r} is not supported")
+        version = data.get("format_version")
+        if version == 1:
+            raise InvalidState(
+                "record format version 1 was dealt with the old string-seeded shuffles, which "
+                "this version no longer implements: its seed would deal another game (version 2)"
+            )
+        if version != RECORD_FORMAT_VERSION:
+            raise InvalidState(f"record format version {version!r} is not supported")
         try:
             actions = [(int(seat), Action.parse(text)) for seat, text in data.get("actions", [])]
             return cls(

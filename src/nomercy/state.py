@@ -20,8 +20,10 @@ from nomercy.rules import Rules
 
 __all__ = ["STATE_FORMAT_VERSION", "Decision", "KnockOut", "Outcome", "OutcomeReason", "StateData"]
 
-#: 2 added ``sitting_out``, ``challenge`` and ``uno_open`` as a list; version 1 is still read.
-STATE_FORMAT_VERSION = 2
+#: 2 added ``sitting_out``, ``challenge`` and ``uno_open`` as a list; 3 changed only how
+#: ``(seed, shuffles)`` key a reshuffle (an integer key, ``nomercy.dealing.shuffle_key``).
+#: Versions 1 and 2 are still read: they play on with the version-3 reshuffles.
+STATE_FORMAT_VERSION = 3
 
 
 class Decision(IntEnum):
@@ -380,9 +382,9 @@ def _fields_from_dict(data: Any) -> dict[str, Any]:
     if data.get("format", "nomercy.state") != "nomercy.state":
         raise InvalidState(f"not a nomercy state (format {data.get('format')!r})")
     version = data.get("format_version", STATE_FORMAT_VERSION)
-    if version not in (1, STATE_FORMAT_VERSION) or isinstance(version, bool):
+    if version not in (1, 2, STATE_FORMAT_VERSION) or isinstance(version, bool):
         raise InvalidState(
-            f"state format version {version!r} is not supported (this reads 1 and {STATE_FORMAT_VERSION})"
+            f"state format version {version!r} is not supported (this reads 1 to {STATE_FORMAT_VERSION})"
         )
     if version == 1 and any(key in data for key in _NEW_IN_2):
         raise InvalidState(f"format version 1 has no {', '.join(k for k in _NEW_IN_2 if k in data)}")

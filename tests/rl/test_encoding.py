@@ -80,7 +80,7 @@ def test_observations_never_contain_another_seats_cards(players: int, preset: st
     rules = PRESETS[preset]
     rng = random.Random(players)
     checked = 0
-    for seed in range(3):
+    for seed in range(4):
         for state in random_states(players, rules, seed + 100):
             seat = rng.randrange(players)
             view = player_view(state, seat)

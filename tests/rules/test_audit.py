@@ -9,6 +9,7 @@ import pytest
 
 from nomercy import GameState, InvalidState, Rules, new_game, player_view
 from nomercy.events import Drew, KnockedOut, Played, Reshuffled, Reversed
+from nomercy.record import GameRecord
 from nomercy.testing import RandomPlayer
 from nomercy.views import PUBLIC_FIELDS, determinize
 
@@ -90,8 +91,31 @@ def test_state_format_1_is_still_read() -> None:
     data["sitting_out"] = []
     with pytest.raises(InvalidState, match="format version 1 has no sitting_out"):
         GameState.from_dict(data)
-    with pytest.raises(InvalidState, match="version 3 is not supported"):
-        GameState.from_dict({**s.to_dict(), "format_version": 3})
+    with pytest.raises(InvalidState, match="version 4 is not supported"):
+        GameState.from_dict({**s.to_dict(), "format_version": 4})
+
+
+def test_state_format_2_is_read_and_plays_on_with_the_format_3_reshuffles() -> None:
+    """Version 3 changed only how (seed, shuffles) key a reshuffle (T4): a version-2 save
+    reads as the same state, and its next reshuffle is the version-3 one (docs)."""
+    s = make(["G1 G2", "Y1 Y2"], "R5 Y5 B5 G5 Y7", "", current=0)
+    data = {**s.to_dict(), "format_version": 2}
+    old = GameState.from_dict(data)
+    assert old == s
+    act(old, "draw")  # the empty draw pile is refilled from the discard pile (T4)
+    act(s, "draw")
+    assert old == s and old.shuffles == 1
+
+
+def test_a_record_of_the_old_shuffles_is_refused_with_the_reason() -> None:
+    """Record format 1 was dealt by the string-seeded shuffles: replaying its seed now
+    would deal another game, so it is refused rather than replayed wrongly."""
+    record, _ = GameRecord.start(2, Rules(), seed=7)
+    data = record.to_dict()
+    assert data["format_version"] == 2
+    assert GameRecord.from_dict(data) == record
+    with pytest.raises(InvalidState, match="old string-seeded shuffles"):
+        GameRecord.from_dict({**data, "format_version": 1})
 
 
 @pytest.mark.parametrize("preset", ["no_mercy", "classic"])

@@ -1,0 +1,146 @@
+"""The native engine's throughput against the pure-Python engine and RLCard, in one run.
+
+    .venv/bin/python benchmarks/native.py [--seconds 2] [--repeat 3] [--tables 16]
+
+Random play on one core, the loop each engine is meant for: the Python engine as
+``benchmarks/engine.py`` plays it (``state.apply(rng.choice(state.legal_actions()))``,
+dealing inside the timed loop), RLCard's UNO as its documentation runs it (``env.run``),
+and the native engine's own loop (``Batch.random_play``: ``--tables`` tables, each
+decision a uniformly random legal action of the deciding seat, a finished table dealt
+again at once). Time is this process's CPU time; cases are interleaved and repeated and
+each reports its best repeat (the least disturbed by other processes). It also times
+numba's compilation: a fresh process with an empty cache, then one that loads the cache.
+
+Targets (issue 14): no_mercy 4 players >= 30x the Python engine's decisions/s; the rlcard
+preset 2 players >= 100x RLCard's env.run games/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import engine as reference  # noqa: E402  (benchmarks/engine.py: the Python and RLCard runners)
+
+import nomercy  # noqa: E402
+from nomercy.native import Batch  # noqa: E402
+
+TARGET_DECISIONS = 30.0  # native no_mercy 4p decisions/s over the Python engine's
+TARGET_RLCARD = 100.0  # native rlcard-preset 2p games/s over RLCard's env.run games/s
+CHUNK = 20_000  # decisions per call into native code
+
+
+def native_runner(preset: str, players: int, tables: int) -> reference.Runner:
+    batch = Batch(nomercy.Rules.preset(preset), tables, players)
+    batch.reset(range(tables))
+    next_seed = [tables]
+    batch.random_play(1000)  # compiled or loaded from the cache before the clock runs
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        games = decisions = 0
+        start = time.process_time()
+        deadline = start + seconds
+        while True:
+            games += batch.random_play(CHUNK, seed=next_seed[0], first_game_seed=next_seed[0])
+            next_seed[0] += CHUNK
+            decisions += CHUNK
+            now = time.process_time()
+            if now >= deadline:
+                return games, decisions, now - start
+
+    return run
+
+
+_COMPILE = (
+    "import time; t = time.perf_counter(); from nomercy import Rules; from nomercy.native import Batch; "
+    "b = Batch(Rules(), 2, 4); b.reset([0, 1]); b.random_play(100); b.legal_mask(0); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def compile_seconds() -> tuple[float, float]:
+    """Seconds to import, compile and first play in a fresh process: with an empty numba
+    cache, then with the cache that run wrote (wall time: compilation is one process)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        times = []
+        for _ in range(2):
+            out = subprocess.run(
+                [sys.executable, "-c", _COMPILE], env=env, capture_output=True, text=True, check=True
+            )
+            times.append(float(out.stdout.strip().splitlines()[-1]))
+    return times[0], times[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Native engine throughput vs the Python engine and RLCard.")
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=16)
+    parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurement")
+    args = parser.parse_args()
+    clock = time.process_time
+    runners: dict[str, reference.Runner] = {
+        "python no_mercy 4p": reference.nomercy_runner("no_mercy", 4, clock),
+        "native no_mercy 4p": native_runner("no_mercy", 4, args.tables),
+        "python rlcard 2p": reference.nomercy_runner("rlcard", 2, clock),
+        "native rlcard 2p": native_runner("rlcard", 2, args.tables),
+    }
+    rl = reference.rlcard_runner(clock)
+    if rl is not None:
+        runners["RLCard uno 2p"] = rl
+    for run in runners.values():
+        run(0.3)
+    best: dict[str, tuple[float, float]] = {}
+    for _ in range(args.repeat):
+        for name, run in runners.items():
+            games, decisions, elapsed = run(args.seconds)
+            rates = (games / elapsed, decisions / elapsed)
+            if name not in best or rates[1] > best[name][1]:
+                best[name] = rates
+    title = "native engine benchmark: random play, one core, CPU time, best of repeats"
+    print(f"nomercy {nomercy.__version__} {title}")
+    print(f"Python {sys.version.split()[0]}, {reference._cpu()}, numba {__import__('numba').__version__}")
+    print()
+    print(f"{'case':<20} {'games/s':>10} {'decisions/s':>13}")
+    for name, (games, decisions) in best.items():
+        print(f"{name:<20} {games:>10,.0f} {decisions:>13,.0f}")
+    print()
+    ratio = best["native no_mercy 4p"][1] / best["python no_mercy 4p"][1]
+    mark = "ok" if ratio >= TARGET_DECISIONS else "BELOW TARGET"
+    target = f"(target >= {TARGET_DECISIONS:.0f}x): {mark}"
+    print(f"native / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x {target}")
+    ratio = best["native rlcard 2p"][0] / best["python rlcard 2p"][0]
+    print(f"native / Python engine, rlcard 2p games/s: {ratio:.1f}x")
+    if "RLCard uno 2p" in best:
+        ratio = best["native rlcard 2p"][0] / best["RLCard uno 2p"][0]
+        mark = "ok" if ratio >= TARGET_RLCARD else "BELOW TARGET"
+        target = f"(target >= {TARGET_RLCARD:.0f}x): {mark}"
+        print(f"native rlcard 2p games/s / RLCard env.run games/s: {ratio:.1f}x {target}")
+    else:
+        print("RLCard not installed: no ratio (pip install -e '.[bench]')")
+    if not args.no_compile:
+        cold, warm = compile_seconds()
+        print(f"numba: first use with an empty cache {cold:.1f} s (compiles), with the cache {warm:.1f} s")
+    print()
+    python = os.path.relpath(sys.executable)
+    extra = " --no-compile" if args.no_compile else ""
+    print(
+        f"reproduce: {python} benchmarks/native.py --seconds {args.seconds:g} "
+        f"--repeat {args.repeat} --tables {args.tables}{extra}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,122 @@
+"""The differential check: the native engine and the reference stepped side by side.
+
+After every action the native table, converted to a :class:`GameState`, must equal the
+reference's state, and every seat's legal actions must be the same set. Games start from
+seeds (the deal is compared too) and, along the way, from positions the reference reached
+that are written into a fresh table (:meth:`Batch.load`), and from ``determinize``'d
+positions no seed deals (hidden cards re-dealt): hand-built states, in effect.
+``tests/native`` runs it at CI size; ``benchmarks/differential.py`` runs it at any size.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from nomercy.actions import Action
+from nomercy.engine import GameState, new_game
+from nomercy.native.batch import Batch, action_index
+from nomercy.rules import Rules
+from nomercy.views import determinize, player_view
+
+__all__ = ["Mismatch", "Tally", "check_games"]
+
+#: Steps after which a round counts as endless (as nomercy.testing.MAX_STEPS).
+MAX_STEPS = 5000
+
+
+class Mismatch(AssertionError):
+    """The two engines disagree; the message says where (seed, step) and how."""
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    decisions: int = 0
+    reloads: int = 0
+    determinized: int = 0
+
+
+def _diff(native: GameState, ref: GameState) -> str:
+    a, b = native.to_dict(), ref.to_dict()
+    return "; ".join(f"{k}: native {a[k]!r} != reference {b[k]!r}" for k in a if a[k] != b[k])
+
+
+def _compare(batch: Batch, table: int, ref: GameState, where: str) -> None:
+    native = batch.state(table)
+    if native != ref:
+        raise Mismatch(f"{where}: states differ: {_diff(native, ref)}")
+    for seat in range(ref.players):
+        want = {action_index(a, seat, ref.players) for a in ref.legal_actions(seat)}
+        got = set(np.flatnonzero(batch.legal_mask(table, seat)).tolist())
+        if seat == ref.current:  # the deciding seat's list, through the default seat too
+            got_default = set(np.flatnonzero(batch.legal_mask(table)).tolist())
+            if got_default != got:
+                raise Mismatch(f"{where}: legal_mask() and legal_mask(current) differ")
+        if want != got:
+            raise Mismatch(
+                f"{where}: P{seat}'s legal actions differ: native only "
+                f"{sorted(got - want)}, reference only {sorted(want - got)}"
+            )
+
+
+def _choose(state: GameState, rng: random.Random) -> tuple[int, Action]:
+    """A random legal action; while a seat is open to a catch, sometimes another seat's."""
+    if state.uno_open and rng.random() < 0.3:
+        seats = [x for x in range(state.players) if x != state.current and state.legal_actions(x)]
+        if seats:
+            seat = rng.choice(seats)
+            return seat, rng.choice(state.legal_actions(seat))
+    assert state.current is not None
+    return state.current, rng.choice(state.legal_actions())
+
+
+def check_games(
+    rules: Rules,
+    players: int,
+    seeds: range | list[int],
+    *,
+    reload_every: int = 40,
+    determinize_every: int = 60,
+    tally: Tally | None = None,
+) -> Tally:
+    """Play one random game per seed in both engines, comparing after every step.
+
+    Every ``reload_every`` steps the reference position is written into the table afresh
+    (GameState -> table), every ``determinize_every`` steps a determinized copy of it
+    replaces both (a position no seed deals); 0 turns either off. Raises
+    :class:`Mismatch` at the first difference.
+    """
+    tally = tally if tally is not None else Tally()
+    batch = Batch(rules, 1, players)
+    for seed in seeds:
+        rng = random.Random(seed)
+        ref = new_game(players, rules, seed)
+        batch.deal(0, seed)
+        _compare(batch, 0, ref, f"seed {seed}, deal")
+        steps = 0
+        while ref.current is not None:
+            if steps >= MAX_STEPS:
+                raise Mismatch(f"seed {seed}: no end after {MAX_STEPS} steps")
+            seat, action = _choose(ref, rng)
+            ref.apply(action, seat)
+            batch.step(0, action, seat)
+            steps += 1
+            tally.decisions += 1
+            where = f"{players}p seed {seed} step {steps} ({action} by P{seat})"
+            _compare(batch, 0, ref, where)
+            if ref.current is None:
+                break
+            if reload_every and steps % reload_every == 0:
+                batch.load(0, GameState.from_json(ref.to_json()))
+                tally.reloads += 1
+                _compare(batch, 0, ref, where + " reloaded")
+            if determinize_every and steps % determinize_every == 0:
+                ref = determinize(player_view(ref, ref.current), rng)
+                batch.load(0, ref)
+                tally.determinized += 1
+                _compare(batch, 0, ref, where + " determinized")
+        tally.games += 1
+    return tally

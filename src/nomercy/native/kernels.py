@@ -1,0 +1,1127 @@
+"""The rules of ``nomercy.engine``, compiled by numba over one table's int32 vector.
+
+Each function here is the native twin of the engine function of the same name (the
+reference, which stays the readable truth): the same steps in the same order, so that the
+same cards move the same way. ``layout.py`` describes the vector. Every kernel is compiled
+with ``cache=True``: the first import in a fresh environment compiles them (tens of
+seconds, ``benchmarks/README.md``), later processes load them from numba's cache.
+"""
+
+# The kernels are unannotated: their types are what numba infers from the arrays passed in
+# (pyproject.toml's [[tool.mypy.overrides]] for this module says so).
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from nomercy.native.layout import (
+    A_CARD,
+    A_CATCH0,
+    A_CHALLENGE,
+    A_COLOR,
+    A_COLOR0,
+    A_DRAW,
+    A_KIND,
+    A_OFF,
+    A_PASS,
+    A_TAKE,
+    A_UNO,
+    A_UNO_CALL,
+    ACTIVE,
+    ACTIVE_COUNT,
+    ASIDE_LEN,
+    BONUS,
+    BURIED,
+    C_COLOR,
+    C_DRAW,
+    C_FACE,
+    C_NUMBER,
+    C_POINTS,
+    C_WILD,
+    COLOR,
+    CURRENT,
+    DEALER,
+    DECISION,
+    DECK,
+    DIRECTION,
+    DISC_LEN,
+    DRAWN,
+    F_DISCARD_ALL,
+    F_REVERSE,
+    F_ROULETTE,
+    F_SEVEN,
+    F_SKIP,
+    F_SKIP_EVERYONE,
+    F_WD4,
+    F_WRD4,
+    F_ZERO,
+    HANDS,
+    HLEN,
+    K_CATCH,
+    K_CHALLENGE,
+    K_COLOR,
+    K_DRAW,
+    K_PASS,
+    K_PLAY,
+    K_TAKE,
+    K_UNO,
+    KO_BY,
+    KO_LEN,
+    KO_SEAT,
+    LAST_BY,
+    LAST_VALUE,
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    OUT_KO_LEN,
+    PENDING,
+    PILE_LEN,
+    PLAY_INDEX,
+    PLAYERS,
+    POINTS,
+    R_AT_ONCE,
+    R_D10_STACKABLE,
+    R_DRAW_ONE,
+    R_DRAW_WHEN_PLAYABLE,
+    R_FIRST,
+    R_HAND_SIZE,
+    R_HOLDING_ONE,
+    R_KNOCKER,
+    R_KO_BOTTOM,
+    R_LAST_APPLY,
+    R_MERCY,
+    R_MUST_PLAY_DRAWN,
+    R_REVEALED,
+    R_SEVEN_ZERO,
+    R_STACK_MATCH,
+    R_STACKING,
+    R_TPR_SELF,
+    R_TPRD_SELF,
+    R_UNO_CALLS,
+    R_UNO_PENALTY,
+    R_WD4_CHALLENGE,
+    R_WD4_RESTRICTED,
+    REASON,
+    ROULETTE_BY,
+    SEED_HI,
+    SEED_LO,
+    SHUFFLES,
+    SITTING,
+    STEP,
+    UO,
+    UO_LEN,
+    WD4_CARDS,
+    WD4_COLOR,
+    WINNER,
+)
+
+#: Every kernel: cached on disk, and without numba's reference counting (``_nrt=False``):
+#: they allocate nothing, and the counting cost more than the rules (benchmarks/README.md).
+#: (``_nrt`` is numba's own switch, used by its test suite; its type hints leave it out.)
+_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+#: Small helpers, inlined where they are called.
+_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+
+D_PLAY = 0
+D_PLAY_DRAWN = 1
+D_STACK = 2
+D_CHOOSE_COLOR = 3
+D_ROULETTE = 4
+D_OVER = 5
+D_CHALLENGE = 6
+KNOCKOUT_POINTS = 250
+M32 = 0xFFFFFFFF
+_UNTIL_COUNT = 0
+_UNTIL_PLAYABLE = 1
+_UNTIL_COLOR = 2
+
+# -- MT19937, as CPython's random.Random(int) ---------------------------------------------------
+
+
+def _init_genrand(seed: int) -> np.ndarray:
+    mt = np.zeros(624, np.int64)
+    mt[0] = seed
+    for i in range(1, 624):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & M32
+    return mt
+
+
+#: init_genrand(19650218), where every init_by_array starts: the same for every key.
+_MT_START = _init_genrand(19650218)
+
+
+@_kernel
+def mt_seed(s, m0, seed_lo, seed_hi, number):
+    """``random.Random(key)`` for key = seed * 2**32 + number into ``s[m0:m0+625]``:
+    init_by_array over the key's 32-bit words, least significant first, as many as the key
+    needs (one for 0). Words are stored in int32 slots and read back masked."""
+    k0 = number & M32
+    if seed_hi != 0:
+        n = 3
+    elif seed_lo != 0:
+        n = 2
+    else:
+        n = 1
+    # The first pass over words 1-623 reads init_genrand's words straight from the table.
+    prev = _MT_START[0]
+    j = 0
+    for i in range(1, 624):
+        key = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)
+        v = ((_MT_START[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & M32
+        s[m0 + i] = v
+        prev = v
+        j += 1
+        if j >= n:
+            j = 0
+    s[m0] = prev  # i reached 624: word 0 takes word 623, and i starts again at 1
+    key = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)  # the 624th step, at i = 1
+    v = (((np.int64(s[m0 + 1]) & M32) ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & M32
+    s[m0 + 1] = v
+    prev = v
+    i = 2
+    for _ in range(623):
+        v = (((np.int64(s[m0 + i]) & M32) ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & M32
+        s[m0 + i] = v
+        prev = v
+        i += 1
+        if i >= 624:
+            s[m0] = v
+            i = 1
+    s[m0] = 0x80000000
+    s[m0 + 624] = 624
+
+
+@_inline
+def _mt_word(s, at):
+    return np.int64(s[at]) & M32
+
+
+@_inline
+def mt_next(s, m0):
+    """genrand_uint32, twisting lazily: word ``i`` of the next block is regenerated when it
+    is drawn, in the order the block twist would regenerate it in place (it reads words
+    i+1 and i+397 not yet regenerated, or i-227 already regenerated), so the words are
+    the same; a shuffle of a few hundred draws does not regenerate all 624."""
+    i = s[m0 + 624]
+    if i >= 624:
+        i = 0
+    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
+    other = i + 397 if i < 227 else i - 227
+    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+    s[m0 + i] = y
+    s[m0 + 624] = i + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & M32
+
+
+@_inline
+def _bit_length(n):
+    k = 0
+    while n:
+        n >>= 1
+        k += 1
+    return k
+
+
+@_kernel
+def mt_below(s, m0, n):
+    """``_randbelow(n)``: getrandbits(k) until below n, k = n.bit_length()."""
+    k = _bit_length(n)
+    r = mt_next(s, m0) >> (32 - k)
+    while r >= n:
+        r = mt_next(s, m0) >> (32 - k)
+    return r
+
+
+@_inline
+def _mt0(s):
+    return HANDS + (MAX_PLAYERS + 4) * s[DECK]
+
+
+@_kernel
+def shuffle_region(s, start, length, number):
+    """``dealing.shuffle`` of ``s[start:start+length]`` with shuffle ``number`` of the seed."""
+    m0 = _mt0(s)
+    mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
+    for i in range(length - 1, 0, -1):
+        j = mt_below(s, m0, i + 1)
+        a = s[start + i]
+        s[start + i] = s[start + j]
+        s[start + j] = a
+
+
+# -- small helpers --------------------------------------------------------------------------------
+
+
+@_inline
+def _pile0(s):
+    return HANDS + MAX_PLAYERS * s[DECK]
+
+
+@_inline
+def _disc0(s):
+    return HANDS + (MAX_PLAYERS + 1) * s[DECK]
+
+
+@_inline
+def _aside0(s):
+    return HANDS + (MAX_PLAYERS + 2) * s[DECK]
+
+
+@_inline
+def _hand0(s, seat):
+    return HANDS + seat * s[DECK]
+
+
+@_inline
+def top_card(s):
+    return s[_disc0(s) + s[DISC_LEN] - 1]
+
+
+@_inline
+def seat_after(s, direction, seat):
+    n = s[PLAYERS]
+    seat = (seat + direction) % n
+    while not s[ACTIVE + seat]:
+        seat = (seat + direction) % n
+    return seat
+
+
+@_inline
+def next_seat(s, seat):
+    return seat_after(s, s[DIRECTION], seat)
+
+
+@_inline
+def previous_seat(s, seat):
+    return seat_after(s, -s[DIRECTION], seat)
+
+
+@_inline
+def _advance(s, seat):
+    s[CURRENT] = seat
+    s[DECISION] = D_PLAY
+
+
+@_inline
+def _uo_remove(s, seat):
+    n = s[UO_LEN]
+    k = 0
+    for i in range(n):
+        x = s[UO + i]
+        if x != seat:
+            s[UO + k] = x
+            k += 1
+    s[UO_LEN] = k
+
+
+@_inline
+def _uo_has(s, seat):
+    for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: numba compiles it to a loop
+        if s[UO + i] == seat:
+            return True
+    return False
+
+
+@_inline
+def _matches(s, card):
+    """T1 ``MATCH_BY_TOP`` / ``match_set``: may ``card`` be played on the top card."""
+    if C_WILD[card]:
+        return True
+    if C_FACE[card] == C_FACE[top_card(s)]:
+        return True
+    color = s[COLOR]
+    return color >= 0 and C_COLOR[card] == color
+
+
+@_inline
+def playable(s, R, card, seat):
+    """T1: may ``card`` from ``seat``'s hand be played now, outside a stack?"""
+    if C_WILD[card]:
+        if C_FACE[card] == F_WD4 and R[R_WD4_RESTRICTED]:
+            h0 = _hand0(s, seat)
+            for i in range(s[HLEN + seat]):
+                c = s[h0 + i]
+                if C_FACE[c] != F_WD4 and _matches(s, c):
+                    return False
+        return True
+    return C_COLOR[card] == s[COLOR] or C_FACE[card] == C_FACE[top_card(s)]
+
+
+@_inline
+def _stackable(s, R, card):
+    value = C_DRAW[card]
+    last = s[LAST_VALUE]
+    if value == 0 or value < last:
+        return False
+    if last == 10 and not R[R_D10_STACKABLE]:
+        return False
+    if C_COLOR[card] >= 0 and R[R_STACK_MATCH]:
+        return C_COLOR[card] == s[COLOR] or C_FACE[card] == C_FACE[top_card(s)]
+    return True
+
+
+@_inline
+def _size_after(s, R, seat, card):
+    """How many cards ``seat`` holds after playing ``card`` without a target (N2, A5)."""
+    left = s[HLEN + seat] - 1
+    if left == 0:
+        return 0
+    face = C_FACE[card]
+    if face == F_DISCARD_ALL:
+        h0 = _hand0(s, seat)
+        same = 0
+        for i in range(s[HLEN + seat]):
+            if C_COLOR[s[h0 + i]] == C_COLOR[card]:
+                same += 1
+        return left - same + 1
+    if R[R_SEVEN_ZERO] and face == F_ZERO:
+        return s[HLEN + previous_seat(s, seat)]
+    return left
+
+
+# -- legal actions ----------------------------------------------------------------------------------
+
+
+@_inline
+def _set(mask, lst, i):
+    """Mark action ``i`` legal: in the mask, and once in the list (``lst[0]`` counts)."""
+    if not mask[i]:
+        mask[i] = 1
+        lst[0] += 1
+        lst[lst[0]] = i
+
+
+@_inline
+def _variants(s, R, seat, card, mask, lst):
+    """Set the plays of ``card`` by ``seat``; return how many there are."""
+    n = s[PLAYERS]
+    hand_size = s[HLEN + seat]
+    face = C_FACE[card]
+    count = 0
+    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
+        for t in range(n):
+            if t != seat and s[ACTIVE + t]:
+                off = (t - seat) % n
+                _set(mask, lst, PLAY_INDEX[card, 0, off])
+                count += 1
+                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
+                    _set(mask, lst, PLAY_INDEX[card, 1, off])
+                    count += 1
+        return count
+    needs_call = False
+    if R[R_UNO_CALLS]:
+        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
+            needs_call = _size_after(s, R, seat, card) == 1
+        else:
+            needs_call = hand_size == 2
+    if C_WILD[card] and face != F_ROULETTE:
+        for c in range(4):
+            _set(mask, lst, PLAY_INDEX[card, 0, c])
+            if needs_call:
+                _set(mask, lst, PLAY_INDEX[card, 1, c])
+        return 8 if needs_call else 4
+    _set(mask, lst, PLAY_INDEX[card, 0, 0])
+    if needs_call:
+        _set(mask, lst, PLAY_INDEX[card, 1, 0])
+        return 2
+    return 1
+
+
+@_kernel
+def _variant_count(s, R, seat, card):
+    """How many plays :func:`_variants` lists for ``card`` (without listing them)."""
+    n = s[PLAYERS]
+    hand_size = s[HLEN + seat]
+    face = C_FACE[card]
+    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
+        count = 0
+        for t in range(n):
+            if t != seat and s[ACTIVE + t]:
+                count += 1
+                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
+                    count += 1
+        return count
+    needs_call = False
+    if R[R_UNO_CALLS]:
+        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
+            needs_call = _size_after(s, R, seat, card) == 1
+        else:
+            needs_call = hand_size == 2
+    plays = 4 if C_WILD[card] and face != F_ROULETTE else 1
+    return plays * 2 if needs_call else plays
+
+
+@_inline
+def _out_of_turn(s, seat, mask, lst):
+    n = s[PLAYERS]
+    if seat < 0 or seat >= n or not s[ACTIVE + seat]:
+        return
+    for i in range(s[UO_LEN]):
+        x = s[UO + i]
+        if x == seat:
+            _set(mask, lst, A_UNO_CALL)
+        else:
+            _set(mask, lst, A_CATCH0 + (x - seat) % n)
+
+
+@_kernel
+def legal(s, R, seat, mask, lst):
+    """``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``,
+    which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action
+    indices in the order found). Returns how many actions are legal."""
+    lst[0] = 0
+    cur = s[CURRENT]
+    if cur < 0:
+        return 0
+    if seat >= 0 and seat != cur:
+        _out_of_turn(s, seat, mask, lst)
+        return lst[0]
+    decision = s[DECISION]
+    if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
+        h0 = _hand0(s, cur)
+        size = s[HLEN + cur]
+        top_face = C_FACE[top_card(s)]
+        color = s[COLOR]
+        stack = decision == D_STACK
+        restricted = R[R_WD4_RESTRICTED]
+        plays = 0
+        for i in range(size):
+            card = s[h0 + i]
+            if stack:
+                if not _stackable(s, R, card):
+                    continue
+            else:
+                if not (C_WILD[card] or C_FACE[card] == top_face or (color >= 0 and C_COLOR[card] == color)):
+                    continue
+                if restricted and C_FACE[card] == F_WD4 and not playable(s, R, card, cur):
+                    continue
+            plays += _variants(s, R, cur, card, mask, lst)
+        if stack:
+            _set(mask, lst, A_TAKE)
+        elif plays == 0 or R[R_DRAW_WHEN_PLAYABLE]:
+            _set(mask, lst, A_DRAW)
+    elif decision == D_PLAY_DRAWN:
+        _variants(s, R, cur, s[DRAWN], mask, lst)
+        if not R[R_MUST_PLAY_DRAWN]:
+            _set(mask, lst, A_PASS)
+    elif decision == D_CHALLENGE:
+        _set(mask, lst, A_CHALLENGE)
+        _set(mask, lst, A_TAKE)
+    else:
+        for c in range(4):
+            _set(mask, lst, A_COLOR0 + c)
+    if s[UO_LEN]:
+        _out_of_turn(s, cur, mask, lst)
+    return lst[0]
+
+
+@_kernel
+def legal_mask(s, R, seat, mask, lst):
+    """``GameState.legal_actions(seat)`` as a mask over the action table (``seat`` -1: the
+    deciding seat), ``lst`` as for :func:`legal`. Returns how many actions are legal."""
+    for i in range(NUM_ACTIONS):
+        mask[i] = 0
+    return legal(s, R, seat, mask, lst)
+
+
+# -- applying -----------------------------------------------------------------------------------------
+
+
+@_kernel
+def _finish(s, R, winner, reason):
+    """E3: count the round's points and end it."""
+    n = s[PLAYERS]
+    won = 0
+    for seat in range(n):
+        s[POINTS + seat] = s[BONUS + seat]
+        if seat != winner and s[ACTIVE + seat]:
+            h0 = _hand0(s, seat)
+            for i in range(s[HLEN + seat]):
+                won += C_POINTS[s[h0 + i]]
+    if not R[R_KNOCKER]:
+        won += KNOCKOUT_POINTS * s[KO_LEN]
+    s[POINTS + winner] += won
+    s[CURRENT] = -1
+    s[DECISION] = D_OVER
+    s[PENDING] = 0
+    s[DRAWN] = -1
+    s[UO_LEN] = 0
+    s[WINNER] = winner
+    s[REASON] = reason
+    s[OUT_KO_LEN] = s[KO_LEN]
+
+
+@_kernel
+def _reshuffle(s):
+    """T4: the discard pile under its top card, then the set-aside hands, shuffled into
+    the draw pile. False when there is nothing to shuffle."""
+    d0 = _disc0(s)
+    dlen = s[DISC_LEN]
+    alen = s[ASIDE_LEN]
+    if dlen <= 1 and alen == 0:
+        return False
+    p0 = _pile0(s)
+    plen = s[PILE_LEN]
+    for i in range(dlen - 1):
+        s[p0 + plen] = s[d0 + i]
+        plen += 1
+    a0 = _aside0(s)
+    for i in range(alen):
+        s[p0 + plen] = s[a0 + i]
+        plen += 1
+    s[d0] = s[d0 + dlen - 1]
+    s[DISC_LEN] = 1
+    s[PILE_LEN] = plen
+    s[BURIED] = 0
+    s[ASIDE_LEN] = 0
+    s[SHUFFLES] += 1
+    shuffle_region(s, p0, plen, s[SHUFFLES])
+    return True
+
+
+@_kernel
+def _draw_cards(s, R, seat, count, until, color):
+    """``seat`` draws one card at a time (``engine._draw_cards``): returns the card the
+    search stopped at (-1: none) and whether the Mercy limit was reached."""
+    limit = R[R_MERCY]
+    if s[UO_LEN] and _uo_has(s, seat):
+        _uo_remove(s, seat)
+    top_color = s[COLOR]
+    top_face = C_FACE[top_card(s)]
+    p0 = _pile0(s)
+    h0 = _hand0(s, seat)
+    found = -1
+    knocked = False
+    while count != 0:
+        if s[PILE_LEN] == 0 and not _reshuffle(s):
+            break
+        s[PILE_LEN] -= 1
+        card = s[p0 + s[PILE_LEN]]
+        s[h0 + s[HLEN + seat]] = card
+        s[HLEN + seat] += 1
+        count -= 1
+        if limit and s[HLEN + seat] >= limit:
+            knocked = True
+            break
+        if until == _UNTIL_PLAYABLE:
+            if C_WILD[card]:
+                ok = playable(s, R, card, seat)
+            else:
+                ok = C_COLOR[card] == top_color or C_FACE[card] == top_face
+            if ok:
+                found = card
+                break
+        elif until == _UNTIL_COLOR and C_COLOR[card] == color:
+            found = card
+            break
+    return found, knocked
+
+
+@_kernel
+def _knock_out(s, R, seat, by):
+    """M1-M4: out of the round; the hand is set aside (or under the discard pile)."""
+    h0 = _hand0(s, seat)
+    size = s[HLEN + seat]
+    if not R[R_KO_BOTTOM]:
+        a0 = _aside0(s)
+        alen = s[ASIDE_LEN]
+        for i in range(size):
+            s[a0 + alen + i] = s[h0 + i]
+        s[ASIDE_LEN] = alen + size
+    else:
+        d0 = _disc0(s)
+        dlen = s[DISC_LEN]
+        for i in range(dlen - 1, -1, -1):
+            s[d0 + i + size] = s[d0 + i]
+        for i in range(size):
+            s[d0 + i] = s[h0 + i]
+        s[DISC_LEN] = dlen + size
+        s[BURIED] += size
+    s[HLEN + seat] = 0
+    s[ACTIVE + seat] = 0
+    s[ACTIVE_COUNT] -= 1
+    k = s[KO_LEN]
+    s[KO_SEAT + k] = seat
+    s[KO_BY + k] = by
+    s[KO_LEN] = k + 1
+    if _uo_has(s, seat):
+        _uo_remove(s, seat)
+    if by >= 0 and by != seat and R[R_KNOCKER]:
+        s[BONUS + by] += KNOCKOUT_POINTS
+    if s[ACTIVE_COUNT] == 1 and s[DECISION] != D_OVER:
+        winner = 0
+        while not s[ACTIVE + winner]:
+            winner += 1
+        _finish(s, R, winner, 1)
+
+
+@_kernel
+def _give(s, R, seat, count, by):
+    _found, knocked = _draw_cards(s, R, seat, count, _UNTIL_COUNT, -1)
+    if knocked:
+        _knock_out(s, R, seat, by)
+    return knocked
+
+
+@_kernel
+def _went_out(s, R, seat, card):
+    s[CURRENT] = -1
+    s[DECISION] = D_OVER
+    if C_DRAW[card] and R[R_LAST_APPLY]:  # E2
+        total = s[PENDING] + C_DRAW[card]
+        if C_FACE[card] == F_WRD4:
+            s[DIRECTION] = -s[DIRECTION]
+        victim = next_seat(s, seat)
+        s[PENDING] = 0
+        _give(s, R, victim, total, seat)
+    _finish(s, R, seat, 0)
+
+
+@_kernel
+def effect(s, R, seat, card):
+    """Apply the effect of ``card`` played by ``seat`` and pass the turn on."""
+    face = C_FACE[card]
+    value = C_DRAW[card]
+    if value:
+        if face == F_WRD4:  # W1, K6
+            s[DIRECTION] = -s[DIRECTION]
+            if s[ACTIVE_COUNT] == 2 and R[R_TPRD_SELF]:
+                victim = seat
+            else:
+                victim = next_seat(s, seat)
+        else:
+            victim = next_seat(s, seat)
+        if R[R_STACKING]:  # K1
+            s[PENDING] += value
+            s[LAST_VALUE] = value
+            s[LAST_BY] = seat
+            s[CURRENT] = victim
+            s[DECISION] = D_STACK
+        elif s[WD4_COLOR] >= 0:  # W6
+            s[PENDING] = value
+            s[LAST_VALUE] = value
+            s[LAST_BY] = seat
+            s[CURRENT] = victim
+            s[DECISION] = D_CHALLENGE
+        else:
+            _give(s, R, victim, value, seat)
+            if s[WINNER] < 0:
+                _advance(s, next_seat(s, victim))
+        return
+    if face == F_SKIP:
+        victim = next_seat(s, seat)
+        _advance(s, next_seat(s, victim))
+    elif face == F_REVERSE:
+        s[DIRECTION] = -s[DIRECTION]
+        if s[ACTIVE_COUNT] == 2 and R[R_TPR_SELF]:
+            _advance(s, seat)
+        else:
+            _advance(s, next_seat(s, seat))
+    elif face == F_SKIP_EVERYONE:
+        _advance(s, seat)
+    elif face == F_ROULETTE:
+        s[ROULETTE_BY] = seat
+        s[CURRENT] = next_seat(s, seat)
+        s[DECISION] = D_ROULETTE
+    else:
+        _advance(s, next_seat(s, seat))
+
+
+@_kernel
+def _swap_hands(s, a, b):
+    ha = _hand0(s, a)
+    hb = _hand0(s, b)
+    la = s[HLEN + a]
+    lb = s[HLEN + b]
+    for i in range(max(la, lb)):
+        x = s[ha + i]
+        s[ha + i] = s[hb + i]
+        s[hb + i] = x
+    s[HLEN + a] = lb
+    s[HLEN + b] = la
+
+
+@_kernel
+def _copy_hand(s, src, dst):
+    hs = _hand0(s, src)
+    hd = _hand0(s, dst)
+    for i in range(s[HLEN + src]):
+        s[hd + i] = s[hs + i]
+    s[HLEN + dst] = s[HLEN + src]
+
+
+@_kernel
+def _play(s, R, seat, card, color, target, uno):
+    """Apply a checked play whose card has left the hand already (``engine._play``)."""
+    d0 = _disc0(s)
+    s[d0 + s[DISC_LEN]] = card
+    s[DISC_LEN] += 1
+    s[DRAWN] = -1
+    face = C_FACE[card]
+    h0 = _hand0(s, seat)
+    if face == F_WD4 and R[R_WD4_CHALLENGE]:  # W6
+        s[WD4_COLOR] = s[COLOR]
+        s[WD4_CARDS] = s[HLEN + seat]
+    if C_WILD[card]:
+        if color >= 0:
+            s[COLOR] = color
+    else:
+        s[COLOR] = C_COLOR[card]
+    if face == F_DISCARD_ALL:  # A5: the rest of its color goes under it
+        own = C_COLOR[card]
+        size = s[HLEN + seat]
+        keep = 0
+        gone = 0
+        dlen = s[DISC_LEN] - 1  # the Discard All on top moves up past the cards gone
+        for i in range(size):
+            c = s[h0 + i]
+            if C_COLOR[c] == own:
+                s[d0 + dlen + gone] = c
+                gone += 1
+            else:
+                s[h0 + keep] = c
+                keep += 1
+        s[d0 + dlen + gone] = card
+        s[DISC_LEN] = dlen + gone + 1
+        s[HLEN + seat] = keep
+    if s[HLEN + seat] == 0:  # E1
+        _went_out(s, R, seat, card)
+        return
+    swapped = -1  # N1: the seat handed this one's hand
+    passed = False  # N2: every other active seat was handed a hand
+    if R[R_SEVEN_ZERO]:
+        if face == F_SEVEN:  # N1
+            _swap_hands(s, seat, target)
+            swapped = target
+        elif face == F_ZERO:  # N2: each hand passes to the next seat in the direction of play
+            tmp = HANDS + (MAX_PLAYERS + 3) * s[DECK]
+            last = previous_seat(s, seat)
+            l0 = _hand0(s, last)
+            size = s[HLEN + last]
+            for i in range(size):
+                s[tmp + i] = s[l0 + i]
+            x = last
+            while x != seat:
+                p = previous_seat(s, x)
+                _copy_hand(s, p, x)
+                x = p
+            h0 = _hand0(s, seat)
+            for i in range(size):
+                s[h0 + i] = s[tmp + i]
+            s[HLEN + seat] = size
+            passed = True
+    if R[R_UNO_CALLS]:  # U1
+        if s[HLEN + seat] == 1 and not uno:
+            s[UO] = seat
+            s[UO_LEN] = 1
+        if R[R_HOLDING_ONE]:  # a hand of one received, in the order handed
+            if swapped >= 0 and s[HLEN + swapped] == 1:
+                s[UO + s[UO_LEN]] = swapped
+                s[UO_LEN] += 1
+            elif passed:
+                x = next_seat(s, seat)
+                while x != seat:
+                    if s[HLEN + x] == 1:
+                        s[UO + s[UO_LEN]] = x
+                        s[UO_LEN] += 1
+                    x = next_seat(s, x)
+    if C_NUMBER[card]:
+        _advance(s, next_seat(s, seat))
+    else:
+        effect(s, R, seat, card)
+
+
+@_kernel
+def _draw(s, R, seat):
+    """T2/T4: draw until playable (or one card)."""
+    count = 1 if R[R_DRAW_ONE] else -1
+    found, knocked = _draw_cards(s, R, seat, count, _UNTIL_PLAYABLE, -1)
+    if knocked:
+        _knock_out(s, R, seat, -1)
+        if s[WINNER] < 0:
+            _advance(s, next_seat(s, seat))
+        return
+    if found < 0:
+        _advance(s, next_seat(s, seat))
+        return
+    s[DRAWN] = found
+    s[DECISION] = D_PLAY_DRAWN
+    if R[R_AT_ONCE] and R[R_MUST_PLAY_DRAWN] and _variant_count(s, R, seat, found) == 1:  # a forced play
+        target = -1
+        if C_FACE[found] == F_SEVEN and R[R_SEVEN_ZERO] and s[HLEN + seat] > 1:
+            target = next_seat(s, seat)  # the only other active seat
+            for t in range(s[PLAYERS]):
+                if t != seat and s[ACTIVE + t]:
+                    target = t
+                    break
+        s[HLEN + seat] -= 1  # the card found is the last one drawn
+        _play(s, R, seat, found, -1, target, False)
+
+
+@_kernel
+def _take(s, R, seat):
+    total = s[PENDING]
+    by = s[LAST_BY]
+    s[PENDING] = 0
+    s[LAST_VALUE] = 0
+    s[LAST_BY] = -1
+    s[WD4_COLOR] = -1
+    s[WD4_CARDS] = 0
+    _give(s, R, seat, total, by)
+    if s[WINNER] < 0:
+        _advance(s, next_seat(s, seat))
+
+
+@_kernel
+def _challenge(s, R, seat):
+    by = s[LAST_BY]
+    color = s[WD4_COLOR]
+    h0 = _hand0(s, by)
+    guilty = False
+    for i in range(min(s[WD4_CARDS], s[HLEN + by])):
+        if C_COLOR[s[h0 + i]] == color:
+            guilty = True
+            break
+    total = s[PENDING]
+    s[PENDING] = 0
+    s[LAST_VALUE] = 0
+    s[LAST_BY] = -1
+    s[WD4_COLOR] = -1
+    s[WD4_CARDS] = 0
+    if guilty:
+        _give(s, R, by, total, seat)
+        if s[WINNER] < 0:
+            _advance(s, seat)
+    else:
+        _give(s, R, seat, total + 2, by)
+        if s[WINNER] < 0:
+            _advance(s, next_seat(s, seat))
+
+
+@_kernel
+def _roulette(s, R, seat, color):
+    start = s[HLEN + seat]
+    _found, knocked = _draw_cards(s, R, seat, -1, _UNTIL_COLOR, color)
+    s[COLOR] = color
+    if R[R_REVEALED]:
+        h0 = _hand0(s, seat)
+        for i in range(s[HLEN + seat] - 1, start - 1, -1):
+            c = C_COLOR[s[h0 + i]]
+            if c >= 0:
+                s[COLOR] = c
+                break
+    by = s[ROULETTE_BY]
+    s[ROULETTE_BY] = -1
+    if knocked:
+        _knock_out(s, R, seat, by)
+    if s[WINNER] < 0:
+        _advance(s, next_seat(s, seat))
+
+
+@_kernel
+def _catch(s, R, seat, target):
+    _uo_remove(s, target)
+    s[STEP] += 1
+    knocked = _give(s, R, target, R[R_UNO_PENALTY], seat)
+    if knocked and s[WINNER] < 0 and s[CURRENT] == target:
+        s[PENDING] = 0
+        s[LAST_VALUE] = 0
+        s[DRAWN] = -1
+        _advance(s, next_seat(s, target))
+
+
+@_kernel
+def apply_action(s, R, seat, action):
+    """Apply a *legal* action (an index of the action table) by ``seat`` (-1: the
+    deciding seat). The caller checks legality (``step`` does)."""
+    cur = s[CURRENT]
+    if seat < 0:
+        seat = cur
+    n = s[PLAYERS]
+    kind = A_KIND[action]
+    if kind == K_PLAY:
+        card = A_CARD[action]
+        off = A_OFF[action]
+        target = (seat + off) % n if off > 0 else -1
+        s[UO_LEN] = 0
+        s[STEP] += 1
+        h0 = _hand0(s, seat)
+        size = s[HLEN + seat]
+        at = 0
+        while s[h0 + at] != card:
+            at += 1
+        for i in range(at, size - 1):
+            s[h0 + i] = s[h0 + i + 1]
+        s[HLEN + seat] = size - 1
+        _play(s, R, seat, card, A_COLOR[action], target, A_UNO[action])
+    elif kind == K_CATCH:
+        _catch(s, R, seat, (seat + A_OFF[action]) % n)
+    elif kind == K_UNO:
+        _uo_remove(s, seat)
+        s[STEP] += 1
+    else:
+        s[UO_LEN] = 0
+        s[STEP] += 1
+        if kind == K_DRAW:
+            _draw(s, R, seat)
+        elif kind == K_TAKE:
+            _take(s, R, seat)
+        elif kind == K_CHALLENGE:
+            _challenge(s, R, seat)
+        elif kind == K_PASS:
+            s[DRAWN] = -1
+            _advance(s, next_seat(s, seat))
+        elif kind == K_COLOR:
+            color = A_COLOR[action]
+            if s[DECISION] == D_ROULETTE:
+                _roulette(s, R, seat, color)
+            else:
+                s[COLOR] = color
+                s[DECISION] = D_PLAY
+                effect(s, R, s[DEALER], top_card(s))
+
+
+@_kernel
+def step(s, R, seat, action, mask, lst):
+    """Check ``action`` by ``seat`` (-1: the deciding seat) against the legal actions and
+    apply it: 0 when applied, -1 when illegal (the table is left unchanged)."""
+    if action < 0 or action >= NUM_ACTIONS or s[CURRENT] < 0:
+        return -1
+    legal_mask(s, R, seat, mask, lst)
+    if not mask[action]:
+        return -1
+    apply_action(s, R, seat, action)
+    return 0
+
+
+# -- dealing ----------------------------------------------------------------------------------------
+
+
+@_kernel
+def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
+    """``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the
+    first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."""
+    for i in range(HANDS):
+        s[i] = 0
+    size = deck.shape[0]
+    s[DECK] = size
+    s[PLAYERS] = players
+    s[SEED_LO] = np.int32(np.int64(seed_lo) - (1 << 32) if seed_lo >= (1 << 31) else seed_lo)
+    s[SEED_HI] = np.int32(np.int64(seed_hi) - (1 << 32) if seed_hi >= (1 << 31) else seed_hi)
+    p0 = _pile0(s)
+    for i in range(size):
+        s[p0 + i] = deck[i]
+    m0 = _mt0(s)
+    mt_seed(s, m0, seed_lo, seed_hi, 0)
+    for i in range(size - 1, 0, -1):
+        j = mt_below(s, m0, i + 1)
+        a = s[p0 + i]
+        s[p0 + i] = s[p0 + j]
+        s[p0 + j] = a
+    if dealer < 0:
+        dealer = mt_below(s, m0, players)
+    while sitting[dealer]:
+        dealer = (dealer + 1) % players
+    out = 0
+    for seat in range(players):
+        s[SITTING + seat] = sitting[seat]
+        s[ACTIVE + seat] = 0 if sitting[seat] else 1
+        if sitting[seat]:
+            out += 1
+    plen = size
+    hand = R[R_HAND_SIZE]
+    for i in range(1, players + 1):
+        seat = (dealer + i) % players
+        if not sitting[seat]:
+            h0 = _hand0(s, seat)
+            for k in range(hand):
+                s[h0 + k] = s[p0 + plen - hand + k]
+            s[HLEN + seat] = hand
+            plen -= hand
+    d0 = _disc0(s)
+    plen -= 1
+    s[d0] = s[p0 + plen]
+    s[DISC_LEN] = 1
+    s[PILE_LEN] = plen
+    s[DEALER] = dealer
+    s[DIRECTION] = 1
+    s[COLOR] = -1
+    s[LAST_BY] = -1
+    s[DRAWN] = -1
+    s[ROULETTE_BY] = -1
+    s[ACTIVE_COUNT] = players - out
+    s[WINNER] = -1
+    s[WD4_COLOR] = -1
+    s[DECISION] = D_PLAY
+    s[CURRENT] = next_seat(s, dealer)  # S4
+    first = R[R_FIRST]
+    if first == 0:  # S3: turn cards up until a number card
+        while not C_NUMBER[top_card(s)] and s[PILE_LEN]:
+            s[PILE_LEN] -= 1
+            s[d0 + s[DISC_LEN]] = s[p0 + s[PILE_LEN]]
+            s[DISC_LEN] += 1
+    elif first == 2:  # S3 official: a Wild Draw 4 goes back into the deck
+        while C_FACE[top_card(s)] == F_WD4 and s[PILE_LEN]:
+            s[DISC_LEN] -= 1
+            s[p0 + s[PILE_LEN]] = s[d0 + s[DISC_LEN]]
+            s[PILE_LEN] += 1
+            s[SHUFFLES] += 1
+            shuffle_region(s, p0, s[PILE_LEN], s[SHUFFLES])
+            s[PILE_LEN] -= 1
+            s[d0 + s[DISC_LEN]] = s[p0 + s[PILE_LEN]]
+            s[DISC_LEN] += 1
+    top = top_card(s)
+    s[COLOR] = C_COLOR[top]
+    if first != 0 and not C_NUMBER[top]:
+        if C_WILD[top] and C_FACE[top] != F_ROULETTE:
+            s[DECISION] = D_CHOOSE_COLOR
+        elif first == 2 and C_FACE[top] == F_REVERSE:
+            s[DIRECTION] = -1
+            s[CURRENT] = dealer
+        else:
+            effect(s, R, dealer, top)
+
+
+# -- random play ------------------------------------------------------------------------------------
+
+
+@_kernel
+def _rand(state):
+    """xorshift64*: the random player's generator (not the game's: shuffles use MT19937)."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return (x * np.uint64(2685821657736338717)) >> np.uint64(33)
+
+
+@_kernel
+def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
+    """Play ``decisions`` random legal actions of the deciding seats over the tables of
+    ``S``, one table after another; a finished round is dealt again with the next seed
+    (``seeds[0]``, counted up). ``mask`` must be all zeros (it is left so), ``lst`` has
+    room for every action, ``sitting`` is all zeros. Returns the rounds finished."""
+    tables = S.shape[0]
+    games = 0
+    t = 0
+    for _ in range(decisions):
+        s = S[t]
+        count = legal(s, R, -1, mask, lst)
+        a = lst[1 + np.int64(_rand(rng) % np.uint64(count))]
+        for i in range(1, count + 1):
+            mask[lst[i]] = 0
+        apply_action(s, R, -1, a)
+        if s[CURRENT] < 0:
+            games += 1
+            seed = seeds[0]
+            seeds[0] += 1
+            deal(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting)
+        t += 1
+        if t == tables:
+            t = 0
+    return games

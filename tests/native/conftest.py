@@ -1,0 +1,7 @@
+"""The native engine's tests need the fast extra (numba, numpy); without it they skip."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")

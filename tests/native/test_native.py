@@ -1,0 +1,144 @@
+"""The native engine's API: dealing, conversion both ways, actions, refusals, random play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import nomercy
+from nomercy import GameState, IllegalAction, Rules, new_game
+from nomercy.actions import Action
+
+pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+
+import numpy as np
+
+from nomercy.native import ACTIONS, NUM_ACTIONS, Batch, action_index, index_action
+from nomercy.native import layout as L
+
+
+def test_the_action_table_is_the_rl_table() -> None:
+    """One action numbering for the whole project: the native table is the RL one."""
+    encoding = pytest.importorskip("nomercy.rl.encoding")
+    assert encoding.ACTIONS == ACTIONS and NUM_ACTIONS == 224
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_action_index_round_trips_for_every_seat(players: int) -> None:
+    for seat in range(players):
+        for index in range(NUM_ACTIONS):
+            if L.A_OFF[index] >= players:
+                continue  # an offset past the table's seats: no such action here
+            action = index_action(index, seat, players)
+            assert action_index(action, seat, players) == index
+            assert action_index(Action.parse(str(action)), seat, players) == index
+
+
+@pytest.mark.parametrize("preset", ["no_mercy", "classic", "rlcard"])
+def test_a_dealt_table_is_new_game(preset: str) -> None:
+    rules = Rules.preset(preset)
+    batch = Batch(rules, 5, 4)
+    batch.reset([0, 1, 2**40 + 3, 2**64 - 1, 987654321])
+    for table, seed in enumerate([0, 1, 2**40 + 3, 2**64 - 1, 987654321]):
+        assert batch.state(table) == new_game(4, rules, seed)
+    batch.deal(0, 77, dealer=2, sitting_out=(1,))
+    assert batch.state(0) == new_game(4, rules, 77, 2, (1,))
+
+
+def test_any_state_loads_into_a_table_and_back() -> None:
+    rng = random.Random(4)
+    for preset in ("no_mercy", "classic"):
+        rules = Rules.preset(preset)
+        batch = Batch(rules, 2, 3)
+        state = new_game(3, rules, 5)
+        while not state.is_over:
+            batch.load(1, state)
+            assert batch.state(1) == state
+            state.apply(rng.choice(state.legal_actions()))
+        batch.load(1, state)
+        assert batch.state(1) == state and batch.current(1) is None
+
+
+def test_a_hand_built_state_plays_on_natively() -> None:
+    """docs/state-format.md's worked example: stacked on natively as the reference does."""
+    state = GameState.from_dict(
+        {
+            "players": 3,
+            "hands": [["B4", "Y9", "GS", "R+2"], ["W+10", "R5", "G2"], ["G7", "B0"]],
+            "draw_pile": ["R1", "Y2", "B8", "G5", "YR", "B+4", "R9", "WCR"],
+            "discard_pile": ["W+6", "G3", "Y3"],
+            "color": "G",
+            "direction": -1,
+            "current": 1,
+            "decision": "stack",
+            "pending": {"total": 6, "last_value": 6, "by": 2},
+            "seed": 7,
+        }
+    )
+    batch = Batch(Rules(), 1, 3)
+    batch.load(0, state)
+    assert sorted(map(str, batch.legal_actions(0))) == sorted(map(str, state.legal_actions()))
+    batch.step(0, Action.parse("take"))
+    state.apply(Action.parse("take"))
+    assert batch.state(0) == state and len(state.hand(1)) == 9
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    batch = Batch(Rules(), 1, 4)
+    batch.deal(0, 3)
+    before = batch.tables.copy()
+    legal = set(np.flatnonzero(batch.legal_mask(0)).tolist())
+    illegal = next(i for i in range(NUM_ACTIONS) if i not in legal)
+    with pytest.raises(IllegalAction):
+        batch.step(0, illegal)
+    with pytest.raises(IllegalAction):
+        batch.step(0, Action.parse("catch 1"), seat=2)  # nobody is open to a catch
+    with pytest.raises(IllegalAction):
+        batch.step(0, 10_000)
+    assert np.array_equal(batch.tables, before)
+
+
+def test_what_a_table_cannot_hold_is_refused_with_a_reason() -> None:
+    with pytest.raises(nomercy.InvalidRules, match="players"):
+        Batch(Rules(max_players=10), 1, 7)
+    batch = Batch(Rules(), 1, 2)
+    with pytest.raises(ValueError, match="2\\*\\*64"):
+        batch.deal(0, 2**64)
+    with pytest.raises(ValueError, match="2\\*\\*64"):
+        batch.load(0, new_game(2, Rules(), 2**64 + 1))
+    with pytest.raises(ValueError, match="house rules"):
+        batch.load(0, new_game(2, Rules.preset("classic"), 1))
+
+
+def test_random_play_finishes_games_and_leaves_tables_the_reference_accepts() -> None:
+    rules = Rules.preset("no_mercy")
+    batch = Batch(rules, 8, 4)
+    batch.reset(range(8))
+    games = batch.random_play(20_000, seed=1, first_game_seed=100)
+    assert games > 20_000 // 400
+    for table in range(8):
+        state = batch.state(table)
+        assert GameState.from_json(state.to_json()) == state  # a consistent state
+        assert state.card_count() == 168
+        assert not state.is_over
+    assert batch.tables[:, L.STEP].max() < 5000
+
+
+@pytest.mark.parametrize(
+    ("seed", "number"), [(0, 0), (0, 5), (1, 0), (2**32 - 1, 3), (2**40 + 7, 1), (2**64 - 1, 2**32 - 1)]
+)
+def test_the_native_generator_is_cpythons_mt19937_for_the_shuffle_key(seed: int, number: int) -> None:
+    """Shuffle n of a seed is random.Random(shuffle_key(seed, n)): the native MT19937
+    draws the same words, past the first 624 (one lazy twist after another)."""
+    import random
+
+    from nomercy.dealing import shuffle_key
+    from nomercy.native import kernels
+
+    table = np.zeros(L.width(1) + 10, np.int32)
+    m0 = 5
+    kernels.mt_seed(table, m0, seed & 0xFFFFFFFF, seed >> 32, number)
+    words = [kernels.mt_next(table, m0) for _ in range(1300)]
+    rng = random.Random(shuffle_key(seed, number))
+    assert words == [rng.getrandbits(32) for _ in range(1300)]
