@@ -1136,6 +1136,7 @@ function renderButtons(v) {
   catchBtn.dataset.action = c || "";
   catchBtn.textContent = c ? `Catch ${nameOf(Number(c.split(" ")[1]))}!` : "Catch";
   catchBtn.title = c ? "They have one card and did not call UNO" : "Lights up when someone forgets to call UNO";
+  syncPromptCatch();
   const picking = v.current_player === app.seat && (v.decision === "choose_color" || v.decision === "roulette");
   $("color-pick").hidden = !picking;
   $("color-pick-title").textContent = v.decision === "roulette" ? "Roulette, name a colour:" : "Name a colour:";
@@ -1199,14 +1200,26 @@ async function playCard(code) {
   act(chosen[0]);
 }
 
+// A catch cannot wait for a question to be answered: while a game question is open (the
+// table behind it is inert), the dialog carries its own Catch button, and C works there too.
+function syncPromptCatch() {
+  const btn = $("prompt-catch");
+  const action = $("catch-btn").dataset.action;
+  btn.hidden = !action || !$("prompt").dataset.game;
+  btn.textContent = $("catch-btn").textContent + " (C)";
+}
+
 function askColor(title, text = "") {
   return askChoice(title, Object.entries(COLORS).map(([k, name]) => [k, `${name} (${k})`]), "swatch c-", text);
 }
+
+let promptAnswer = null; // resolves the question the dialog asks now
 
 function askChoice(title, choices, cls = "", text = "", game = true) {
   const dlg = $("prompt");
   dlg.dataset.game = game ? "1" : "";
   dlg.dataset.version = String(app.version);
+  syncPromptCatch();
   if (dlg.open) dlg.close("cancel");
   $("prompt-title").textContent = title;
   $("prompt-text").textContent = text;
@@ -1218,8 +1231,21 @@ function askChoice(title, choices, cls = "", text = "", game = true) {
     b.value = value;
     box.appendChild(b);
   }
+  if (!dlg.dataset.wired) {
+    dlg.dataset.wired = "1";
+    // One listener for every question. Closing a dialog queues its "close" event, so a
+    // question asked again at once (the table moved on) would see the old one's event:
+    // that event finds the dialog open again and is ignored.
+    dlg.addEventListener("close", () => {
+      if (dlg.open) return;
+      const answer = promptAnswer;
+      promptAnswer = null;
+      if (answer) answer(dlg.returnValue && dlg.returnValue !== "cancel" ? dlg.returnValue : null);
+    });
+  }
+  if (promptAnswer) { promptAnswer(null); promptAnswer = null; } // the earlier question is void
   return new Promise((resolve) => {
-    dlg.addEventListener("close", () => resolve(dlg.returnValue && dlg.returnValue !== "cancel" ? dlg.returnValue : null), { once: true });
+    promptAnswer = resolve;
     dlg.returnValue = "";
     dlg.showModal();
     box.firstChild.focus();
@@ -1435,9 +1461,14 @@ function wire() {
     renderButtons(app.state);
     toast(app.unoArmed ? "UNO is ready: your next play calls it." : "UNO call cancelled.");
   });
-  $("catch-btn").addEventListener("click", () => {
+  const catchNow = () => {
     const a = $("catch-btn").dataset.action;
     if (a) act(a);
+  };
+  $("catch-btn").addEventListener("click", catchNow);
+  $("prompt-catch").addEventListener("click", catchNow);
+  $("prompt").addEventListener("keydown", (e) => {
+    if (e.key.toLowerCase() === "c" && !e.ctrlKey && !e.metaKey && !e.altKey && !$("prompt-catch").hidden) catchNow();
   });
   for (const b of $("color-pick").querySelectorAll("button")) b.addEventListener("click", () => act(`color ${b.dataset.color}`));
   $("sort-btn").addEventListener("click", () => {
