@@ -23,8 +23,11 @@ from nomercy.views import determinize, player_view
 
 __all__ = ["Mismatch", "Tally", "check_games"]
 
-#: Steps after which a round counts as endless (as nomercy.testing.MAX_STEPS).
-MAX_STEPS = 5000
+#: Steps after which a round counts as endless. Ten times nomercy.testing.MAX_STEPS: random
+#: play under classic rules with 5 or 6 players (draw allowed with a playable card, no
+#: Mercy limit) has a long tail, and the determinized worlds along the way lengthen it
+#: (a million-decision run met a round of 5,914 steps that then ended normally).
+MAX_STEPS = 50_000
 
 
 class Mismatch(AssertionError):
@@ -99,7 +102,7 @@ def check_games(
         steps = 0
         while ref.current is not None:
             if steps >= MAX_STEPS:
-                raise Mismatch(f"seed {seed}: no end after {MAX_STEPS} steps")
+                raise Mismatch(f"{players}p seed {seed}: no end after {MAX_STEPS} steps")
             seat, action = _choose(ref, rng)
             ref.apply(action, seat)
             batch.step(0, action, seat)
