@@ -9,6 +9,7 @@ Seeds come from :mod:`browser.plans`, which asks the engine for the wanted deal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -224,6 +225,12 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     host.click("#house-rules summary")
     groups = host.eval_on_selector_all("#rules-box legend", "els => els.map(e => e.textContent)")
     assert {"Dealing", "Stacking", "Sevens and Zeros", "Mercy", "Uno", "Scoring"} <= set(groups)
+    # Every house rule has its place, its own label and words of its own: none falls back to
+    # an "Other" group named after the field.
+    assert "Other" not in groups
+    labels = host.eval_on_selector_all("#rules-box .rule label", "els => els.map(e => e.textContent)")
+    fallbacks = {f.name.replace("_", " ") for f in dataclasses.fields(Rules)}
+    assert labels and not [t for t in labels if "_" in t or t in fallbacks], labels
     help_line = host.locator("#rule-mercy_limit-help")
     assert help_line.is_visible() and "knocked out" in help_line.inner_text().lower()
     shot(host, "01b-house-rules")
@@ -337,7 +344,7 @@ def test_colour_dialogs_can_be_cancelled_and_the_decision_stays_visible(
     ann.locator(f"#hand .card.playable[data-code='{wild}']").first.click()
     ann.wait_for_selector("#prompt[open]")
     shot(ann, "05-wild-colour-prompt")
-    ann.click("#prompt-choices button.c-B")
+    ann.keyboard.press("b")  # inside the dialog too, the letter its button shows names the colour
     wait_log(bob, "named blue")
     # Bob faces the stack: the deck says so and takes it.
     bob.wait_for_function("document.querySelector('#deck-label').textContent.startsWith('Take')")

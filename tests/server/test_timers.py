@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import subprocess
 import sys
 import time
@@ -88,7 +90,14 @@ def test_nomercy_serve_starts_and_serves_the_client(tmp_path: Path) -> None:
         # The same page; only its link preview names the invite (og:url, absolute).
         assert invite.status_code == 200
         assert invite.text == r.text.replace(f'127.0.0.1:{port}/">', f'127.0.0.1:{port}/join/ABCDEF">')
-        assert httpx.get(f"http://127.0.0.1:{port}/static/app.js").status_code == 200
+        # Script and style are linked with a digest of the files served, so a browser that
+        # kept an earlier release's copy fetches the new one.
+        for name in ("app.js", "style.css"):
+            link = re.search(rf'"/static/{re.escape(name)}\?v=([0-9a-f]{{12}})"', r.text)
+            assert link, f"{name} is not linked with its digest"
+            served = httpx.get(f"http://127.0.0.1:{port}/static/{name}?v={link[1]}")
+            assert served.status_code == 200
+            assert hashlib.sha256(served.content).hexdigest()[:12] == link[1]
     finally:
         proc.terminate()
         proc.wait(10)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import html
 import logging
 import re
@@ -69,6 +70,19 @@ from nomercy.server.ws import websocket_endpoint
 log = logging.getLogger("nomercy.server")
 
 WEB = Path(str(resources.files("nomercy") / "web"))
+# The page's own script and style, each linked with a digest of its content: a browser that
+# kept the file of an earlier release (static files carry no max-age, so browsers keep
+# them heuristically) loads the new one the first time the new page names it.
+ASSETS = ("app.js", "style.css")
+
+
+def asset_links(text: str) -> str:
+    """``index.html`` with ``/static/NAME`` made ``/static/NAME?v=DIGEST`` for each asset."""
+    for name in ASSETS:
+        digest = hashlib.sha256((WEB / name).read_bytes()).hexdigest()[:12]
+        text = text.replace(f'"/static/{name}"', f'"/static/{name}?v={digest}"')
+    return text
+
 
 _STATUS = {
     ErrorCode.NOT_FOUND: 404,
@@ -349,7 +363,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             scheme = proto
         host = request.headers.get("host") or request.url.netloc
         origin = html.escape(f"{scheme}://{host}", quote=True)
-        text = (WEB / "index.html").read_text(encoding="utf-8")
+        text = asset_links((WEB / "index.html").read_text(encoding="utf-8"))
         text = text.replace('content="/icon-512.png"', f'content="{origin}/icon-512.png"')
         text = text.replace('content="/"', f'content="{origin}{html.escape(path, quote=True)}"')
         return HTMLResponse(text, headers={"Cache-Control": "no-cache"})

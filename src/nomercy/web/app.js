@@ -40,16 +40,17 @@ const RULE_GROUPS = [
   ["Special cards", {
     two_player_reverse: "Reverse with two players", two_player_reverse_draw: "Wild Reverse Draw 4 with two players",
     roulette_color: "Colour after a Roulette", wild_draw4_restricted: "Wild Draw 4 only when nothing else fits",
+    wild_draw4_challenge: "A Wild Draw 4 may be challenged",
   }],
   ["Sevens and Zeros", { seven_zero: "Sevens swap, Zeros pass hands" }],
   ["Mercy", { mercy_limit: "Knocked out at (cards)", knockout_hand: "A knocked-out hand goes", knocked_out_return: "Knocked-out players return next round" }],
-  ["Uno", { uno_calls: "Call UNO and catch", uno_penalty: "Penalty when caught (cards)" }],
+  ["Uno", { uno_calls: "Call UNO and catch", uno_timing: "When UNO must be called", uno_penalty: "Penalty when caught (cards)" }],
   ["Scoring", { last_card_draw: "A Draw card played last", knockout_bonus_to: "250 per knock-out goes to", target_score: "Match target (points)" }],
 ];
 const RULE_HELP = {
   max_players: "How many seats a table may have.",
   hand_size: "How many cards each player gets at the start.",
-  first_card: "'number': cards are turned until a number starts the pile; 'apply': the first card acts as if the dealer played it.",
+  first_card: "'number': cards are turned until a number starts the pile; 'apply': the first card acts as if the dealer played it; 'official': as the classic game treats a first action card.",
   draw_rule: "'until playable': keep drawing until a card fits; 'one': draw a single card.",
   must_play_drawn: "A drawn card that fits must be played (off: you may keep it).",
   draw_when_playable: "Off: if a card in your hand fits, you must play instead of drawing.",
@@ -59,15 +60,17 @@ const RULE_HELP = {
   stack_color: "'any': colored Draw cards stack whatever their colour; 'match': they must match.",
   two_player_reverse: "'self': with two players a Reverse lets you play again; 'opponent': it only turns the direction.",
   two_player_reverse_draw: "With two players, who draws from a Wild Reverse Draw 4.",
-  roulette_color: "'named': the named colour stays in play; 'last': the last card turned up decides.",
+  roulette_color: "'named': the named colour stays in play; 'revealed': the last card turned up decides.",
   wild_draw4_restricted: "Classic rule: Wild Draw 4 only when no other card fits.",
+  wild_draw4_challenge: "A Wild Draw 4 may be played anyway; its victim may challenge it instead of drawing (needs stacking off).",
   seven_zero: "A Seven swaps your hand with a player you pick; a Zero passes every hand along.",
   mercy_limit: "A player holding this many cards is knocked out of the round (empty: never).",
-  knockout_hand: "'aside': shuffled back in later; 'bottom': under the discard pile.",
+  knockout_hand: "'aside': shuffled back in later; 'discard bottom': face down under the discard pile.",
   knocked_out_return: "In a match, knocked-out players are dealt in again next round.",
   uno_calls: "Call UNO when you are down to one card, or be caught and draw.",
+  uno_timing: "'holding one': whenever you come to hold one card, also through a Seven or a Zero; 'own play': only after your own play.",
   uno_penalty: "Cards a caught player draws.",
-  last_card_draw: "'ignore': a Draw card played as the last card is not drawn; 'draw': the victim draws.",
+  last_card_draw: "'ignore': a Draw card played as the last card is not drawn; 'apply': the victim draws.",
   knockout_bonus_to: "Who scores the 250 points for each knocked-out player.",
   target_score: "In a match, the first to this many points wins.",
 };
@@ -217,7 +220,11 @@ function loadSeat(code) {
 // -- screens ------------------------------------------------------------------------------
 
 function show(name) {
+  // A new screen opens at its top: joining from the foot of the home page on a phone, or
+  // the lobby's start, must not leave the table scrolled past its seats.
+  const changed = $(`screen-${name}`).hidden;
   for (const s of ["home", "lobby", "table"]) $(`screen-${s}`).hidden = s !== name;
+  if (changed) window.scrollTo(0, 0);
   const social = $("social");
   social.hidden = name === "home";
   const home = name === "lobby" ? $("lobby-social") : $("table-social");
@@ -964,10 +971,16 @@ function renderSeats(v, room, mercy) {
     if (s !== app.seat) text.appendChild(backs);
     text.appendChild(el("div", "count", v.active[s] ? `${count} card${count === 1 ? "" : "s"}` : "out"));
     const flags = [];
-    if (info && info.kind === "bot") flags.push(`bot · ${room.bot}`);
     if (info && info.standin) flags.push("a bot plays for them");
     if (info && info.kind === "human" && !info.connected && !info.standin) flags.push("away");
-    if (flags.length) text.appendChild(el("div", "flags", flags.join(" · ")));
+    const isBot = info && info.kind === "bot";
+    if (isBot || flags.length) {
+      const line = el("div", "flags");
+      // The bot's strength is a detail a phone's small seat leaves out (style.css).
+      if (isBot) line.append("bot", el("span", "strength", ` · ${room.bot}`));
+      if (flags.length) line.append(`${isBot ? " · " : ""}${flags.join(" · ")}`);
+      text.appendChild(line);
+    }
     if (mercy && v.active[s] && count >= mercy - 5) {
       const warn = el("div", count >= mercy - 2 ? "mercy hot" : "mercy", `⚠ ${count}/${mercy}`);
       warn.title = `Knocked out at ${mercy} cards`;
@@ -1299,7 +1312,7 @@ function renderEnd(v, room) {
     }
   }
   $("end-match").textContent = isMatch
-    ? matchOver ? `Match over after ${room.rounds.length} rounds (target ${room.rules.target_score}).` : `Round ${room.round} of a match to ${room.rules.target_score} points: the next round is dealt in a moment.`
+    ? matchOver ? `Match over after ${room.rounds.length} ${room.rounds.length === 1 ? "round" : "rounds"} (target ${room.rules.target_score}).` : `Round ${room.round} of a match to ${room.rules.target_score} points: the next round is dealt in a moment.`
     : "";
   const me = app.seat !== null ? room.seats[app.seat] : null;
   const rb = $("rematch-btn");
@@ -1468,7 +1481,12 @@ function wire() {
   $("catch-btn").addEventListener("click", catchNow);
   $("prompt-catch").addEventListener("click", catchNow);
   $("prompt").addEventListener("keydown", (e) => {
-    if (e.key.toLowerCase() === "c" && !e.ctrlKey && !e.metaKey && !e.altKey && !$("prompt-catch").hidden) catchNow();
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (k === "c" && !$("prompt-catch").hidden) { catchNow(); return; }
+    // A colour question answers to the letters its buttons show, R Y G B, as the table does.
+    const swatch = [...$("prompt-choices").querySelectorAll("button.swatch")].find((b) => b.value.toLowerCase() === k);
+    if (swatch) { e.preventDefault(); swatch.click(); }
   });
   for (const b of $("color-pick").querySelectorAll("button")) b.addEventListener("click", () => act(`color ${b.dataset.color}`));
   $("sort-btn").addEventListener("click", () => {
