@@ -442,6 +442,11 @@ function block() {
   const paused = app.paused && !offline;
   $("offline").hidden = !offline;
   $("paused").hidden = !paused;
+  // A modal question sits in the browser's top layer, above any overlay: close it, so the
+  // overlay is seen and nothing is answered into a dead connection. The decision stays on
+  // the table (the inline colour picker, or the card to click again) for when it is back.
+  const dlg = $("prompt");
+  if ((offline || paused) && dlg.open && dlg.dataset.game) dlg.close("cancel");
   for (const id of ["screen-table", "screen-lobby", "social", "end"]) {
     if (offline || paused) $(id).setAttribute("inert", "");
     else $(id).removeAttribute("inert");
