@@ -73,6 +73,7 @@ from nomercy.native.layout import (
     LAST_VALUE,
     MAX_PLAYERS,
     NUM_ACTIONS,
+    NUM_CARDS,
     OUT_KO_LEN,
     PENDING,
     PILE_LEN,
@@ -384,6 +385,14 @@ def _size_after(s, R, seat, card):
 
 
 # -- legal actions ----------------------------------------------------------------------------------
+# The deciding seat's legal actions come in one fixed order: the plays of each distinct card
+# of the hand, in hand order (a second copy of a card adds nothing), then the other actions
+# of the decision (draw, take, pass, challenge, a colour), then the out-of-turn ones.
+# ``legal`` lists them all; ``legal_count`` counts them and ``legal_at`` makes the j-th one
+# alone, which is all a uniform random choice needs. The three walk the same helpers, so
+# each rule is stated once.
+
+assert NUM_CARDS <= 128, "the card sets of the hand walks are two 64-bit words"
 
 
 @_inline
@@ -396,63 +405,125 @@ def _set(mask, lst, i):
 
 
 @_inline
-def _variants(s, R, seat, card, mask, lst):
-    """Set the plays of ``card`` by ``seat``; return how many there are."""
-    n = s[PLAYERS]
-    hand_size = s[HLEN + seat]
+def _mark(seen0, seen1, card):
+    """Add ``card`` to a set of card kinds held as two 64-bit words: the new words, and
+    whether the card was not in the set yet."""
+    if card < 64:
+        bit = np.uint64(1) << np.uint64(card)
+        return seen0 | bit, seen1, (seen0 & bit) == 0
+    bit = np.uint64(1) << np.uint64(card - 64)
+    return seen0, seen1 | bit, (seen1 & bit) == 0
+
+
+@_inline
+def _may_play(s, R, seat, card, stack, top_face, color):
+    """May ``seat`` play ``card`` from its hand now: on a stack (K1-K3) or on the top card (T1)."""
+    if stack:
+        return _stackable(s, R, card)
+    if not (C_WILD[card] or C_FACE[card] == top_face or (color >= 0 and C_COLOR[card] == color)):
+        return False
+    return not (R[R_WD4_RESTRICTED] and C_FACE[card] == F_WD4) or playable(s, R, card, seat)
+
+
+@_inline
+def _targets_seven(s, R, seat, card):
+    """N1: a Seven played by ``seat`` names the seat it swaps hands with."""
+    return C_FACE[card] == F_SEVEN and R[R_SEVEN_ZERO] and s[HLEN + seat] > 1
+
+
+@_inline
+def _needs_call(s, R, seat, card):
+    """U1: ``card``'s plays come with an Uno variant (the play leaves ``seat`` one card)."""
+    if not R[R_UNO_CALLS]:
+        return False
     face = C_FACE[card]
-    count = 0
-    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
-        for t in range(n):
-            if t != seat and s[ACTIVE + t]:
-                off = (t - seat) % n
-                _set(mask, lst, PLAY_INDEX[card, 0, off])
-                count += 1
-                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
-                    _set(mask, lst, PLAY_INDEX[card, 1, off])
-                    count += 1
-        return count
-    needs_call = False
-    if R[R_UNO_CALLS]:
-        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
-            needs_call = _size_after(s, R, seat, card) == 1
-        else:
-            needs_call = hand_size == 2
-    if C_WILD[card] and face != F_ROULETTE:
-        for c in range(4):
-            _set(mask, lst, PLAY_INDEX[card, 0, c])
-            if needs_call:
-                _set(mask, lst, PLAY_INDEX[card, 1, c])
-        return 8 if needs_call else 4
-    _set(mask, lst, PLAY_INDEX[card, 0, 0])
-    if needs_call:
-        _set(mask, lst, PLAY_INDEX[card, 1, 0])
-        return 2
-    return 1
+    if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
+        return _size_after(s, R, seat, card) == 1
+    return s[HLEN + seat] == 2
 
 
 @_kernel
 def _variant_count(s, R, seat, card):
-    """How many plays :func:`_variants` lists for ``card`` (without listing them)."""
-    n = s[PLAYERS]
-    hand_size = s[HLEN + seat]
-    face = C_FACE[card]
-    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
+    """How many plays ``card`` has for ``seat``: colours, Seven targets, Uno variants."""
+    if _targets_seven(s, R, seat, card):
         count = 0
-        for t in range(n):
+        for t in range(s[PLAYERS]):
             if t != seat and s[ACTIVE + t]:
                 count += 1
                 if R[R_UNO_CALLS] and s[HLEN + t] == 1:
                     count += 1
         return count
-    needs_call = False
-    if R[R_UNO_CALLS]:
-        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
-            needs_call = _size_after(s, R, seat, card) == 1
-        else:
-            needs_call = hand_size == 2
-    plays = 4 if C_WILD[card] and face != F_ROULETTE else 1
-    return plays * 2 if needs_call else plays
+    plays = 4 if C_WILD[card] and C_FACE[card] != F_ROULETTE else 1
+    return plays * 2 if _needs_call(s, R, seat, card) else plays
+
+
+@_inline
+def _variant_at(s, R, seat, card, j):
+    """The action index of play ``j`` (0 <= j < :func:`_variant_count`) of ``card``: the
+    targets (or colours) in order, each followed by its Uno variant where there is one."""
+    if _targets_seven(s, R, seat, card):
+        n = s[PLAYERS]
+        for t in range(n):
+            if t != seat and s[ACTIVE + t]:
+                if j == 0:
+                    return PLAY_INDEX[card, 0, (t - seat) % n]
+                j -= 1
+                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
+                    if j == 0:
+                        return PLAY_INDEX[card, 1, (t - seat) % n]
+                    j -= 1
+        return -1
+    if C_WILD[card] and C_FACE[card] != F_ROULETTE:
+        if _needs_call(s, R, seat, card):
+            return PLAY_INDEX[card, j & 1, j >> 1]
+        return PLAY_INDEX[card, 0, j]
+    return PLAY_INDEX[card, j, 0]
+
+
+@_inline
+def _rest_count(s, R, decision, cards):
+    """How many actions the deciding seat has besides its plays (``cards``: how many
+    distinct cards it may play), out-of-turn ones included."""
+    if decision == D_PLAY:
+        count = 1 if cards == 0 or R[R_DRAW_WHEN_PLAYABLE] else 0
+    elif decision == D_STACK:
+        count = 1
+    elif decision == D_PLAY_DRAWN:
+        count = 0 if R[R_MUST_PLAY_DRAWN] else 1
+    elif decision == D_CHALLENGE:
+        count = 2
+    else:
+        count = 4
+    return count + s[UO_LEN]
+
+
+@_inline
+def _rest_at(s, R, cur, decision, cards, j):
+    """Action ``j`` (0 <= j < :func:`_rest_count`) of the deciding seat ``cur`` besides its plays."""
+    if decision == D_PLAY:
+        if cards == 0 or R[R_DRAW_WHEN_PLAYABLE]:
+            if j == 0:
+                return A_DRAW
+            j -= 1
+    elif decision == D_STACK:
+        if j == 0:
+            return A_TAKE
+        j -= 1
+    elif decision == D_PLAY_DRAWN:
+        if not R[R_MUST_PLAY_DRAWN]:
+            if j == 0:
+                return A_PASS
+            j -= 1
+    elif decision == D_CHALLENGE:
+        if j < 2:
+            return A_CHALLENGE if j == 0 else A_TAKE
+        j -= 2
+    else:
+        if j < 4:
+            return A_COLOR0 + j
+        j -= 4
+    x = s[UO + j]  # U2, U3: in the order the seats were opened to a catch
+    return A_UNO_CALL if x == cur else A_CATCH0 + (x - cur) % s[PLAYERS]
 
 
 @_inline
@@ -481,41 +552,28 @@ def legal(s, R, seat, mask, lst):
         _out_of_turn(s, seat, mask, lst)
         return lst[0]
     decision = s[DECISION]
+    cards = 0
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
         h0 = _hand0(s, cur)
-        size = s[HLEN + cur]
+        stack = decision == D_STACK
         top_face = C_FACE[top_card(s)]
         color = s[COLOR]
-        stack = decision == D_STACK
-        restricted = R[R_WD4_RESTRICTED]
-        plays = 0
-        for i in range(size):
+        seen0 = seen1 = np.uint64(0)
+        for i in range(s[HLEN + cur]):
             card = s[h0 + i]
-            if stack:
-                if not _stackable(s, R, card):
-                    continue
-            else:
-                if not (C_WILD[card] or C_FACE[card] == top_face or (color >= 0 and C_COLOR[card] == color)):
-                    continue
-                if restricted and C_FACE[card] == F_WD4 and not playable(s, R, card, cur):
-                    continue
-            plays += _variants(s, R, cur, card, mask, lst)
-        if stack:
-            _set(mask, lst, A_TAKE)
-        elif plays == 0 or R[R_DRAW_WHEN_PLAYABLE]:
-            _set(mask, lst, A_DRAW)
+            if _may_play(s, R, cur, card, stack, top_face, color):
+                seen0, seen1, new = _mark(seen0, seen1, card)
+                if new:
+                    cards += 1
+                    for j in range(_variant_count(s, R, cur, card)):
+                        _set(mask, lst, _variant_at(s, R, cur, card, j))
     elif decision == D_PLAY_DRAWN:
-        _variants(s, R, cur, s[DRAWN], mask, lst)
-        if not R[R_MUST_PLAY_DRAWN]:
-            _set(mask, lst, A_PASS)
-    elif decision == D_CHALLENGE:
-        _set(mask, lst, A_CHALLENGE)
-        _set(mask, lst, A_TAKE)
-    else:
-        for c in range(4):
-            _set(mask, lst, A_COLOR0 + c)
-    if s[UO_LEN]:
-        _out_of_turn(s, cur, mask, lst)
+        card = s[DRAWN]
+        cards = 1
+        for j in range(_variant_count(s, R, cur, card)):
+            _set(mask, lst, _variant_at(s, R, cur, card, j))
+    for j in range(_rest_count(s, R, decision, cards)):
+        _set(mask, lst, _rest_at(s, R, cur, decision, cards, j))
     return lst[0]
 
 
@@ -526,6 +584,60 @@ def legal_mask(s, R, seat, mask, lst):
     for i in range(NUM_ACTIONS):
         mask[i] = 0
     return legal(s, R, seat, mask, lst)
+
+
+@_kernel
+def legal_count(s, R, cards):
+    """How many legal actions the deciding seat has (0 when the round is over), without
+    listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for
+    ``2 * NUM_CARDS + 1``) keeps what :func:`legal_at` reads: ``cards[0]`` distinct cards
+    the seat may play, then each one and its number of plays."""
+    cards[0] = 0
+    cur = s[CURRENT]
+    if cur < 0:
+        return 0
+    decision = s[DECISION]
+    k = 0
+    total = 0
+    if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
+        h0 = _hand0(s, cur)
+        stack = decision == D_STACK
+        top_face = C_FACE[top_card(s)]
+        color = s[COLOR]
+        seen0 = seen1 = np.uint64(0)
+        for i in range(s[HLEN + cur]):
+            card = s[h0 + i]
+            if _may_play(s, R, cur, card, stack, top_face, color):
+                seen0, seen1, new = _mark(seen0, seen1, card)
+                if new:
+                    plays = _variant_count(s, R, cur, card)
+                    cards[2 * k + 1] = card
+                    cards[2 * k + 2] = plays
+                    k += 1
+                    total += plays
+    elif decision == D_PLAY_DRAWN:
+        card = s[DRAWN]
+        total = _variant_count(s, R, cur, card)
+        cards[1] = card
+        cards[2] = total
+        k = 1
+    cards[0] = k
+    return total + _rest_count(s, R, decision, k)
+
+
+@_kernel
+def legal_at(s, R, cards, j):
+    """The action index of legal action ``j`` (0 <= j < the count) of the deciding seat,
+    in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table
+    unchanged since)."""
+    cur = s[CURRENT]
+    k = cards[0]
+    for i in range(k):
+        plays = cards[2 * i + 2]
+        if j < plays:
+            return _variant_at(s, R, cur, cards[2 * i + 1], j)
+        j -= plays
+    return _rest_at(s, R, cur, s[DECISION], k, j)
 
 
 # -- applying -----------------------------------------------------------------------------------------
@@ -1104,18 +1216,19 @@ def _rand(state):
 def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
     ``S``, one table after another; a finished round is dealt again with the next seed
-    (``seeds[0]``, counted up). ``mask`` must be all zeros (it is left so), ``lst`` has
-    room for every action, ``sitting`` is all zeros. Returns the rounds finished."""
+    (``seeds[0]``, counted up). Each action is uniform over the deciding seat's legal
+    actions, as ``rng.choice(state.legal_actions())`` is: :func:`legal_count` counts
+    them, one draw picks an index, :func:`legal_at` makes that action alone (the list
+    :func:`legal` would build holds the same actions in the same order). ``lst`` has room
+    for every action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros).
+    Returns the rounds finished."""
     tables = S.shape[0]
     games = 0
     t = 0
     for _ in range(decisions):
         s = S[t]
-        count = legal(s, R, -1, mask, lst)
-        a = lst[1 + np.int64(_rand(rng) % np.uint64(count))]
-        for i in range(1, count + 1):
-            mask[lst[i]] = 0
-        apply_action(s, R, -1, a)
+        count = legal_count(s, R, lst)
+        apply_action(s, R, -1, legal_at(s, R, lst, np.int64(_rand(rng) % np.uint64(count))))
         if s[CURRENT] < 0:
             games += 1
             seed = seeds[0]
