@@ -72,7 +72,7 @@ def test_random_plays_draw_picks_each_legal_action_alike() -> None:
     for _ in range(trials):
         row = start[0].copy()
         count = K.legal_count(row, batch.encoded, cards)
-        action = K.legal_at(row, batch.encoded, cards, np.int64(K._rand(rng) % np.uint64(count)))
+        action = K.legal_at(row, batch.encoded, cards, K._below(rng, count))
         counts[index[int(action)]] += 1
     expected = trials / len(legal)
     chi2 = float(((counts - expected) ** 2 / expected).sum())

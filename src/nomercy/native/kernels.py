@@ -198,6 +198,20 @@ def _mt_word(s, at):
 
 
 @_inline
+def _mt_twisted(s, m0, i):
+    """Word ``i`` of the next block, regenerated in place, then tempered."""
+    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
+    other = i + 397 if i < 227 else i - 227
+    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+    s[m0 + i] = y
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & M32
+
+
+@_inline
 def mt_next(s, m0):
     """genrand_uint32, twisting lazily: word ``i`` of the next block is regenerated when it
     is drawn, in the order the block twist would regenerate it in place (it reads words
@@ -206,16 +220,8 @@ def mt_next(s, m0):
     i = s[m0 + 624]
     if i >= 624:
         i = 0
-    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
-    other = i + 397 if i < 227 else i - 227
-    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
-    s[m0 + i] = y
     s[m0 + 624] = i + 1
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
-    y ^= y >> 18
-    return y & M32
+    return _mt_twisted(s, m0, i)
 
 
 @_inline
@@ -242,16 +248,36 @@ def _mt0(s):
     return HANDS + (MAX_PLAYERS + 4) * s[DECK]
 
 
+@_inline
+def _shuffle(s, m0, start, length):
+    """``random.shuffle`` of ``s[start:start+length]`` by the generator at ``m0``: swap
+    ``i`` with ``_randbelow(i + 1)``, as :func:`mt_below` draws it, with the bit count
+    and the generator's position kept in registers across the draws."""
+    k = _bit_length(length)
+    at = s[m0 + 624]
+    for i in range(length - 1, 0, -1):
+        n = i + 1
+        if n < 1 << (k - 1):
+            k -= 1
+        while True:
+            if at >= 624:
+                at = 0
+            r = _mt_twisted(s, m0, at) >> (32 - k)
+            at += 1
+            if r < n:
+                break
+        a = s[start + i]
+        s[start + i] = s[start + r]
+        s[start + r] = a
+    s[m0 + 624] = at
+
+
 @_kernel
 def shuffle_region(s, start, length, number):
     """``dealing.shuffle`` of ``s[start:start+length]`` with shuffle ``number`` of the seed."""
     m0 = _mt0(s)
     mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
-    for i in range(length - 1, 0, -1):
-        j = mt_below(s, m0, i + 1)
-        a = s[start + i]
-        s[start + i] = s[start + j]
-        s[start + j] = a
+    _shuffle(s, m0, start, length)
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -283,11 +309,22 @@ def top_card(s):
 
 
 @_inline
+def _wrap(x, n):
+    """``x % n`` for ``-n <= x < 2 * n`` (a seat, or a seat offset, one step out of range):
+    compares instead of an integer division, on the path of every decision."""
+    if x < 0:
+        return x + n
+    if x >= n:
+        return x - n
+    return x
+
+
+@_inline
 def seat_after(s, direction, seat):
     n = s[PLAYERS]
-    seat = (seat + direction) % n
+    seat = _wrap(seat + direction, n)
     while not s[ACTIVE + seat]:
-        seat = (seat + direction) % n
+        seat = _wrap(seat + direction, n)
     return seat
 
 
@@ -386,13 +423,91 @@ def _size_after(s, R, seat, card):
 
 # -- legal actions ----------------------------------------------------------------------------------
 # The deciding seat's legal actions come in one fixed order: the plays of each distinct card
-# of the hand, in hand order (a second copy of a card adds nothing), then the other actions
-# of the decision (draw, take, pass, challenge, a colour), then the out-of-turn ones.
-# ``legal`` lists them all; ``legal_count`` counts them and ``legal_at`` makes the j-th one
-# alone, which is all a uniform random choice needs. The three walk the same helpers, so
-# each rule is stated once.
+# kind it may play, in card-index order (a second copy of a card adds nothing), then the
+# other actions of the decision (draw, take, pass, challenge, a colour), then the out-of-turn
+# ones. ``legal`` lists them all; ``legal_count`` counts them and ``legal_at`` makes the
+# j-th one alone, which is all a uniform random choice needs. The three walk the same
+# helpers, so each rule is stated once.
+#
+# Which kinds may be played is found with sets of card kinds, two 64-bit words each (bit
+# ``k % 64`` of word ``k // 64``): the hand's kinds are gathered in one branch-free pass,
+# then intersected with the set the top card allows. Testing each card in turn branched
+# unpredictably on every card and cost more than the rest of a decision.
 
-assert NUM_CARDS <= 128, "the card sets of the hand walks are two 64-bit words"
+assert NUM_CARDS <= 128, "a set of card kinds is two 64-bit words"
+
+
+def _kinds(flags: np.ndarray) -> np.ndarray:
+    """The set of the card kinds where ``flags`` is true."""
+    words = np.zeros(2, np.uint64)
+    for card in np.flatnonzero(flags):
+        words[card >> 6] |= np.uint64(1) << np.uint64(card & 63)
+    return words
+
+
+_NO_KINDS = np.zeros(2, np.uint64)
+#: Wild cards, cards without a colour, Wild Draw 4s.
+_WILD_SET = _kinds(C_WILD)
+_UNCOLORED_SET = _kinds(C_COLOR < 0)
+_WD4_SET = _kinds(np.equal(C_FACE, F_WD4))
+#: [face] -> the kinds of that face; [color + 1] -> the kinds of that colour (row 0: none).
+_FACE_SET = np.array([_kinds(np.equal(C_FACE, f)) for f in range(int(C_FACE.max()) + 1)])
+_COLOR_SET = np.array([_kinds(np.equal(C_COLOR, c)) if c >= 0 else _NO_KINDS for c in range(-1, 4)])
+#: [v] -> the Draw cards of value v or more (v 0: every Draw card).
+_DRAW_SET = np.array([_kinds(np.greater_equal(C_DRAW, max(v, 1))) for v in range(int(C_DRAW.max()) + 1)])
+#: A De Bruijn sequence and its table: the index of a word's only set bit.
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, np.int64)
+for _bit in range(64):
+    _BIT_INDEX[(((1 << _bit) * int(_DEBRUIJN)) & 0xFFFFFFFFFFFFFFFF) >> 58] = _bit
+
+
+@_inline
+def _lowest(word):
+    """The index of the lowest set bit of a non-zero word."""
+    return _BIT_INDEX[((word & (~word + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
+
+
+@_inline
+def _hand_set(s, seat):
+    """The kinds of the cards in ``seat``'s hand (one pass, no branch on the cards)."""
+    h0 = _hand0(s, seat)
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for i in range(s[HLEN + seat]):
+        card = s[h0 + i]
+        bit = np.uint64(card & 63)
+        lo |= np.uint64(card < 64) << bit
+        hi |= np.uint64(card >= 64) << bit
+    return lo, hi
+
+
+@_inline
+def _play_set(s, R, seat, stack):
+    """The kinds ``seat`` may play from its hand now: onto a stack (K1-K3, as
+    ``_stackable``) or onto the top card (T1, as ``playable``: a restricted Wild Draw 4
+    only while no other card in the hand matches)."""
+    lo, hi = _hand_set(s, seat)
+    face = C_FACE[top_card(s)]
+    color = s[COLOR] + 1
+    match_lo = _FACE_SET[face, 0] | _COLOR_SET[color, 0]
+    match_hi = _FACE_SET[face, 1] | _COLOR_SET[color, 1]
+    if stack:
+        last = s[LAST_VALUE]
+        if last == 10 and not R[R_D10_STACKABLE]:
+            return np.uint64(0), np.uint64(0)
+        lo &= _DRAW_SET[last, 0]
+        hi &= _DRAW_SET[last, 1]
+        if R[R_STACK_MATCH]:  # a coloured Draw card must match the top card
+            lo &= match_lo | _UNCOLORED_SET[0]
+            hi &= match_hi | _UNCOLORED_SET[1]
+        return lo, hi
+    lo &= match_lo | _WILD_SET[0]
+    hi &= match_hi | _WILD_SET[1]
+    if R[R_WD4_RESTRICTED] and (lo & ~_WD4_SET[0]) | (hi & ~_WD4_SET[1]):
+        lo &= ~_WD4_SET[0]
+        hi &= ~_WD4_SET[1]
+    return lo, hi
 
 
 @_inline
@@ -402,27 +517,6 @@ def _set(mask, lst, i):
         mask[i] = 1
         lst[0] += 1
         lst[lst[0]] = i
-
-
-@_inline
-def _mark(seen0, seen1, card):
-    """Add ``card`` to a set of card kinds held as two 64-bit words: the new words, and
-    whether the card was not in the set yet."""
-    if card < 64:
-        bit = np.uint64(1) << np.uint64(card)
-        return seen0 | bit, seen1, (seen0 & bit) == 0
-    bit = np.uint64(1) << np.uint64(card - 64)
-    return seen0, seen1 | bit, (seen1 & bit) == 0
-
-
-@_inline
-def _may_play(s, R, seat, card, stack, top_face, color):
-    """May ``seat`` play ``card`` from its hand now: on a stack (K1-K3) or on the top card (T1)."""
-    if stack:
-        return _stackable(s, R, card)
-    if not (C_WILD[card] or C_FACE[card] == top_face or (color >= 0 and C_COLOR[card] == color)):
-        return False
-    return not (R[R_WD4_RESTRICTED] and C_FACE[card] == F_WD4) or playable(s, R, card, seat)
 
 
 @_inline
@@ -466,11 +560,11 @@ def _variant_at(s, R, seat, card, j):
         for t in range(n):
             if t != seat and s[ACTIVE + t]:
                 if j == 0:
-                    return PLAY_INDEX[card, 0, (t - seat) % n]
+                    return PLAY_INDEX[card, 0, _wrap(t - seat, n)]
                 j -= 1
                 if R[R_UNO_CALLS] and s[HLEN + t] == 1:
                     if j == 0:
-                        return PLAY_INDEX[card, 1, (t - seat) % n]
+                        return PLAY_INDEX[card, 1, _wrap(t - seat, n)]
                     j -= 1
         return -1
     if C_WILD[card] and C_FACE[card] != F_ROULETTE:
@@ -523,7 +617,7 @@ def _rest_at(s, R, cur, decision, cards, j):
             return A_COLOR0 + j
         j -= 4
     x = s[UO + j]  # U2, U3: in the order the seats were opened to a catch
-    return A_UNO_CALL if x == cur else A_CATCH0 + (x - cur) % s[PLAYERS]
+    return A_UNO_CALL if x == cur else A_CATCH0 + _wrap(x - cur, s[PLAYERS])
 
 
 @_inline
@@ -536,14 +630,14 @@ def _out_of_turn(s, seat, mask, lst):
         if x == seat:
             _set(mask, lst, A_UNO_CALL)
         else:
-            _set(mask, lst, A_CATCH0 + (x - seat) % n)
+            _set(mask, lst, A_CATCH0 + _wrap(x - seat, n))
 
 
 @_kernel
 def legal(s, R, seat, mask, lst):
     """``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``,
     which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action
-    indices in the order found). Returns how many actions are legal."""
+    indices in the order above). Returns how many actions are legal."""
     lst[0] = 0
     cur = s[CURRENT]
     if cur < 0:
@@ -554,19 +648,15 @@ def legal(s, R, seat, mask, lst):
     decision = s[DECISION]
     cards = 0
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
-        h0 = _hand0(s, cur)
-        stack = decision == D_STACK
-        top_face = C_FACE[top_card(s)]
-        color = s[COLOR]
-        seen0 = seen1 = np.uint64(0)
-        for i in range(s[HLEN + cur]):
-            card = s[h0 + i]
-            if _may_play(s, R, cur, card, stack, top_face, color):
-                seen0, seen1, new = _mark(seen0, seen1, card)
-                if new:
-                    cards += 1
-                    for j in range(_variant_count(s, R, cur, card)):
-                        _set(mask, lst, _variant_at(s, R, cur, card, j))
+        lo, hi = _play_set(s, R, cur, decision == D_STACK)
+        for w in range(2):
+            word = lo if w == 0 else hi
+            while word:
+                card = 64 * w + _lowest(word)
+                word &= word - np.uint64(1)
+                cards += 1
+                for j in range(_variant_count(s, R, cur, card)):
+                    _set(mask, lst, _variant_at(s, R, cur, card, j))
     elif decision == D_PLAY_DRAWN:
         card = s[DRAWN]
         cards = 1
@@ -600,21 +690,17 @@ def legal_count(s, R, cards):
     k = 0
     total = 0
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
-        h0 = _hand0(s, cur)
-        stack = decision == D_STACK
-        top_face = C_FACE[top_card(s)]
-        color = s[COLOR]
-        seen0 = seen1 = np.uint64(0)
-        for i in range(s[HLEN + cur]):
-            card = s[h0 + i]
-            if _may_play(s, R, cur, card, stack, top_face, color):
-                seen0, seen1, new = _mark(seen0, seen1, card)
-                if new:
-                    plays = _variant_count(s, R, cur, card)
-                    cards[2 * k + 1] = card
-                    cards[2 * k + 2] = plays
-                    k += 1
-                    total += plays
+        lo, hi = _play_set(s, R, cur, decision == D_STACK)
+        for w in range(2):
+            word = lo if w == 0 else hi
+            while word:
+                card = 64 * w + _lowest(word)
+                word &= word - np.uint64(1)
+                plays = _variant_count(s, R, cur, card)
+                cards[2 * k + 1] = card
+                cards[2 * k + 2] = plays
+                k += 1
+                total += plays
     elif decision == D_PLAY_DRAWN:
         card = s[DRAWN]
         total = _variant_count(s, R, cur, card)
@@ -1058,7 +1144,7 @@ def apply_action(s, R, seat, action):
     if kind == K_PLAY:
         card = A_CARD[action]
         off = A_OFF[action]
-        target = (seat + off) % n if off > 0 else -1
+        target = _wrap(seat + off, n) if off > 0 else -1
         s[UO_LEN] = 0
         s[STEP] += 1
         h0 = _hand0(s, seat)
@@ -1071,7 +1157,7 @@ def apply_action(s, R, seat, action):
         s[HLEN + seat] = size - 1
         _play(s, R, seat, card, A_COLOR[action], target, A_UNO[action])
     elif kind == K_CATCH:
-        _catch(s, R, seat, (seat + A_OFF[action]) % n)
+        _catch(s, R, seat, _wrap(seat + A_OFF[action], n))
     elif kind == K_UNO:
         _uo_remove(s, seat)
         s[STEP] += 1
@@ -1129,11 +1215,7 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
         s[p0 + i] = deck[i]
     m0 = _mt0(s)
     mt_seed(s, m0, seed_lo, seed_hi, 0)
-    for i in range(size - 1, 0, -1):
-        j = mt_below(s, m0, i + 1)
-        a = s[p0 + i]
-        s[p0 + i] = s[p0 + j]
-        s[p0 + j] = a
+    _shuffle(s, m0, p0, size)
     if dealer < 0:
         dealer = mt_below(s, m0, players)
     while sitting[dealer]:
@@ -1203,13 +1285,30 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
 
 @_kernel
 def _rand(state):
-    """xorshift64*: the random player's generator (not the game's: shuffles use MT19937)."""
+    """xorshift64*: the random player's generator (not the game's: shuffles use MT19937).
+    Returns 32 bits."""
     x = state[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     state[0] = x
-    return (x * np.uint64(2685821657736338717)) >> np.uint64(33)
+    return (x * np.uint64(2685821657736338717)) >> np.uint64(32)
+
+
+@_inline
+def _below(state, n):
+    """A uniform integer in ``0..n-1`` (``0 < n < 2**32``), exactly: Lemire's multiply and
+    shift, drawing again on the rare low products that would bias it (no division on the
+    usual path)."""
+    n = np.uint64(n)
+    m = _rand(state) * n
+    low = m & np.uint64(M32)
+    if low < n:
+        floor = (np.uint64(1 << 32) - n) % n
+        while low < floor:
+            m = _rand(state) * n
+            low = m & np.uint64(M32)
+    return np.int64(m >> np.uint64(32))
 
 
 @_kernel
@@ -1218,8 +1317,9 @@ def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
     ``S``, one table after another; a finished round is dealt again with the next seed
     (``seeds[0]``, counted up). Each action is uniform over the deciding seat's legal
     actions, as ``rng.choice(state.legal_actions())`` is: :func:`legal_count` counts
-    them, one draw picks an index, :func:`legal_at` makes that action alone (the list
-    :func:`legal` would build holds the same actions in the same order). ``lst`` has room
+    them, one exactly uniform draw (:func:`_below`) picks an index, :func:`legal_at`
+    makes that action alone (the list :func:`legal` would build holds the same actions in
+    the same order). ``lst`` has room
     for every action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros).
     Returns the rounds finished."""
     tables = S.shape[0]
@@ -1228,7 +1328,7 @@ def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
     for _ in range(decisions):
         s = S[t]
         count = legal_count(s, R, lst)
-        apply_action(s, R, -1, legal_at(s, R, lst, np.int64(_rand(rng) % np.uint64(count))))
+        apply_action(s, R, -1, legal_at(s, R, lst, _below(rng, count)))
         if s[CURRENT] < 0:
             games += 1
             seed = seeds[0]
