@@ -390,19 +390,6 @@ def playable(s, R, card, seat):
 
 
 @_inline
-def _stackable(s, R, card):
-    value = C_DRAW[card]
-    last = s[LAST_VALUE]
-    if value == 0 or value < last:
-        return False
-    if last == 10 and not R[R_D10_STACKABLE]:
-        return False
-    if C_COLOR[card] >= 0 and R[R_STACK_MATCH]:
-        return C_COLOR[card] == s[COLOR] or C_FACE[card] == C_FACE[top_card(s)]
-    return True
-
-
-@_inline
 def _size_after(s, R, seat, card):
     """How many cards ``seat`` holds after playing ``card`` without a target (N2, A5)."""
     left = s[HLEN + seat] - 1
@@ -432,7 +419,7 @@ def _size_after(s, R, seat, card):
 # Which kinds may be played is found with sets of card kinds, two 64-bit words each (bit
 # ``k % 64`` of word ``k // 64``): the hand's kinds are gathered in one branch-free pass,
 # then intersected with the set the top card allows. Testing each card in turn branched
-# unpredictably on every card and cost more than the rest of a decision.
+# unpredictably on every card, and was the largest part of a random decision's cost.
 
 assert NUM_CARDS <= 128, "a set of card kinds is two 64-bit words"
 
@@ -484,9 +471,10 @@ def _hand_set(s, seat):
 
 @_inline
 def _play_set(s, R, seat, stack):
-    """The kinds ``seat`` may play from its hand now: onto a stack (K1-K3, as
-    ``_stackable``) or onto the top card (T1, as ``playable``: a restricted Wild Draw 4
-    only while no other card in the hand matches)."""
+    """The kinds ``seat`` may play from its hand now: onto a stack (K1-K3: a Draw card of
+    at least the last value, none on a Draw 10 unless it stacks, a coloured one matching
+    the top card under ``stack_color`` match) or onto the top card (T1, as ``playable``:
+    a restricted Wild Draw 4 only while no other card in the hand matches)."""
     lo, hi = _hand_set(s, seat)
     face = C_FACE[top_card(s)]
     color = s[COLOR] + 1
