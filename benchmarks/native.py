@@ -11,7 +11,7 @@ again at once). Time is this process's CPU time; cases are interleaved and repea
 each reports its best repeat (the least disturbed by other processes). It also times
 numba's compilation: a fresh process with an empty cache, then one that loads the cache.
 
-Targets (issue 14): no_mercy 4 players >= 30x the Python engine's decisions/s; the rlcard
+Targets: no_mercy 4 players >= 30x the Python engine's decisions/s; the rlcard
 preset 2 players >= 100x RLCard's env.run games/s.
 """
 

@@ -73,6 +73,7 @@ from nomercy.native.layout import (
     LAST_VALUE,
     MAX_PLAYERS,
     NUM_ACTIONS,
+    NUM_CARDS,
     OUT_KO_LEN,
     PENDING,
     PILE_LEN,
@@ -197,6 +198,20 @@ def _mt_word(s, at):
 
 
 @_inline
+def _mt_twisted(s, m0, i):
+    """Word ``i`` of the next block, regenerated in place, then tempered."""
+    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
+    other = i + 397 if i < 227 else i - 227
+    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+    s[m0 + i] = y
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & M32
+
+
+@_inline
 def mt_next(s, m0):
     """genrand_uint32, twisting lazily: word ``i`` of the next block is regenerated when it
     is drawn, in the order the block twist would regenerate it in place (it reads words
@@ -205,16 +220,8 @@ def mt_next(s, m0):
     i = s[m0 + 624]
     if i >= 624:
         i = 0
-    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
-    other = i + 397 if i < 227 else i - 227
-    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
-    s[m0 + i] = y
     s[m0 + 624] = i + 1
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
-    y ^= y >> 18
-    return y & M32
+    return _mt_twisted(s, m0, i)
 
 
 @_inline
@@ -241,16 +248,36 @@ def _mt0(s):
     return HANDS + (MAX_PLAYERS + 4) * s[DECK]
 
 
+@_inline
+def _shuffle(s, m0, start, length):
+    """``random.shuffle`` of ``s[start:start+length]`` by the generator at ``m0``: swap
+    ``i`` with ``_randbelow(i + 1)``, as :func:`mt_below` draws it, with the bit count
+    and the generator's position kept in registers across the draws."""
+    k = _bit_length(length)
+    at = s[m0 + 624]
+    for i in range(length - 1, 0, -1):
+        n = i + 1
+        if n < 1 << (k - 1):
+            k -= 1
+        while True:
+            if at >= 624:
+                at = 0
+            r = _mt_twisted(s, m0, at) >> (32 - k)
+            at += 1
+            if r < n:
+                break
+        a = s[start + i]
+        s[start + i] = s[start + r]
+        s[start + r] = a
+    s[m0 + 624] = at
+
+
 @_kernel
 def shuffle_region(s, start, length, number):
     """``dealing.shuffle`` of ``s[start:start+length]`` with shuffle ``number`` of the seed."""
     m0 = _mt0(s)
     mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
-    for i in range(length - 1, 0, -1):
-        j = mt_below(s, m0, i + 1)
-        a = s[start + i]
-        s[start + i] = s[start + j]
-        s[start + j] = a
+    _shuffle(s, m0, start, length)
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -282,11 +309,22 @@ def top_card(s):
 
 
 @_inline
+def _wrap(x, n):
+    """``x % n`` for ``-n <= x < 2 * n`` (a seat, or a seat offset, one step out of range):
+    compares instead of an integer division, on the path of every decision."""
+    if x < 0:
+        return x + n
+    if x >= n:
+        return x - n
+    return x
+
+
+@_inline
 def seat_after(s, direction, seat):
     n = s[PLAYERS]
-    seat = (seat + direction) % n
+    seat = _wrap(seat + direction, n)
     while not s[ACTIVE + seat]:
-        seat = (seat + direction) % n
+        seat = _wrap(seat + direction, n)
     return seat
 
 
@@ -352,19 +390,6 @@ def playable(s, R, card, seat):
 
 
 @_inline
-def _stackable(s, R, card):
-    value = C_DRAW[card]
-    last = s[LAST_VALUE]
-    if value == 0 or value < last:
-        return False
-    if last == 10 and not R[R_D10_STACKABLE]:
-        return False
-    if C_COLOR[card] >= 0 and R[R_STACK_MATCH]:
-        return C_COLOR[card] == s[COLOR] or C_FACE[card] == C_FACE[top_card(s)]
-    return True
-
-
-@_inline
 def _size_after(s, R, seat, card):
     """How many cards ``seat`` holds after playing ``card`` without a target (N2, A5)."""
     left = s[HLEN + seat] - 1
@@ -384,6 +409,93 @@ def _size_after(s, R, seat, card):
 
 
 # -- legal actions ----------------------------------------------------------------------------------
+# The deciding seat's legal actions come in one fixed order: the plays of each distinct card
+# kind it may play, in card-index order (a second copy of a card adds nothing), then the
+# other actions of the decision (draw, take, pass, challenge, a colour), then the out-of-turn
+# ones. ``legal`` lists them all; ``legal_count`` counts them and ``legal_at`` makes the
+# j-th one alone, which is all a uniform random choice needs. The three walk the same
+# helpers, so each rule is stated once.
+#
+# Which kinds may be played is found with sets of card kinds, two 64-bit words each (bit
+# ``k % 64`` of word ``k // 64``): the hand's kinds are gathered in one branch-free pass,
+# then intersected with the set the top card allows. Testing each card in turn branched
+# unpredictably on every card, and was the largest part of a random decision's cost.
+
+assert NUM_CARDS <= 128, "a set of card kinds is two 64-bit words"
+
+
+def _kinds(flags: np.ndarray) -> np.ndarray:
+    """The set of the card kinds where ``flags`` is true."""
+    words = np.zeros(2, np.uint64)
+    for card in np.flatnonzero(flags):
+        words[card >> 6] |= np.uint64(1) << np.uint64(card & 63)
+    return words
+
+
+_NO_KINDS = np.zeros(2, np.uint64)
+#: Wild cards, cards without a colour, Wild Draw 4s.
+_WILD_SET = _kinds(C_WILD)
+_UNCOLORED_SET = _kinds(C_COLOR < 0)
+_WD4_SET = _kinds(np.equal(C_FACE, F_WD4))
+#: [face] -> the kinds of that face; [color + 1] -> the kinds of that colour (row 0: none).
+_FACE_SET = np.array([_kinds(np.equal(C_FACE, f)) for f in range(int(C_FACE.max()) + 1)])
+_COLOR_SET = np.array([_kinds(np.equal(C_COLOR, c)) if c >= 0 else _NO_KINDS for c in range(-1, 4)])
+#: [v] -> the Draw cards of value v or more (v 0: every Draw card).
+_DRAW_SET = np.array([_kinds(np.greater_equal(C_DRAW, max(v, 1))) for v in range(int(C_DRAW.max()) + 1)])
+#: A De Bruijn sequence and its table: the index of a word's only set bit.
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, np.int64)
+for _bit in range(64):
+    _BIT_INDEX[(((1 << _bit) * int(_DEBRUIJN)) & 0xFFFFFFFFFFFFFFFF) >> 58] = _bit
+
+
+@_inline
+def _lowest(word):
+    """The index of the lowest set bit of a non-zero word."""
+    return _BIT_INDEX[((word & (~word + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
+
+
+@_inline
+def _hand_set(s, seat):
+    """The kinds of the cards in ``seat``'s hand (one pass, no branch on the cards)."""
+    h0 = _hand0(s, seat)
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for i in range(s[HLEN + seat]):
+        card = s[h0 + i]
+        bit = np.uint64(card & 63)
+        lo |= np.uint64(card < 64) << bit
+        hi |= np.uint64(card >= 64) << bit
+    return lo, hi
+
+
+@_inline
+def _play_set(s, R, seat, stack):
+    """The kinds ``seat`` may play from its hand now: onto a stack (K1-K3: a Draw card of
+    at least the last value, none on a Draw 10 unless it stacks, a coloured one matching
+    the top card under ``stack_color`` match) or onto the top card (T1, as ``playable``:
+    a restricted Wild Draw 4 only while no other card in the hand matches)."""
+    lo, hi = _hand_set(s, seat)
+    face = C_FACE[top_card(s)]
+    color = s[COLOR] + 1
+    match_lo = _FACE_SET[face, 0] | _COLOR_SET[color, 0]
+    match_hi = _FACE_SET[face, 1] | _COLOR_SET[color, 1]
+    if stack:
+        last = s[LAST_VALUE]
+        if last == 10 and not R[R_D10_STACKABLE]:
+            return np.uint64(0), np.uint64(0)
+        lo &= _DRAW_SET[last, 0]
+        hi &= _DRAW_SET[last, 1]
+        if R[R_STACK_MATCH]:  # a coloured Draw card must match the top card
+            lo &= match_lo | _UNCOLORED_SET[0]
+            hi &= match_hi | _UNCOLORED_SET[1]
+        return lo, hi
+    lo &= match_lo | _WILD_SET[0]
+    hi &= match_hi | _WILD_SET[1]
+    if R[R_WD4_RESTRICTED] and (lo & ~_WD4_SET[0]) | (hi & ~_WD4_SET[1]):
+        lo &= ~_WD4_SET[0]
+        hi &= ~_WD4_SET[1]
+    return lo, hi
 
 
 @_inline
@@ -396,63 +508,104 @@ def _set(mask, lst, i):
 
 
 @_inline
-def _variants(s, R, seat, card, mask, lst):
-    """Set the plays of ``card`` by ``seat``; return how many there are."""
-    n = s[PLAYERS]
-    hand_size = s[HLEN + seat]
+def _targets_seven(s, R, seat, card):
+    """N1: a Seven played by ``seat`` names the seat it swaps hands with."""
+    return C_FACE[card] == F_SEVEN and R[R_SEVEN_ZERO] and s[HLEN + seat] > 1
+
+
+@_inline
+def _needs_call(s, R, seat, card):
+    """U1: ``card``'s plays come with an Uno variant (the play leaves ``seat`` one card)."""
+    if not R[R_UNO_CALLS]:
+        return False
     face = C_FACE[card]
-    count = 0
-    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
-        for t in range(n):
-            if t != seat and s[ACTIVE + t]:
-                off = (t - seat) % n
-                _set(mask, lst, PLAY_INDEX[card, 0, off])
-                count += 1
-                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
-                    _set(mask, lst, PLAY_INDEX[card, 1, off])
-                    count += 1
-        return count
-    needs_call = False
-    if R[R_UNO_CALLS]:
-        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
-            needs_call = _size_after(s, R, seat, card) == 1
-        else:
-            needs_call = hand_size == 2
-    if C_WILD[card] and face != F_ROULETTE:
-        for c in range(4):
-            _set(mask, lst, PLAY_INDEX[card, 0, c])
-            if needs_call:
-                _set(mask, lst, PLAY_INDEX[card, 1, c])
-        return 8 if needs_call else 4
-    _set(mask, lst, PLAY_INDEX[card, 0, 0])
-    if needs_call:
-        _set(mask, lst, PLAY_INDEX[card, 1, 0])
-        return 2
-    return 1
+    if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
+        return _size_after(s, R, seat, card) == 1
+    return s[HLEN + seat] == 2
 
 
 @_kernel
 def _variant_count(s, R, seat, card):
-    """How many plays :func:`_variants` lists for ``card`` (without listing them)."""
-    n = s[PLAYERS]
-    hand_size = s[HLEN + seat]
-    face = C_FACE[card]
-    if face == F_SEVEN and R[R_SEVEN_ZERO] and hand_size > 1:
+    """How many plays ``card`` has for ``seat``: colours, Seven targets, Uno variants."""
+    if _targets_seven(s, R, seat, card):
         count = 0
-        for t in range(n):
+        for t in range(s[PLAYERS]):
             if t != seat and s[ACTIVE + t]:
                 count += 1
                 if R[R_UNO_CALLS] and s[HLEN + t] == 1:
                     count += 1
         return count
-    needs_call = False
-    if R[R_UNO_CALLS]:
-        if face == F_DISCARD_ALL or (face == F_ZERO and R[R_SEVEN_ZERO]):
-            needs_call = _size_after(s, R, seat, card) == 1
-        else:
-            needs_call = hand_size == 2
-    plays = 4 if C_WILD[card] and face != F_ROULETTE else 1
-    return plays * 2 if needs_call else plays
+    plays = 4 if C_WILD[card] and C_FACE[card] != F_ROULETTE else 1
+    return plays * 2 if _needs_call(s, R, seat, card) else plays
+
+
+@_inline
+def _variant_at(s, R, seat, card, j):
+    """The action index of play ``j`` (0 <= j < :func:`_variant_count`) of ``card``: the
+    targets (or colours) in order, each followed by its Uno variant where there is one."""
+    if _targets_seven(s, R, seat, card):
+        n = s[PLAYERS]
+        for t in range(n):
+            if t != seat and s[ACTIVE + t]:
+                if j == 0:
+                    return PLAY_INDEX[card, 0, _wrap(t - seat, n)]
+                j -= 1
+                if R[R_UNO_CALLS] and s[HLEN + t] == 1:
+                    if j == 0:
+                        return PLAY_INDEX[card, 1, _wrap(t - seat, n)]
+                    j -= 1
+        return -1
+    if C_WILD[card] and C_FACE[card] != F_ROULETTE:
+        if _needs_call(s, R, seat, card):
+            return PLAY_INDEX[card, j & 1, j >> 1]
+        return PLAY_INDEX[card, 0, j]
+    return PLAY_INDEX[card, j, 0]
+
+
+@_inline
+def _rest_count(s, R, decision, cards):
+    """How many actions the deciding seat has besides its plays (``cards``: how many
+    distinct cards it may play), out-of-turn ones included."""
+    if decision == D_PLAY:
+        count = 1 if cards == 0 or R[R_DRAW_WHEN_PLAYABLE] else 0
+    elif decision == D_STACK:
+        count = 1
+    elif decision == D_PLAY_DRAWN:
+        count = 0 if R[R_MUST_PLAY_DRAWN] else 1
+    elif decision == D_CHALLENGE:
+        count = 2
+    else:
+        count = 4
+    return count + s[UO_LEN]
+
+
+@_inline
+def _rest_at(s, R, cur, decision, cards, j):
+    """Action ``j`` (0 <= j < :func:`_rest_count`) of the deciding seat ``cur`` besides its plays."""
+    if decision == D_PLAY:
+        if cards == 0 or R[R_DRAW_WHEN_PLAYABLE]:
+            if j == 0:
+                return A_DRAW
+            j -= 1
+    elif decision == D_STACK:
+        if j == 0:
+            return A_TAKE
+        j -= 1
+    elif decision == D_PLAY_DRAWN:
+        if not R[R_MUST_PLAY_DRAWN]:
+            if j == 0:
+                return A_PASS
+            j -= 1
+    elif decision == D_CHALLENGE:
+        if j < 2:
+            return A_CHALLENGE if j == 0 else A_TAKE
+        j -= 2
+    else:
+        if j < 4:
+            return A_COLOR0 + j
+        j -= 4
+    x = s[UO + j]  # U2, U3: in the order the seats were opened to a catch
+    return A_UNO_CALL if x == cur else A_CATCH0 + _wrap(x - cur, s[PLAYERS])
 
 
 @_inline
@@ -465,14 +618,14 @@ def _out_of_turn(s, seat, mask, lst):
         if x == seat:
             _set(mask, lst, A_UNO_CALL)
         else:
-            _set(mask, lst, A_CATCH0 + (x - seat) % n)
+            _set(mask, lst, A_CATCH0 + _wrap(x - seat, n))
 
 
 @_kernel
 def legal(s, R, seat, mask, lst):
     """``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``,
     which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action
-    indices in the order found). Returns how many actions are legal."""
+    indices in the order above). Returns how many actions are legal."""
     lst[0] = 0
     cur = s[CURRENT]
     if cur < 0:
@@ -481,41 +634,24 @@ def legal(s, R, seat, mask, lst):
         _out_of_turn(s, seat, mask, lst)
         return lst[0]
     decision = s[DECISION]
+    cards = 0
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
-        h0 = _hand0(s, cur)
-        size = s[HLEN + cur]
-        top_face = C_FACE[top_card(s)]
-        color = s[COLOR]
-        stack = decision == D_STACK
-        restricted = R[R_WD4_RESTRICTED]
-        plays = 0
-        for i in range(size):
-            card = s[h0 + i]
-            if stack:
-                if not _stackable(s, R, card):
-                    continue
-            else:
-                if not (C_WILD[card] or C_FACE[card] == top_face or (color >= 0 and C_COLOR[card] == color)):
-                    continue
-                if restricted and C_FACE[card] == F_WD4 and not playable(s, R, card, cur):
-                    continue
-            plays += _variants(s, R, cur, card, mask, lst)
-        if stack:
-            _set(mask, lst, A_TAKE)
-        elif plays == 0 or R[R_DRAW_WHEN_PLAYABLE]:
-            _set(mask, lst, A_DRAW)
+        lo, hi = _play_set(s, R, cur, decision == D_STACK)
+        for w in range(2):
+            word = lo if w == 0 else hi
+            while word:
+                card = 64 * w + _lowest(word)
+                word &= word - np.uint64(1)
+                cards += 1
+                for j in range(_variant_count(s, R, cur, card)):
+                    _set(mask, lst, _variant_at(s, R, cur, card, j))
     elif decision == D_PLAY_DRAWN:
-        _variants(s, R, cur, s[DRAWN], mask, lst)
-        if not R[R_MUST_PLAY_DRAWN]:
-            _set(mask, lst, A_PASS)
-    elif decision == D_CHALLENGE:
-        _set(mask, lst, A_CHALLENGE)
-        _set(mask, lst, A_TAKE)
-    else:
-        for c in range(4):
-            _set(mask, lst, A_COLOR0 + c)
-    if s[UO_LEN]:
-        _out_of_turn(s, cur, mask, lst)
+        card = s[DRAWN]
+        cards = 1
+        for j in range(_variant_count(s, R, cur, card)):
+            _set(mask, lst, _variant_at(s, R, cur, card, j))
+    for j in range(_rest_count(s, R, decision, cards)):
+        _set(mask, lst, _rest_at(s, R, cur, decision, cards, j))
     return lst[0]
 
 
@@ -526,6 +662,56 @@ def legal_mask(s, R, seat, mask, lst):
     for i in range(NUM_ACTIONS):
         mask[i] = 0
     return legal(s, R, seat, mask, lst)
+
+
+@_kernel
+def legal_count(s, R, cards):
+    """How many legal actions the deciding seat has (0 when the round is over), without
+    listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for
+    ``2 * NUM_CARDS + 1``) keeps what :func:`legal_at` reads: ``cards[0]`` distinct cards
+    the seat may play, then each one and its number of plays."""
+    cards[0] = 0
+    cur = s[CURRENT]
+    if cur < 0:
+        return 0
+    decision = s[DECISION]
+    k = 0
+    total = 0
+    if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
+        lo, hi = _play_set(s, R, cur, decision == D_STACK)
+        for w in range(2):
+            word = lo if w == 0 else hi
+            while word:
+                card = 64 * w + _lowest(word)
+                word &= word - np.uint64(1)
+                plays = _variant_count(s, R, cur, card)
+                cards[2 * k + 1] = card
+                cards[2 * k + 2] = plays
+                k += 1
+                total += plays
+    elif decision == D_PLAY_DRAWN:
+        card = s[DRAWN]
+        total = _variant_count(s, R, cur, card)
+        cards[1] = card
+        cards[2] = total
+        k = 1
+    cards[0] = k
+    return total + _rest_count(s, R, decision, k)
+
+
+@_kernel
+def legal_at(s, R, cards, j):
+    """The action index of legal action ``j`` (0 <= j < the count) of the deciding seat,
+    in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table
+    unchanged since)."""
+    cur = s[CURRENT]
+    k = cards[0]
+    for i in range(k):
+        plays = cards[2 * i + 2]
+        if j < plays:
+            return _variant_at(s, R, cur, cards[2 * i + 1], j)
+        j -= plays
+    return _rest_at(s, R, cur, s[DECISION], k, j)
 
 
 # -- applying -----------------------------------------------------------------------------------------
@@ -946,7 +1132,7 @@ def apply_action(s, R, seat, action):
     if kind == K_PLAY:
         card = A_CARD[action]
         off = A_OFF[action]
-        target = (seat + off) % n if off > 0 else -1
+        target = _wrap(seat + off, n) if off > 0 else -1
         s[UO_LEN] = 0
         s[STEP] += 1
         h0 = _hand0(s, seat)
@@ -959,7 +1145,7 @@ def apply_action(s, R, seat, action):
         s[HLEN + seat] = size - 1
         _play(s, R, seat, card, A_COLOR[action], target, A_UNO[action])
     elif kind == K_CATCH:
-        _catch(s, R, seat, (seat + A_OFF[action]) % n)
+        _catch(s, R, seat, _wrap(seat + A_OFF[action], n))
     elif kind == K_UNO:
         _uo_remove(s, seat)
         s[STEP] += 1
@@ -1017,11 +1203,7 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
         s[p0 + i] = deck[i]
     m0 = _mt0(s)
     mt_seed(s, m0, seed_lo, seed_hi, 0)
-    for i in range(size - 1, 0, -1):
-        j = mt_below(s, m0, i + 1)
-        a = s[p0 + i]
-        s[p0 + i] = s[p0 + j]
-        s[p0 + j] = a
+    _shuffle(s, m0, p0, size)
     if dealer < 0:
         dealer = mt_below(s, m0, players)
     while sitting[dealer]:
@@ -1091,31 +1273,50 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
 
 @_kernel
 def _rand(state):
-    """xorshift64*: the random player's generator (not the game's: shuffles use MT19937)."""
+    """xorshift64*: the random player's generator (not the game's: shuffles use MT19937).
+    Returns 32 bits."""
     x = state[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     state[0] = x
-    return (x * np.uint64(2685821657736338717)) >> np.uint64(33)
+    return (x * np.uint64(2685821657736338717)) >> np.uint64(32)
+
+
+@_inline
+def _below(state, n):
+    """A uniform integer in ``0..n-1`` (``0 < n < 2**32``), exactly: Lemire's multiply and
+    shift, drawing again on the rare low products that would bias it (no division on the
+    usual path)."""
+    n = np.uint64(n)
+    m = _rand(state) * n
+    low = m & np.uint64(M32)
+    if low < n:
+        floor = (np.uint64(1 << 32) - n) % n
+        while low < floor:
+            m = _rand(state) * n
+            low = m & np.uint64(M32)
+    return np.int64(m >> np.uint64(32))
 
 
 @_kernel
 def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
     ``S``, one table after another; a finished round is dealt again with the next seed
-    (``seeds[0]``, counted up). ``mask`` must be all zeros (it is left so), ``lst`` has
-    room for every action, ``sitting`` is all zeros. Returns the rounds finished."""
+    (``seeds[0]``, counted up). Each action is uniform over the deciding seat's legal
+    actions, as ``rng.choice(state.legal_actions())`` is: :func:`legal_count` counts
+    them, one exactly uniform draw (:func:`_below`) picks an index, :func:`legal_at`
+    makes that action alone (the list :func:`legal` would build holds the same actions in
+    the same order). ``lst`` has room
+    for every action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros).
+    Returns the rounds finished."""
     tables = S.shape[0]
     games = 0
     t = 0
     for _ in range(decisions):
         s = S[t]
-        count = legal(s, R, -1, mask, lst)
-        a = lst[1 + np.int64(_rand(rng) % np.uint64(count))]
-        for i in range(1, count + 1):
-            mask[lst[i]] = 0
-        apply_action(s, R, -1, a)
+        count = legal_count(s, R, lst)
+        apply_action(s, R, -1, legal_at(s, R, lst, _below(rng, count)))
         if s[CURRENT] < 0:
             games += 1
             seed = seeds[0]
