@@ -613,6 +613,7 @@ def heuristic_action(batch: Batch, table: int) -> Action:
     seat = batch.current(table)
     if seat is None:
         raise ValueError(f"table {table}'s round is over: nobody decides")
+    batch._mask[:] = 0  # Batch.step leaves its mask set; the kernel wants zeros
     index = heuristic_choose(batch.tables[table], batch.encoded, seat, batch.deck, batch._mask, batch._list)
     return index_action(int(index), seat, batch.players)
 
