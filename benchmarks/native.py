@@ -7,9 +7,12 @@ Random play on one core, the loop each engine is meant for: the Python engine as
 dealing inside the timed loop), RLCard's UNO as its documentation runs it (``env.run``),
 and the native engine's own loop (``Batch.random_play``: ``--tables`` tables, each
 decision a uniformly random legal action of the deciding seat, a finished table dealt
-again at once). Time is this process's CPU time; cases are interleaved and repeated and
-each reports its best repeat (the least disturbed by other processes). It also times
-numba's compilation: a fresh process with an empty cache, then one that loads the cache.
+again at once). A second pair of cases plays the ``heuristic`` bot in every seat:
+``nomercy.sim.play_game`` (the simulator's Python loop) against
+``nomercy.native.heuristic.heuristic_play`` on the same game and bot seeds. Time is this
+process's CPU time; cases are interleaved and repeated and each reports its best repeat
+(the least disturbed by other processes). It also times numba's compilation: a fresh
+process with an empty cache, then one that loads the cache.
 
 Targets: no_mercy 4 players >= 30x the Python engine's decisions/s; the rlcard
 preset 2 players >= 100x RLCard's env.run games/s.
@@ -34,6 +37,8 @@ import engine as reference  # noqa: E402  (benchmarks/engine.py: the Python and 
 
 import nomercy  # noqa: E402
 from nomercy.native import Batch  # noqa: E402
+from nomercy.native import heuristic as native_heuristic  # noqa: E402
+from nomercy.sim.runner import RunSpec, bot_seed, game_seed, play_game  # noqa: E402
 
 TARGET_DECISIONS = 30.0  # native no_mercy 4p decisions/s over the Python engine's
 TARGET_RLCARD = 100.0  # native rlcard-preset 2p games/s over RLCard's env.run games/s
@@ -57,6 +62,57 @@ def native_runner(preset: str, players: int, tables: int) -> reference.Runner:
             now = time.process_time()
             if now >= deadline:
                 return games, decisions, now - start
+
+    return run
+
+
+HEURISTIC_CHUNK = 200  # heuristic games per call into native code
+
+
+def _heuristic_seeds(start: int, count: int, players: int) -> tuple[list[int], list[list[int]]]:
+    """Game and bot seeds of the simulator's games ``start...`` (run seed 0)."""
+    seeds = [game_seed(0, i) for i in range(start, start + count)]
+    return seeds, [[bot_seed(s, k) for k in range(players)] for s in seeds]
+
+
+def python_heuristic_runner(preset: str, players: int) -> reference.Runner:
+    """The simulator's games with a heuristic bot in every seat (``nomercy.sim``)."""
+    spec = RunSpec(games=10**9, players=players, rules=nomercy.Rules.preset(preset), bots=("heuristic",))
+    index = [0]
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        games = decisions = 0
+        start = time.process_time()
+        while True:
+            row = play_game(spec, index[0])
+            index[0] += 1
+            games += 1
+            decisions += int(row["decisions"])
+            now = time.process_time()
+            if now - start >= seconds:
+                return games, decisions, now - start
+
+    return run
+
+
+def native_heuristic_runner(preset: str, players: int) -> reference.Runner:
+    """The same games in ``heuristic_play``; the seeds are derived before the clock runs."""
+    rules = nomercy.Rules.preset(preset)
+    native_heuristic.heuristic_games(rules, players, *_heuristic_seeds(0, 2, players))  # compile / load
+    index = [0]
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        games = decisions = 0
+        elapsed = 0.0
+        while elapsed < seconds:
+            seeds, bots = _heuristic_seeds(index[0], HEURISTIC_CHUNK, players)
+            index[0] += HEURISTIC_CHUNK
+            start = time.process_time()
+            result = native_heuristic.heuristic_games(rules, players, seeds, bots)
+            elapsed += time.process_time() - start
+            games += len(result)
+            decisions += int(result.column("decisions").sum())
+        return games, decisions, elapsed
 
     return run
 
@@ -95,6 +151,8 @@ def main() -> int:
         "native no_mercy 4p": native_runner("no_mercy", 4, args.tables),
         "python rlcard 2p": reference.nomercy_runner("rlcard", 2, clock),
         "native rlcard 2p": native_runner("rlcard", 2, args.tables),
+        "python heuristic 4p": python_heuristic_runner("no_mercy", 4),
+        "native heuristic 4p": native_heuristic_runner("no_mercy", 4),
     }
     rl = reference.rlcard_runner(clock)
     if rl is not None:
@@ -122,6 +180,8 @@ def main() -> int:
     print(f"native / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x {target}")
     ratio = best["native rlcard 2p"][0] / best["python rlcard 2p"][0]
     print(f"native / Python engine, rlcard 2p games/s: {ratio:.1f}x")
+    ratio = best["native heuristic 4p"][0] / best["python heuristic 4p"][0]
+    print(f"native / Python heuristic games (nomercy.sim), no_mercy 4p games/s: {ratio:.1f}x")
     if "RLCard uno 2p" in best:
         ratio = best["native rlcard 2p"][0] / best["RLCard uno 2p"][0]
         mark = "ok" if ratio >= TARGET_RLCARD else "BELOW TARGET"

@@ -33,6 +33,8 @@ pile, the color, whose turn) and scores every legal action with these rules:
     ``catch_miss`` (default 0.2) so a human can be caught but not always.
 
 The scoring core, :func:`score_actions`, also serves the ``expert`` bot's playouts.
+This module is the reference for ``nomercy.native.heuristic``, the same bot compiled over
+native tables (``tests/native/test_heuristic.py`` checks that they choose alike).
 """
 
 from __future__ import annotations
