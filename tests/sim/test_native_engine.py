@@ -191,3 +191,21 @@ def test_simulate_and_compare_take_the_engine_option(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         tables[engine] = md.read_text(encoding="utf-8")
     assert tables["native"] == tables["python"]
+
+
+def test_seeds_derived_natively_are_derive_seeds() -> None:
+    from nomercy.seeding import derive_seed
+    from nomercy.sim.native_runner import derive_seeds
+    from nomercy.sim.runner import bot_seed, game_seed
+
+    parts = [(0, 0), (0, 1), (1, 0), (2**63 - 1, 5), (12345678901234567, 999999)] + [
+        (7, i) for i in range(200)
+    ]
+    assert derive_seeds("sim", parts) == [game_seed(a, b) for a, b in parts]
+    assert derive_seeds("bot", parts) == [bot_seed(a, b) for a, b in parts]
+    assert derive_seeds("x", [(1, 2, 3), (4,), ()]) == [
+        derive_seed("x", 1, 2, 3),
+        derive_seed("x", 4),
+        derive_seed("x"),
+    ]
+    assert derive_seeds("sim", []) == []

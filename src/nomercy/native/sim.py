@@ -108,6 +108,59 @@ def seed_rng(mt, seed):
     mt_seed(mt, 0, (seed >> np.int64(32)) & 0xFFFFFFFF, 0, seed & 0xFFFFFFFF)
 
 
+_M32 = 0xFFFFFFFF
+
+
+def _genrand_start() -> np.ndarray:
+    """MT19937's init_genrand(19650218), where every init_by_array starts."""
+    mt = np.zeros(624, np.int64)
+    mt[0] = 19650218
+    for i in range(1, 624):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & _M32
+    return mt
+
+
+_START = _genrand_start()
+
+
+@_kernel
+def derive_seeds(keys, mt, out):
+    """``random.Random(key).getrandbits(63)`` for each row of ``keys`` (a key's 32-bit
+    words, least significant first; zero words on top are padding) into ``out``:
+    ``nomercy.seeding.derive_seed`` once its string is hashed into a key. ``mt`` is
+    scratch of 625 words."""
+    for r in range(keys.shape[0]):
+        key = keys[r]
+        used = key.shape[0]
+        while used > 1 and key[used - 1] == 0:
+            used -= 1
+        for i in range(624):
+            mt[i] = _START[i]
+        i = 1
+        j = 0
+        for _ in range(max(624, used)):  # init_by_array
+            prev = mt[i - 1]
+            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + (np.int64(key[j]) & _M32) + j) & _M32
+            i += 1
+            j += 1
+            if i >= 624:
+                mt[0] = mt[623]
+                i = 1
+            if j >= used:
+                j = 0
+        for _ in range(623):
+            prev = mt[i - 1]
+            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & _M32
+            i += 1
+            if i >= 624:
+                mt[0] = mt[623]
+                i = 1
+        mt[0] = 0x80000000
+        mt[624] = 624
+        low = mt_next(mt, 0)  # getrandbits(63): the low word, then the high 31 bits
+        out[r] = low | ((mt_next(mt, 0) >> 1) << 32)
+
+
 @_kernel
 def mt_random(mt):
     """``random.random()``: 53 random bits as a float in [0, 1) (genrand_res53)."""

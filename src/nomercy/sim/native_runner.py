@@ -14,6 +14,8 @@ are refused by :func:`check` before any game starts.
 
 from __future__ import annotations
 
+from hashlib import sha512
+
 import numpy as np
 
 from nomercy.events import Drew, Reshuffled
@@ -21,9 +23,9 @@ from nomercy.native import Batch, index_action, to_state
 from nomercy.native import layout as L
 from nomercy.native import sim as K
 from nomercy.rules import Rules
-from nomercy.sim.runner import Row, RunSpec, bot_seed, game_seed, make_row
+from nomercy.sim.runner import Row, RunSpec, make_row
 
-__all__ = ["MAX_STEPS", "NATIVE_BOTS", "check", "run_chunk"]
+__all__ = ["MAX_STEPS", "NATIVE_BOTS", "check", "derive_seeds", "run_chunk"]
 
 #: Bot name -> the native policy that makes its choices (``nomercy.native.sim``): the
 #: same choices from the same seed, checked by tests/sim/test_native_engine.py.
@@ -54,6 +56,26 @@ def check(spec: RunSpec) -> None:
     Batch(spec.rules, 1, spec.players)  # the deck must deal to every seat (S2)
 
 
+def derive_seeds(kind: str, parts: list[tuple[int, ...]]) -> list[int]:
+    """``[derive_seed(kind, *p) for p in parts]``, the generators seeded natively.
+
+    ``random.Random(text)`` seeds from ``int.from_bytes(text + sha512(text))``: the bytes
+    are hashed here, the key's words fed to MT19937 in :func:`nomercy.native.sim.derive_seeds`
+    (a test checks it against :func:`~nomercy.seeding.derive_seed`).
+    """
+    if not parts:
+        return []
+    blobs = []
+    for p in parts:
+        text = (f"nomercy-{kind}:" + ":".join(str(int(x)) for x in p)).encode()
+        blobs.append((text + sha512(text).digest())[::-1])  # little-endian: word 0 first
+    size = -(-max(len(b) for b in blobs) // 4) * 4
+    keys = np.frombuffer(b"".join(b.ljust(size, b"\0") for b in blobs), "<u4").reshape(len(blobs), -1)
+    out = np.zeros(len(blobs), np.int64)
+    K.derive_seeds(keys, np.zeros(K.MT_WORDS, np.int64), out)
+    return out.tolist()
+
+
 def _replayed_draws(before: np.ndarray, rules: Rules, seat: int, action: int, reshuffles: int) -> int:
     """The cards drawn by ``action`` of ``seat`` from the table ``before``, on the reference."""
     state = to_state(before, rules)
@@ -73,9 +95,10 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
     table = batch.tables[0]
     before = np.zeros_like(table)
     indexes = range(start, stop)
-    seeds = [game_seed(spec.seed, i) for i in indexes]
+    seeds = derive_seeds("sim", [(spec.seed, i) for i in indexes])  # runner.game_seed
     game_seeds = np.array(seeds, np.int64)
-    bot_seeds = np.array([[bot_seed(s, seat) for seat in range(n)] for s in seeds], np.int64)
+    bot_seeds = np.array(derive_seeds("bot", [(s, seat) for s in seeds for seat in range(n)]), np.int64)
+    bot_seeds = bot_seeds.reshape(len(seeds), n)  # runner.bot_seed(s, seat)
     kinds = np.array([NATIVE_BOTS[name] for name in spec.bots], np.int64)
     mt = np.zeros((L.MAX_PLAYERS, K.MT_WORDS), np.int32)
     stats = np.zeros((len(seeds), K.NUM_STATS), np.int64)
