@@ -8,7 +8,8 @@ another machine) and give exactly the rows it would give here.
 Games go through :func:`nomercy.bots.runner.play_round`, the loop every driver shares. When
 every seat is the built-in random bot, a shortcut loop makes the same choices with the same
 RNGs without building a view per decision (about three times the throughput); a test
-checks that both loops give identical rows.
+checks that both loops give identical rows. ``RunSpec(engine="native")`` plays the same
+games on the native engine instead (:mod:`nomercy.sim.native_runner`), to the same rows.
 """
 
 from __future__ import annotations
