@@ -209,3 +209,11 @@ def test_seeds_derived_natively_are_derive_seeds() -> None:
         derive_seed("x"),
     ]
     assert derive_seeds("sim", []) == []
+
+
+def test_an_endless_round_is_an_error_naming_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nomercy.sim import native_runner
+
+    monkeypatch.setattr(native_runner, "MAX_STEPS", 5)
+    with pytest.raises(RuntimeError, match="game 3 did not end within 5 actions"):
+        RunSpec(games=2, seed=1, engine="native").play_chunk(3, 5)

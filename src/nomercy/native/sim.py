@@ -7,7 +7,8 @@ around the engine:
 - the legal actions in the order of ``GameState.legal_actions()`` (:func:`ordered_legal`),
   since a seeded bot picks by position in that list;
 - each seat's ``random.Random(bot_seed)``, reproduced on MT19937 (``kernels.mt_seed``
-  seeds any key below 2**64 as CPython does; :func:`mt_random` is ``random()``);
+  seeds any key below 2**64 as CPython does; :func:`mt_random` is ``random()``), and the
+  seeds themselves (:func:`derive_seeds`, ``nomercy.seeding.derive_seed`` once hashed);
 - the seat policies (:func:`choose`, :func:`react`: the seam where a policy plugs in);
 - the row's counts, read from the table before and after each action: a step that
   reshuffled the draw pile stops the loop (``REPLAY``) so that Python replays it on the
@@ -76,7 +77,8 @@ C_PHASE = 1  # PH_DEAL, PH_TURN or PH_REACT
 C_AFTER = 2  # the seat whose action the reactions follow
 C_SEAT = 3  # the action to replay and its seat
 C_ACTION = 4
-CURSOR = 5
+C_PILE = 5  # 1: the draw pile changed since ``before`` copied it
+CURSOR = 6
 PH_DEAL = 0
 PH_TURN = 1
 PH_REACT = 2
@@ -239,8 +241,11 @@ def reacts(kind):
 
 
 @_inline
-def _keep(s, before):
-    """Copy what ``to_state`` reads of ``s`` into ``before`` (scalars, hands, piles)."""
+def _keep(s, before, cursor):
+    """Copy what ``to_state`` reads of ``s`` into ``before``: the scalars, hands and
+    discard pile, and the draw pile when ``cursor[C_PILE]`` says it changed. Only a deal
+    or a reshuffle writes the draw pile's slots (a draw only shortens it), so between
+    them ``before`` keeps the one copy."""
     for i in range(HANDS):
         before[i] = s[i]
     deck = s[DECK]
@@ -249,8 +254,10 @@ def _keep(s, before):
         for i in range(h0, h0 + s[HLEN + seat]):
             before[i] = s[i]
     p0 = HANDS + MAX_PLAYERS * deck
-    for i in range(p0, p0 + s[PILE_LEN]):
-        before[i] = s[i]
+    if cursor[C_PILE]:
+        for i in range(p0, p0 + s[PILE_LEN]):
+            before[i] = s[i]
+        cursor[C_PILE] = 0
     d0 = p0 + deck
     for i in range(d0, d0 + s[DISC_LEN]):
         before[i] = s[i]
@@ -262,7 +269,7 @@ def _keep(s, before):
 @_kernel
 def _act(s, before, R, seat, action, stats, cursor):
     """Apply ``action`` by ``seat`` and count it; True if Python must replay it."""
-    _keep(s, before)
+    _keep(s, before, cursor)
     pile = s[PILE_LEN]
     shuffles = s[SHUFFLES]
     apply_action(s, R, seat, action)
@@ -277,6 +284,7 @@ def _act(s, before, R, seat, action, stats, cursor):
     stats[S_RESHUFFLES] += s[SHUFFLES] - shuffles
     cursor[C_SEAT] = seat
     cursor[C_ACTION] = action
+    cursor[C_PILE] = 1  # copied at the next action, once the replay has read this one
     return True
 
 
@@ -363,6 +371,7 @@ def play_games(
                 seed_rng(mt[seat], bot_seeds[g, seat])
             for i in range(NUM_STATS):
                 row[i] = 0
+            cursor[C_PILE] = 1
             row[S_DEALER] = s[DEALER]
             row[S_FIRST] = s[CURRENT]
             cursor[C_PHASE] = PH_TURN
