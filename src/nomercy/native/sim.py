@@ -220,17 +220,26 @@ def ordered_legal(s, R, seat, mask, lst, out):
 
 @_kernel
 def choose(s, R, seat, kind, mt, actions, count):
-    """The action seat ``seat``'s policy takes on its turn, from ``actions[1..count]``
-    (the reference's order). ``mt`` is the seat's ``random.Random``."""
+    """The action seat ``seat``'s policy ``kind`` takes on its turn: one of
+    ``actions[1..count]``, the deciding seat's legal actions in the reference's order.
+
+    A policy plugs in here and in :func:`react`: it reads the table ``s`` only as its
+    seat may see it, takes its randomness from ``mt`` alone (the seat's
+    ``random.Random(bot_seed)``: ``mt_below(mt, 0, n)`` is ``randrange(n)`` and
+    ``choice``, :func:`mt_random` is ``random()``), drawing as often as the Python bot
+    does, and breaks ties in list order as the Python bot does; ``native_runner.NATIVE_BOTS``
+    then names it, and tests/sim/test_native_engine.py checks its rows.
+    """
     if kind == P_RANDOM:
-        return actions[1 + mt_below(mt, 0, count)]
-    return -1  # no such policy: play_games refuses it before it starts
+        return actions[1 + mt_below(mt, 0, count)]  # RandomBot: rng.choice(legal_actions)
+    return -1  # no such policy: native_runner.check refuses it before any game
 
 
 @_kernel
 def react(s, R, seat, kind, mt, actions, count):
-    """The out-of-turn action (catch, late Uno) seat ``seat``'s policy takes from
-    ``actions[1..count]``, or -1. The random bot never acts out of turn."""
+    """The out-of-turn action (catch, late Uno) policy ``kind`` takes for ``seat``, from
+    ``actions[1..count]`` (that seat's legal actions, reference order), or -1 for none.
+    Asked only for a policy that :func:`reacts`; the random bot never acts out of turn."""
     return -1
 
 
