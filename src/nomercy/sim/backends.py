@@ -116,13 +116,14 @@ def _start_context(native: bool = False) -> multiprocessing.context.BaseContext:
     Both start workers from a clean process (safe beside the progress bar's thread); the
     fork server imports nomercy once and forks each worker from it, so starting K workers
     costs one import instead of K. For a native run (``native``) it also loads the native
-    engine (numba and the compiled kernels: about a second), which a Python run does not
-    need. The fork server starts once per process, with the modules of its first run.
+    engine's compiled kernels (:mod:`nomercy.sim.native_preload`: about a second of CPU
+    that no worker then pays), which a Python run does not need. The fork server starts
+    once per process, with the modules of its first run.
     """
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         modules = ["nomercy.sim.runner", "nomercy.sim.tournament"]
-        context.set_forkserver_preload([*modules, "nomercy.sim.native_runner"] if native else modules)
+        context.set_forkserver_preload([*modules, "nomercy.sim.native_preload"] if native else modules)
         return context
     return multiprocessing.get_context("spawn")
 
