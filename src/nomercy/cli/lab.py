@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from nomercy.cli.options import load_rules
-from nomercy.cli.simulate import backend_for, make_spec, reproduce, run_with_progress
+from nomercy.cli.simulate import ENGINE_HELP, backend_for, make_spec, reproduce, run_with_progress
 from nomercy.errors import InvalidRules
 from nomercy.sim.runner import Row
 
@@ -80,6 +80,7 @@ def compare(
     out: Path | None = typer.Option(None, "--out", "-o", help="also write every game's row (.parquet/.csv)"),
     html: Path = typer.Option(Path("compare.html"), "--html", help="HTML report with figures"),
     md: Path | None = typer.Option(None, "--md", help="Markdown table (default: the HTML path with .md)"),
+    engine: str = typer.Option("python", "--engine", "-e", help=ENGINE_HELP),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show progress bars"),
 ) -> None:
     """Play the same seeds under several rule sets; report differences with 95% intervals.
@@ -95,7 +96,7 @@ def compare(
     extra = [arg for path in rules_files for arg in ("--rules", str(path))]
     extra += [arg for v in variant for arg in ("--variant", v)]
     command = reproduce("compare", games, players, seed, preset, rule, None, bots, extra)
-    specs = [make_spec(games, players, rules, bots, seed, label) for label, rules in sets]
+    specs = [make_spec(games, players, rules, bots, seed, label, engine) for label, rules in sets]
     backend = backend_for(workers, ray)
     console, status = Console(), Console(stderr=True)
     rows: list[Row] = []

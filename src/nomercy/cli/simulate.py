@@ -1,7 +1,8 @@
 """``nomercy simulate``: play many seeded games between bots, in parallel, and summarise them.
 
 Games run on local worker processes (``--workers``, default: every core) or on Ray
-(``--ray [ADDRESS]``); the rows are the same for a seed whatever runs them. ``--out`` streams
+(``--ray [ADDRESS]``), on the Python engine or the native one (``--engine native``); the
+rows are the same for a seed whatever runs them. ``--out`` streams
 one row per game to Parquet or CSV for ``nomercy report``. Ctrl-C stops the run, and every
 game that finished is still written and summarised.
 """
@@ -39,7 +40,15 @@ from nomercy.sim.report import ordinal
 from nomercy.sim.runner import Row, RunSpec, game_seed
 from nomercy.sim.stats import rate
 
-__all__ = ["OptionalRayCommand", "Tally", "game_seed", "rules_label", "run_with_progress", "simulate"]
+__all__ = [
+    "ENGINE_HELP",
+    "OptionalRayCommand",
+    "Tally",
+    "game_seed",
+    "rules_label",
+    "run_with_progress",
+    "simulate",
+]
 
 RAY_LOCAL = "local"
 
@@ -196,16 +205,30 @@ def parse_bots(text: str) -> tuple[str, ...]:
     return names
 
 
-def make_spec(games: int, players: int, rules: Rules, bots: str, seed: int, label: str) -> RunSpec:
+def make_spec(
+    games: int, players: int, rules: Rules, bots: str, seed: int, label: str, engine: str = "python"
+) -> RunSpec:
     """A :class:`RunSpec` from command-line values; mistakes become usage errors."""
     try:
         return RunSpec(
-            games=games, players=players, rules=rules, bots=parse_bots(bots), seed=seed, label=label
+            games=games,
+            players=players,
+            rules=rules,
+            bots=parse_bots(bots),
+            seed=seed,
+            label=label,
+            engine=engine.strip().lower(),
         )
     except InvalidRules as exc:
         raise typer.BadParameter(str(exc)) from None
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    except ImportError as exc:  # --engine native without the fast extra
+        raise typer.BadParameter(str(exc), param_hint="--engine") from None
+
+
+#: ``--engine``: the reference Python engine, or the native one (the ``fast`` extra).
+ENGINE_HELP = "what plays the games: python (default) or native (pip install 'nomercy[fast]'; random bots)"
 
 
 def backend_for(workers: int | None, ray: str | None) -> Backend:
@@ -243,12 +266,13 @@ def simulate(
     out: Path | None = typer.Option(
         None, "--out", "-o", help="write one row per game: results.parquet or .csv"
     ),
+    engine: str = typer.Option("python", "--engine", "-e", help=ENGINE_HELP),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show the progress bar"),
     chunk_size: int | None = typer.Option(None, "--chunk-size", min=1, hidden=True, help="games per task"),
 ) -> None:
     """Play seeded games between bots and summarise them (rows to --out for 'nomercy report')."""
     rules = load_rules(preset, rule, rules_file)
-    spec = make_spec(games, players, rules, bots, seed, rules_label(preset, rule, rules_file))
+    spec = make_spec(games, players, rules, bots, seed, rules_label(preset, rule, rules_file), engine)
     backend = backend_for(workers, ray)
     console = Console()
     status = Console(stderr=True)
@@ -275,7 +299,8 @@ def simulate(
     bots_text = ",".join(dict.fromkeys(spec.bots))
     tally.print(console, f"{tally.games} games, {players} players, bots {bots_text}, rules {spec.label}")
     console.print(
-        f"{tally.games / elapsed:,.0f} games/s on {backend.name} ({backend.workers} workers), {elapsed:.1f} s"
+        f"{tally.games / elapsed:,.0f} games/s on {backend.name} ({backend.workers} workers), "
+        f"{spec.engine} engine, {elapsed:.1f} s"
     )
     if out is not None:
         console.print(f"wrote {tally.games} rows to {out}")

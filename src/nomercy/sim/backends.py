@@ -110,16 +110,20 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_context() -> multiprocessing.context.BaseContext:
+def _start_context(native: bool = False) -> multiprocessing.context.BaseContext:
     """``forkserver`` with the simulator preloaded where the OS has it, else ``spawn``.
 
     Both start workers from a clean process (safe beside the progress bar's thread); the
     fork server imports nomercy once and forks each worker from it, so starting K workers
-    costs one import instead of K.
+    costs one import instead of K. For a native run (``native``) it also loads the native
+    engine's compiled kernels (:mod:`nomercy.sim.native_preload`: about a second of CPU
+    that no worker then pays), which a Python run does not need. The fork server starts
+    once per process, with the modules of its first run.
     """
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["nomercy.sim.runner", "nomercy.sim.tournament"])
+        modules = ["nomercy.sim.runner", "nomercy.sim.tournament"]
+        context.set_forkserver_preload([*modules, "nomercy.sim.native_preload"] if native else modules)
         return context
     return multiprocessing.get_context("spawn")
 
@@ -136,7 +140,10 @@ class LocalProcesses:
     name: str = "processes"
 
     def imap(self, job: Job[R], chunks: list[Chunk]) -> Generator[tuple[Chunk, list[R]], None, None]:
-        pool = ProcessPoolExecutor(self.workers, mp_context=_start_context(), initializer=_ignore_sigint)
+        native = getattr(job, "engine", "python") == "native"
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=_start_context(native), initializer=_ignore_sigint
+        )
         todo = iter(chunks)
         running: dict[Future[list[R]], Chunk] = {}
         try:

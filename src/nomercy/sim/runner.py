@@ -8,7 +8,8 @@ another machine) and give exactly the rows it would give here.
 Games go through :func:`nomercy.bots.runner.play_round`, the loop every driver shares. When
 every seat is the built-in random bot, a shortcut loop makes the same choices with the same
 RNGs without building a view per decision (about three times the throughput); a test
-checks that both loops give identical rows.
+checks that both loops give identical rows. ``RunSpec(engine="native")`` plays the same
+games on the native engine instead (:mod:`nomercy.sim.native_runner`), to the same rows.
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ from nomercy.events import Caught, Drew, Event, Reshuffled, StackGrew
 from nomercy.rules import Rules
 from nomercy.seeding import derive_seed
 
-__all__ = ["Row", "RunSpec", "bot_seed", "game_seed", "play_game", "run_chunk"]
+__all__ = ["ENGINES", "Row", "RunSpec", "bot_seed", "game_seed", "make_row", "play_game", "run_chunk"]
 
 Row = dict[str, Any]
+
+#: What can play a run's games (``RunSpec.engine``).
+ENGINES: tuple[str, ...] = ("python", "native")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -47,6 +51,9 @@ class RunSpec:
 
     ``bots`` names one bot per seat (a single name seats it everywhere); ``label`` names
     the rule set in every row so that runs under different rules can share a file.
+    ``engine`` is what plays the games: ``"python"`` (the reference, :func:`play_game`) or
+    ``"native"`` (:mod:`nomercy.sim.native_runner`, the ``fast`` extra, bots with a native
+    version only); the rows are the same either way.
     """
 
     games: int
@@ -55,6 +62,7 @@ class RunSpec:
     bots: tuple[str, ...] = ("random",)
     seed: int = 0
     label: str = "default"
+    engine: str = "python"
 
     def __post_init__(self) -> None:
         if not isinstance(self.games, int) or self.games < 0:
@@ -73,9 +81,19 @@ class RunSpec:
         for name in set(names):
             make(name)  # unknown names fail here, in game terms, before any game starts
         object.__setattr__(self, "bots", names)
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine {self.engine!r}: choose from {', '.join(ENGINES)}")
+        if self.engine == "native":  # refuse here, before any game, what the native engine cannot play
+            from nomercy.sim import native_runner
+
+            native_runner.check(self)
 
     def play_chunk(self, start: int, stop: int) -> list[Row]:
         """Rows of games ``start`` to ``stop``: a :class:`~nomercy.sim.backends.Job`."""
+        if self.engine == "native":
+            from nomercy.sim import native_runner
+
+            return native_runner.run_chunk(self, start, stop)
         return run_chunk(self, start, stop)
 
 
@@ -141,27 +159,59 @@ def play_game(spec: RunSpec, index: int, *, shortcut: bool | None = None) -> Row
         play_round(state, bots, listen)
     outcome = state.outcome
     assert outcome is not None
+    return make_row(
+        spec,
+        index,
+        seed,
+        state.dealer,
+        first,
+        outcome.winner,
+        outcome.reason,
+        (tally.decisions, tally.cards_drawn, tally.largest_stack, tally.catches, tally.reshuffles),
+        [(k.seat, k.by) for k in outcome.knocked_out],
+        list(outcome.points),
+    )
+
+
+def make_row(
+    spec: RunSpec,
+    index: int,
+    seed: int,
+    dealer: int,
+    first: int,
+    winner: int,
+    reason: str,
+    counts: tuple[int, int, int, int, int],
+    knocked_out: list[tuple[int, int | None]],
+    points: list[int],
+) -> Row:
+    """The row of game ``index`` (dealt from ``seed``): one shape whichever engine played it.
+
+    ``counts`` are the decisions, cards drawn, largest stack, catches and reshuffles;
+    ``knocked_out`` the outcome's ``(seat, by)`` pairs in order.
+    """
     n = spec.players
+    decisions, cards_drawn, largest_stack, catches, reshuffles = counts
     return {
         "game": index,
         "seed": seed,
         "rules": spec.label,
         "players": n,
         "bots": list(spec.bots),
-        "dealer": state.dealer,
+        "dealer": dealer,
         "first_player": first,
-        "winner": outcome.winner,
-        "winner_position": (outcome.winner - first) % n,
-        "reason": outcome.reason,
-        "decisions": tally.decisions,
-        "cards_drawn": tally.cards_drawn,
-        "largest_stack": tally.largest_stack,
-        "knockouts": len(outcome.knocked_out),
-        "knocked_out": [k.seat for k in outcome.knocked_out],
-        "knocked_out_by": [-1 if k.by is None or k.by == k.seat else k.by for k in outcome.knocked_out],
-        "catches": tally.catches,
-        "reshuffles": tally.reshuffles,
-        "points": list(outcome.points),
+        "winner": winner,
+        "winner_position": (winner - first) % n,
+        "reason": reason,
+        "decisions": decisions,
+        "cards_drawn": cards_drawn,
+        "largest_stack": largest_stack,
+        "knockouts": len(knocked_out),
+        "knocked_out": [seat for seat, _ in knocked_out],
+        "knocked_out_by": [-1 if by is None or by == seat else by for seat, by in knocked_out],
+        "catches": catches,
+        "reshuffles": reshuffles,
+        "points": points,
     }
 
 

@@ -1,0 +1,161 @@
+"""The games of a run on the native engine: the rows the Python engine gives, faster.
+
+``RunSpec(engine="native")`` plays its chunks here (``nomercy simulate --engine native``).
+Game ``i`` is dealt from the same :func:`~nomercy.sim.runner.game_seed`, each seat's
+policy draws from the same ``random.Random(bot_seed(...))`` over the legal actions in the
+reference's order, and the counts come from the table before and after every action
+(:mod:`nomercy.native.sim`); the few actions that reshuffle the draw pile are replayed on
+the reference engine to count their cards drawn from its events. So a row is equal to the
+one :func:`~nomercy.sim.runner.play_game` gives, and any chunk can play in any worker.
+
+Only bots with a native policy can sit at a native table (:data:`NATIVE_BOTS`); the others
+are refused by :func:`check` before any game starts.
+"""
+
+from __future__ import annotations
+
+from hashlib import sha512
+
+import numpy as np
+
+from nomercy.events import Drew, Reshuffled
+from nomercy.native import Batch, index_action, to_state
+from nomercy.native import layout as L
+from nomercy.native import sim as K
+from nomercy.rules import Rules
+from nomercy.sim.runner import Row, RunSpec, make_row
+
+__all__ = ["MAX_STEPS", "NATIVE_BOTS", "check", "derive_seeds", "run_chunk"]
+
+#: Bot name -> the native policy that makes its choices (``nomercy.native.sim``): the
+#: same choices from the same seed, checked by tests/sim/test_native_engine.py.
+NATIVE_BOTS: dict[str, int] = {"random": K.P_RANDOM}
+
+#: Actions after which a round counts as endless (``bots.runner.play_round``'s limit).
+MAX_STEPS = 100_000
+
+_REASONS = ("played_out", "last_standing")
+
+
+def check(spec: RunSpec) -> None:
+    """Refuse (:class:`ValueError`) a run the native engine cannot play as the Python one."""
+    from nomercy.sim.runner import _random_is_plain
+
+    missing = sorted({name for name in spec.bots if name not in NATIVE_BOTS})
+    if missing:
+        raise ValueError(
+            f"bot {', '.join(missing)} has no native version (native bots: {', '.join(NATIVE_BOTS)}): "
+            "use --engine python"
+        )
+    if not _random_is_plain():
+        raise ValueError("the 'random' bot is not the built-in one here: use --engine python")
+    if spec.players > L.MAX_PLAYERS:
+        raise ValueError(
+            f"{spec.players} players: a native table seats at most {L.MAX_PLAYERS}, use --engine python"
+        )
+    Batch(spec.rules, 1, spec.players)  # the deck must deal to every seat (S2)
+
+
+def derive_seeds(kind: str, parts: list[tuple[int, ...]]) -> list[int]:
+    """``[derive_seed(kind, *p) for p in parts]``, the generators seeded natively.
+
+    ``random.Random(text)`` seeds from ``int.from_bytes(text + sha512(text))``: the bytes
+    are hashed here, the key's words fed to MT19937 in :func:`nomercy.native.sim.derive_seeds`
+    (a test checks it against :func:`~nomercy.seeding.derive_seed`).
+    """
+    if not parts:
+        return []
+    blobs = []
+    for p in parts:
+        text = (f"nomercy-{kind}:" + ":".join(str(int(x)) for x in p)).encode()
+        blobs.append((text + sha512(text).digest())[::-1])  # little-endian: word 0 first
+    size = -(-max(len(b) for b in blobs) // 4) * 4
+    keys = np.frombuffer(b"".join(b.ljust(size, b"\0") for b in blobs), "<u4").reshape(len(blobs), -1)
+    out = np.zeros(len(blobs), np.int64)
+    K.derive_seeds(keys, np.zeros(K.MT_WORDS, np.int64), out)
+    return out.tolist()
+
+
+def _replayed_draws(before: np.ndarray, rules: Rules, seat: int, action: int, reshuffles: int) -> int:
+    """The cards drawn by ``action`` of ``seat`` from the table ``before``, on the reference."""
+    state = to_state(before, rules)
+    events = state.apply(index_action(action, seat, state.players), seat)
+    if sum(1 for e in events if type(e) is Reshuffled) != reshuffles:
+        raise RuntimeError(f"the native and reference engines disagree on a reshuffle at step {state.step}")
+    return sum(e.count for e in events if type(e) is Drew)
+
+
+def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
+    """Rows of games ``start`` (inclusive) to ``stop`` (exclusive), played natively."""
+    check(spec)
+    if stop <= start:
+        return []
+    n = spec.players
+    batch = Batch(spec.rules, 1, n)
+    table = batch.tables[0]
+    before = np.zeros_like(table)
+    indexes = range(start, stop)
+    seeds = derive_seeds("sim", [(spec.seed, i) for i in indexes])  # runner.game_seed
+    game_seeds = np.array(seeds, np.int64)
+    bot_seeds = np.array(derive_seeds("bot", [(s, seat) for s in seeds for seat in range(n)]), np.int64)
+    bot_seeds = bot_seeds.reshape(len(seeds), n)  # runner.bot_seed(s, seat)
+    kinds = np.array([NATIVE_BOTS[name] for name in spec.bots], np.int64)
+    mt = np.zeros((L.MAX_PLAYERS, K.MT_WORDS), np.int32)
+    stats = np.zeros((len(seeds), K.NUM_STATS), np.int64)
+    cursor = np.zeros(K.CURSOR, np.int64)
+    mask = np.zeros(L.NUM_ACTIONS, np.uint8)
+    scratch = np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    actions = np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    sitting = np.zeros(L.MAX_PLAYERS, np.int64)
+    while True:
+        code = K.play_games(
+            table,
+            before,
+            batch.encoded,
+            batch.deck,
+            n,
+            game_seeds,
+            bot_seeds,
+            kinds,
+            mt,
+            stats,
+            cursor,
+            mask,
+            scratch,
+            actions,
+            sitting,
+            MAX_STEPS,
+        )
+        if code == K.DONE:
+            break
+        g = int(cursor[K.C_GAME])
+        if code == K.ENDLESS:
+            raise RuntimeError(f"game {start + g} did not end within {MAX_STEPS} actions")
+        reshuffles = int(table[L.SHUFFLES]) - int(before[L.SHUFFLES])
+        stats[g, K.S_DRAWN] += _replayed_draws(
+            before, spec.rules, int(cursor[K.C_SEAT]), int(cursor[K.C_ACTION]), reshuffles
+        )
+    rows = []
+    for g, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
+        v = stats[g].tolist()
+        k = v[K.S_KNOCKOUTS]
+        rows.append(
+            make_row(
+                spec,
+                index,
+                seed,
+                v[K.S_DEALER],
+                v[K.S_FIRST],
+                v[K.S_WINNER],
+                _REASONS[v[K.S_REASON]],
+                (v[K.S_DECISIONS], v[K.S_DRAWN], v[K.S_LARGEST], v[K.S_CATCHES], v[K.S_RESHUFFLES]),
+                [
+                    (seat, None if by < 0 else by)
+                    for seat, by in zip(
+                        v[K.S_KO_SEAT : K.S_KO_SEAT + k], v[K.S_KO_BY : K.S_KO_BY + k], strict=True
+                    )
+                ],
+                v[K.S_POINTS : K.S_POINTS + n],
+            )
+        )
+    return rows
