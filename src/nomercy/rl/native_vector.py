@@ -469,9 +469,6 @@ class NativeGymVectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal every row (row ``i`` from ``seed + i``, or ``seed[i]``); ``options`` are
         not used."""
-        if seed is not None:
-            self._np_random_seed = seed if isinstance(seed, int) else None
-            self._np_random, _ = gymnasium.utils.seeding.np_random(seed if isinstance(seed, int) else None)
         obs, masks = self.env.reset(seed)
         return obs, {"action_mask": masks, "_action_mask": self._all}
 
