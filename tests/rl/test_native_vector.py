@@ -18,6 +18,7 @@ pytest.importorskip("numba", reason="the native engine needs the fast extra")
 
 from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
+from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 
 from nomercy import GameState, Rules, determinize, new_game  # noqa: E402
 from nomercy.cards import Card  # noqa: E402
@@ -231,6 +232,12 @@ def test_worker_processes_play_the_same_rows() -> None:
     local = _trace(NativeVectorEnv(5, players=3), 1, 60)
     with NativeVectorEnv(5, players=3, workers=2) as env:
         assert all(_same(x, y) for x, y in zip(local, _trace(env, 1, 60), strict=True))
+        obs = env.observations.copy()
+        actions = env.sample_actions()
+        actions[4] = int(np.flatnonzero(env.masks[4] == 0)[0])
+        with pytest.raises(ValueError, match="row 4"):
+            env.step(actions)
+        assert _same(obs, env.observations)
     with pytest.raises(RuntimeError, match="closed"):
         env.step(np.zeros(5, np.int64))
 
@@ -279,7 +286,7 @@ def test_bad_arguments_are_refused_with_a_reason(kwargs: dict[str, object], mess
 
 def test_bad_seeds_are_refused() -> None:
     env = NativeVectorEnv(2)
-    for seed, message in [([1], "1 seeds for 2 rows"), (-1, "seed"), ([0, "x"], "seed")]:
+    for seed, message in [([1], "1 seeds for 2 rows"), (-1, "seed"), ([0, "x"], "seed"), (True, "seed")]:
         with pytest.raises(ValueError, match=message):
             env.reset(seed=seed)  # type: ignore[arg-type]
 
@@ -313,4 +320,20 @@ def test_the_gymnasium_vector_api() -> None:
         else:
             assert "final_obs" not in info
     assert finals > 5
+    env.close()
+
+
+def test_gymnasium_vector_wrappers_see_the_episodes() -> None:
+    env = RecordEpisodeStatistics(NativeGymVectorEnv(4, players=2))
+    env.reset(seed=0)
+    inner = env.unwrapped
+    assert isinstance(inner, NativeGymVectorEnv)
+    ended = 0
+    for _ in range(100):
+        _, rewards, terminations, _, info = env.step(inner.env.sample_actions())
+        ended += int(terminations.sum())
+        if terminations.any():
+            assert _same(info["_episode"], terminations)
+            assert (info["episode"]["r"][terminations] == rewards[terminations]).all()
+    assert ended > 10 and len(env.return_queue) == ended
     env.close()

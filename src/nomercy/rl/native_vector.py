@@ -95,6 +95,8 @@ def _seed_words(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
     if seed is None:
         words = np.random.SeedSequence().generate_state(3 * n, np.uint64).reshape(n, 3)
     else:
+        if isinstance(seed, bool):
+            raise ValueError(f"a seed is a whole number >= 0, got {seed!r}")
         if isinstance(seed, int | np.integer):
             seeds = [int(seed) + i for i in range(n)]
         else:
