@@ -20,7 +20,7 @@ from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 
-from nomercy import GameState, Rules, determinize, new_game  # noqa: E402
+from nomercy import GameState, IllegalAction, Rules, determinize, new_game  # noqa: E402
 from nomercy.cards import Card  # noqa: E402
 from nomercy.native import Batch, index_action  # noqa: E402
 from nomercy.native import encode as E  # noqa: E402
@@ -35,6 +35,7 @@ from nomercy.rl.native_vector import (  # noqa: E402
     NativeGymVectorEnv,
     NativeVectorEnv,
 )
+from nomercy.testing import RULE_MIXES  # noqa: E402
 from nomercy.views import player_view  # noqa: E402
 
 #: Rule mixes that reach every section of the encoding (as tests/rl/test_fast_encoding.py):
@@ -115,6 +116,26 @@ def _check_row(env: NativeVectorEnv, row: int, replay: _Replay) -> None:
     assert _same(encoder.mask(state, env.seat), env.masks[row])
 
 
+def _replay_run(env: NativeVectorEnv, seed: int, steps: int) -> int:
+    """Step ``env`` with random legal actions, replaying every row on the Python engine
+    after every call; return how many of the learner's rounds ended."""
+    env.reset(seed=seed)
+    replays = [_Replay(env, row) for row in range(env.num_envs)]
+    for row, replay in enumerate(replays):
+        assert replay.follow(None) == (0.0, False)
+        _check_row(env, row, replay)
+    ended = 0
+    for _ in range(steps):
+        actions = env.sample_actions()
+        _, _, rewards, dones = env.step(actions)
+        for row, replay in enumerate(replays):
+            reward_py, done_py = replay.follow(int(actions[row]))
+            assert (float(rewards[row]), bool(dones[row])) == (reward_py, done_py)
+            _check_row(env, row, replay)
+            ended += done_py
+    return ended
+
+
 @pytest.mark.parametrize(
     ("name", "players", "reward"),
     [
@@ -127,26 +148,38 @@ def _check_row(env: NativeVectorEnv, row: int, replay: _Replay) -> None:
         ("rlcard", 2, "win"),
     ],
 )
-def test_every_step_is_the_python_engine_and_the_python_encoding(
-    name: str, players: int, reward: str
-) -> None:
-    seat = players // 2  # not always seat 0
-    env = NativeVectorEnv(4, players, RULES[name], seat=seat, reward=reward, log_size=LOG)
-    env.reset(seed=11)
-    replays = [_Replay(env, row) for row in range(env.num_envs)]
-    for row, replay in enumerate(replays):
-        assert replay.follow(None) == (0.0, False)
-        _check_row(env, row, replay)
-    ended = 0
-    for _ in range(250):
-        actions = env.sample_actions()
-        _, _, rewards, dones = env.step(actions)
-        for row, replay in enumerate(replays):
-            reward_py, done_py = replay.follow(int(actions[row]))
-            assert (float(rewards[row]), bool(dones[row])) == (reward_py, done_py)
-            _check_row(env, row, replay)
-            ended += done_py
-    assert ended >= 2  # rounds did end and were dealt again
+def test_every_step_is_the_python_engine_and_encoding(name: str, players: int, reward: str) -> None:
+    env = NativeVectorEnv(4, players, RULES[name], seat=players // 2, reward=reward, log_size=LOG)
+    assert _replay_run(env, 11, 250) >= 2  # rounds did end and were dealt again
+
+
+MIXES = list(RULE_MIXES.items())
+
+
+@pytest.mark.parametrize(("name", "rules"), MIXES, ids=[name for name, _ in MIXES])
+def test_every_house_rule_mix_steps_as_the_python_engine(name: str, rules: Rules) -> None:
+    """The project's rule mixes (nomercy.testing), each at another table size and seat."""
+    index = [n for n, _ in MIXES].index(name)
+    players = 2 + index % 5
+    reward = ("win", "points")[index % 2]
+    env = NativeVectorEnv(2, players, rules, seat=index % players, reward=reward, log_size=LOG)
+    _replay_run(env, 100 + index, 120)
+
+
+def test_the_replay_check_is_not_vacuous() -> None:
+    """A native table changed behind the environment's back is caught by the replay."""
+    env = NativeVectorEnv(2, 3, Rules(), log_size=LOG)
+    env.reset(seed=4)
+    replays = [_Replay(env, row) for row in range(2)]
+    for replay in replays:
+        replay.follow(None)
+    table = env._rows.batch.tables[1]  # type: ignore[union-attr]
+    table[L.DIRECTION] = -table[L.DIRECTION]
+    actions = env.sample_actions()
+    env.step(actions)
+    replays[0].follow(int(actions[0]))
+    with pytest.raises((AssertionError, IllegalAction)):
+        replays[1].follow(int(actions[1]))
 
 
 def test_the_action_lookup_is_exact_for_every_seat_and_table() -> None:
