@@ -156,12 +156,12 @@ def test_every_step_is_the_python_engine_and_encoding(name: str, players: int, r
 MIXES = list(RULE_MIXES.items())
 
 
+@pytest.mark.parametrize("reward", ["win", "points"])
 @pytest.mark.parametrize(("name", "rules"), MIXES, ids=[name for name, _ in MIXES])
-def test_every_house_rule_mix_steps_as_the_python_engine(name: str, rules: Rules) -> None:
+def test_every_house_rule_mix_steps_as_the_python_engine(name: str, rules: Rules, reward: str) -> None:
     """The project's rule mixes (nomercy.testing), each at another table size and seat."""
     index = [n for n, _ in MIXES].index(name)
     players = 2 + index % 5
-    reward = ("win", "points")[index % 2]
     env = NativeVectorEnv(2, players, rules, seat=index % players, reward=reward, log_size=LOG)
     _replay_run(env, 100 + index, 120)
 
