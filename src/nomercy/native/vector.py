@@ -65,7 +65,9 @@ def random_choose(s, R, seat, mask, lst, rng):
 
 @_kernel
 def choose(kind, s, R, seat, mask, lst, rng):
-    """The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point."""
+    """The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point.
+    :data:`RANDOM` is the only kind so far (the Python side refuses others); a new kind is
+    a branch here, ``if kind == HEURISTIC: return heuristic_choose(s, R, seat, mask, lst, rng)``."""
     return random_choose(s, R, seat, mask, lst, rng)
 
 
