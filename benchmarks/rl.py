@@ -9,6 +9,11 @@ Each case runs whole rounds on one core, with the loop its users write:
   an AEC or RLCard step (one decision);
 - ``VectorEnv`` (64 rows, learner against random bots): rows x ``step`` calls per second,
   actions from ``venv.sample_actions()``;
+- ``NativeVectorEnv`` (256 rows, the native engine, learner against random opponents):
+  rows x ``step`` calls per second, actions from its native ``sample_actions()``, the
+  observations and masks written every step as the others do; one core, and with the
+  rows (512) split over 1 and 2 worker processes (``workers=``): those cases are timed
+  in **wall** time whatever ``--clock`` says, since the work is in the workers;
 - RLCard's UNO (``rlcard.make("uno")``, 2 players, when the ``bench`` extra is installed),
   stepped the way PettingZoo's former ``uno_v4`` wrapper stepped it and RLCard's own
   ``env.run`` does: ``env.step(action)`` per decision, each returning the next player's
@@ -43,6 +48,11 @@ import numpy as np  # noqa: E402
 
 from nomercy.rl import NoMercyEnv, VectorEnv  # noqa: E402
 from nomercy.rl import pettingzoo as nm  # noqa: E402
+
+try:
+    from nomercy.rl.native_vector import NativeVectorEnv
+except ImportError:  # no fast extra (numba): no native cases
+    NativeVectorEnv = None  # type: ignore[assignment,misc]
 
 #: steps(seconds) -> (steps, rounds, elapsed)
 Runner = Callable[[float], tuple[int, int, float]]
@@ -118,6 +128,26 @@ def vector_runner(players: int, preset: str, num_envs: int = 64) -> Runner:
     return run
 
 
+def native_runner(players: int, preset: str, num_envs: int = 256, workers: int = 0) -> Runner:
+    assert NativeVectorEnv is not None
+    venv = NativeVectorEnv(num_envs, players=players, rules=preset, opponents="random", workers=workers)
+    venv.reset(seed=0)
+    timer = time.perf_counter if workers else None  # the workers' CPU is not this process's
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        now = timer or clock
+        steps = 0
+        before = len(venv.episode_returns)
+        start = now()
+        deadline = start + seconds
+        while now() < deadline:
+            venv.step(venv.sample_actions())
+            steps += num_envs
+        return steps, len(venv.episode_returns) - before, now() - start
+
+    return run
+
+
 def rlcard_runner() -> Runner | None:
     try:
         import rlcard
@@ -164,6 +194,15 @@ def main(argv: list[str] | None = None) -> None:
         ("VectorEnv x64, classic, 2 players vs random", vector_runner(2, "classic")),
         ("VectorEnv x64, rlcard preset, 2 players vs random", vector_runner(2, "rlcard")),
     ]
+    if NativeVectorEnv is not None:
+        cases += [
+            ("NativeVectorEnv x256, no_mercy, 2 players vs random", native_runner(2, "no_mercy")),
+            ("NativeVectorEnv x256, no_mercy, 4 players vs random", native_runner(4, "no_mercy")),
+            ("NativeVectorEnv x256, classic, 2 players vs random", native_runner(2, "classic")),
+            ("NativeVectorEnv x256, rlcard preset, 2 players vs random", native_runner(2, "rlcard")),
+            ("NativeVectorEnv x512, no_mercy, 2p, 1 worker (wall)", native_runner(2, "no_mercy", 512, 1)),
+            ("NativeVectorEnv x512, no_mercy, 2p, 2 workers (wall)", native_runner(2, "no_mercy", 512, 2)),
+        ]
     rlcard = rlcard_runner()
     if rlcard is not None:
         cases.append((RLCARD, rlcard))
@@ -181,11 +220,11 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.clock} time, best of {args.repeat}"
     )
     reference = best[RLCARD][0] if RLCARD in best else None
-    print(f"{'case':50} {'steps/s':>10} {'rounds/s':>10} {'x RLCard':>9}")
+    print(f"{'case':58} {'steps/s':>10} {'rounds/s':>10} {'x RLCard':>9}")
     for name, _ in cases:
         steps_s, rounds_s = best[name]
         ratio = f"{steps_s / reference:8.2f}x" if reference else f"{'-':>9}"
-        print(f"{name:50} {steps_s:10,.0f} {rounds_s:10,.1f} {ratio}")
+        print(f"{name:58} {steps_s:10,.0f} {rounds_s:10,.1f} {ratio}")
     if rlcard is None:
         print("RLCard not installed (pip install -e '.[bench]'): no comparison")
     print("command: " + " ".join([".venv/bin/python", "benchmarks/rl.py", *(argv or sys.argv[1:])]))

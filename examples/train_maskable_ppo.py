@@ -14,6 +14,12 @@ per checkpoint; ``--target 0.70`` stops at the first checkpoint whose win rate r
 The last line is one JSON object (``"result": ...``) with the training's wall and CPU
 seconds, the steps, the win rate and whether the target was reached: the figure to
 compare when the environment changes (``docs/rl.md``, "Training example and benchmark").
+
+**The native environment.** ``--env native`` trains on
+:class:`~nomercy.rl.native_vector.NativeVectorEnv` (the ``fast`` extra: the rounds and
+their encoding in compiled code, random opponents only) through :class:`NativeSB3VecEnv`,
+an adapter to stable-baselines3's ``VecEnv`` interface, which ``MaskablePPO`` wants. The
+evaluation is the same either way: the Gymnasium env and its Python bots.
 """
 
 from __future__ import annotations
@@ -25,12 +31,77 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import torch
+from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecEnv
 
 import nomercy
-from nomercy.rl import NoMercyEnv
+from nomercy.rl import NUM_ACTIONS, OBS_SIZE, NoMercyEnv
+from nomercy.rl.encoding import OBS_HIGH
+
+
+class NativeSB3VecEnv(VecEnv):  # type: ignore[misc]
+    """``NativeVectorEnv`` as stable-baselines3's ``VecEnv``: auto-reset in the same step
+    with ``infos[i]["terminal_observation"]``, masks by ``env_method("action_masks")``.
+    Arrays are copied out, since the native env reuses its buffers and SB3 keeps them."""
+
+    def __init__(self, num_envs: int, players: int, opponent: str, seed: int) -> None:
+        from nomercy.rl.native_vector import NativeVectorEnv
+
+        self.venv = NativeVectorEnv(num_envs, players=players, opponents=opponent)
+        self._next_seed = seed
+        self._actions = np.zeros(num_envs, np.int64)
+        super().__init__(
+            num_envs, spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32), spaces.Discrete(NUM_ACTIONS)
+        )
+
+    def reset(self) -> npt.NDArray[np.float32]:
+        seed = self._seeds[0] if self._seeds[0] is not None else self._next_seed
+        self._reset_seeds()
+        obs, _ = self.venv.reset(seed=seed)  # row i from seed + i
+        self._next_seed = seed + self.num_envs
+        return obs.copy()
+
+    def step_async(self, actions: npt.NDArray[Any]) -> None:
+        self._actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def step_wait(
+        self,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], list[dict[str, Any]]]:
+        obs, _, rewards, dones = self.venv.step(self._actions)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = self.venv.final_observations[i].copy()
+        return obs.copy(), rewards.copy(), dones.copy(), infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        return self.venv.masks.astype(bool)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        rows = list(self._get_indices(indices))
+        if attr_name == "render_mode":
+            return [None] * len(rows)
+        if attr_name == "action_masks":
+            return [self.action_masks] * len(rows)
+        raise AttributeError(f"the native rows have no attribute {attr_name!r}")
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the native rows have no attribute {attr_name!r} to set")
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in self._get_indices(indices)]
+        raise AttributeError(f"the native rows have no method {method_name!r}")
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * len(list(self._get_indices(indices)))
+
+    def close(self) -> None:
+        self.venv.close()
 
 
 def evaluate(model: MaskablePPO | None, players: int, opponent: str, games: int, seed: int) -> float:
@@ -59,6 +130,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--opponent", default="random", help="bot name for every other seat")
     parser.add_argument("--timesteps", type=int, default=300_000, help="most training steps")
     parser.add_argument("--envs", type=int, default=8, help="parallel environments (one process)")
+    parser.add_argument(
+        "--env", choices=["gym", "native"], default="gym", help="Gymnasium env, or the native vector env"
+    )
     parser.add_argument("--eval-games", type=int, default=1000)
     parser.add_argument("--eval-every", type=int, default=0, help="evaluate every N steps (0: at the end)")
     parser.add_argument("--target", type=float, help="stop at the first evaluation with this win rate")
@@ -67,12 +141,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
 
     torch.set_num_threads(1)
-    env = make_vec_env(
-        NoMercyEnv,
-        n_envs=args.envs,
-        seed=args.seed,
-        env_kwargs={"players": args.players, "opponents": args.opponent},
-    )
+    env: VecEnv
+    if args.env == "native":
+        env = NativeSB3VecEnv(args.envs, args.players, args.opponent, args.seed)
+    else:
+        env = make_vec_env(
+            NoMercyEnv,
+            n_envs=args.envs,
+            seed=args.seed,
+            env_kwargs={"players": args.players, "opponents": args.opponent},
+        )
     model = MaskablePPO(
         "MlpPolicy",
         env,
@@ -108,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             break
     if args.save:
         model.save(args.save)
+    env.close()
 
     baseline = evaluate(None, args.players, args.opponent, args.eval_games, eval_seed)
     print(
@@ -119,7 +198,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         f"trained {trained:.1%}, random player {baseline:.1%} (fair share {1 / args.players:.1%})"
     )
     result: dict[str, Any] = {
-        "env": "NoMercyEnv (Gymnasium), make_vec_env",
+        "env": "NativeVectorEnv, NativeSB3VecEnv"
+        if args.env == "native"
+        else "NoMercyEnv (Gymnasium), make_vec_env",
         "envs": args.envs,
         "players": args.players,
         "opponent": args.opponent,

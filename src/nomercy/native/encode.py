@@ -1,0 +1,126 @@
+"""The RL observation and action mask of a native table, compiled: the native twin of
+:class:`nomercy.rl.fast_encoding.StateEncoder`.
+
+The layout is not written here: the caller passes the section starts of
+``nomercy.rl.encoding.OBS_SECTIONS`` (``offsets``, in :data:`SECTIONS` order) and the
+native-to-RL action lookup table, so the encoding keeps one definition and a kernel
+loaded from numba's disk cache cannot keep an old layout (numba freezes module globals
+into the compiled code and does not notice when another module changes them).
+
+Like the reference, :func:`observe` reads for ``seat`` only its own hand, the face-up
+discard pile (``discard[buried:]``), hand, pile and set-aside sizes, the public scalars
+and the drawn card when ``seat`` decides: never another hand or the draw pile's order.
+"""
+
+# Unannotated numba kernels, as in kernels.py (pyproject.toml's mypy override says so).
+
+from __future__ import annotations
+
+from numba import njit
+
+from nomercy.native.kernels import legal
+from nomercy.native.layout import (
+    ACTIVE,
+    ASIDE_LEN,
+    BURIED,
+    COLOR,
+    CURRENT,
+    DECISION,
+    DECK,
+    DIRECTION,
+    DISC_LEN,
+    DRAWN,
+    HANDS,
+    HLEN,
+    LAST_VALUE,
+    MAX_PLAYERS,
+    PENDING,
+    PILE_LEN,
+    PLAYERS,
+    UO,
+    UO_LEN,
+)
+
+__all__ = ["SECTIONS", "mask", "observe"]
+
+#: The observation sections whose starts :func:`observe` takes, in this order.
+SECTIONS = (
+    "hand",
+    "top",
+    "color",
+    "clockwise",
+    "pending_total",
+    "last_draw_value",
+    "decision",
+    "drawn",
+    "seat_present",
+    "active",
+    "hand_sizes",
+    "current_player",
+    "uno_open",
+    "discard",
+    "draw_pile_size",
+    "aside_size",
+)
+_HAND, _TOP, _COLOR, _CW, _PENDING, _LAST, _DECISION, _DRAWN = range(8)
+_PRESENT, _ACTIVE, _SIZES, _CURRENT, _UNO, _DISCARD, _PILE, _ASIDE = range(8, 16)
+
+_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+
+
+@_kernel
+def observe(s, seat, offsets, out):
+    """``StateEncoder().observe(to_state(s), seat)`` into the float32 vector ``out``."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    deck = s[DECK]
+    h0 = HANDS + seat * deck
+    hand = offsets[_HAND]
+    for i in range(s[HLEN + seat]):
+        out[hand + s[h0 + i]] += 1.0
+    d0 = HANDS + (MAX_PLAYERS + 1) * deck
+    size = s[DISC_LEN]
+    out[offsets[_TOP] + s[d0 + size - 1]] = 1.0
+    color = s[COLOR]
+    if color >= 0:
+        out[offsets[_COLOR] + color] = 1.0
+    if s[DIRECTION] == 1:
+        out[offsets[_CW]] = 1.0
+    out[offsets[_PENDING]] = s[PENDING]
+    out[offsets[_LAST]] = s[LAST_VALUE]
+    out[offsets[_DECISION] + s[DECISION]] = 1.0
+    current = s[CURRENT]
+    if current == seat and s[DRAWN] >= 0:
+        out[offsets[_DRAWN] + s[DRAWN]] = 1.0
+    n = s[PLAYERS]
+    for k in range(n):
+        other = (seat + k) % n
+        out[offsets[_PRESENT] + k] = 1.0
+        if s[ACTIVE + other]:
+            out[offsets[_ACTIVE] + k] = 1.0
+        out[offsets[_SIZES] + k] = s[HLEN + other]
+    if current >= 0:
+        out[offsets[_CURRENT] + (current - seat) % n] = 1.0
+    for i in range(s[UO_LEN]):
+        out[offsets[_UNO] + (s[UO + i] - seat) % n] = 1.0
+    discard = offsets[_DISCARD]
+    for i in range(s[BURIED], size):
+        out[discard + s[d0 + i]] += 1.0
+    out[offsets[_PILE]] = s[PILE_LEN]
+    out[offsets[_ASIDE]] = s[ASIDE_LEN]
+
+
+@_kernel
+def mask(s, R, seat, rl_of_native, out, scratch, lst):
+    """``StateEncoder().mask(to_state(s), seat)`` into the int8 vector ``out``: the legal
+    actions of ``seat`` (``kernels.legal``) through the lookup table ``rl_of_native``.
+    ``scratch`` is an all-zero mask over the native table (left so), ``lst`` as for
+    ``legal``. Returns how many actions are legal."""
+    for i in range(out.shape[0]):
+        out[i] = 0
+    count = legal(s, R, seat, scratch, lst)
+    for i in range(1, count + 1):
+        a = lst[i]
+        scratch[a] = 0
+        out[rl_of_native[a]] = 1
+    return count

@@ -1,0 +1,372 @@
+"""The native vector environment (nomercy.rl.native_vector) against the Python path.
+
+Every step of seeded runs is replayed on the Python engine from the environment's log
+(each deal's seed, each action applied, by whom): the replayed round must be the native
+table (``GameState`` equality), the learner's reward must be the one ``SingleAgentGame``
+computes, and the native observation and mask must be ``StateEncoder``'s, bit for bit.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra is not installed")
+pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+pytest.importorskip("numba", reason="the native engine needs the fast extra")
+
+from gymnasium import spaces  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
+
+from nomercy import GameState, IllegalAction, Rules, determinize, new_game  # noqa: E402
+from nomercy.cards import Card  # noqa: E402
+from nomercy.native import Batch, index_action  # noqa: E402
+from nomercy.native import encode as E  # noqa: E402
+from nomercy.native import layout as L  # noqa: E402
+from nomercy.rl.common import knockout_reward, round_rewards  # noqa: E402
+from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE, action_to_index, index_to_action  # noqa: E402
+from nomercy.rl.fast_encoding import StateEncoder  # noqa: E402
+from nomercy.rl.native_vector import (  # noqa: E402
+    NATIVE_OF_RL,
+    OBS_OFFSETS,
+    RL_OF_NATIVE,
+    NativeGymVectorEnv,
+    NativeVectorEnv,
+)
+from nomercy.testing import RULE_MIXES  # noqa: E402
+from nomercy.views import player_view  # noqa: E402
+
+#: Rule mixes that reach every section of the encoding (as tests/rl/test_fast_encoding.py):
+#: knock-outs (M1) and buried hands (M2), hands received by a Seven or Zero, the W6
+#: challenge, drawn cards played at once.
+RULES = {
+    "no_mercy": Rules(),
+    "no_mercy+discard_bottom": Rules(knockout_hand="discard_bottom", uno_timing="holding_one"),
+    "classic": Rules.preset("classic"),
+    "classic+challenge": Rules.preset("classic").replace(
+        wild_draw4_challenge=True, wild_draw4_restricted=False
+    ),
+    "rlcard": Rules.preset("rlcard"),
+}
+LOG = 4096
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def _python_reward(state: GameState, seat: int, mode: str) -> float:
+    """``SingleAgentGame.reward`` at the end of the learner's round."""
+    if not state.active[seat]:
+        return knockout_reward(mode)  # type: ignore[arg-type]
+    return round_rewards(state, mode)[seat]  # type: ignore[arg-type]
+
+
+class _Replay:
+    """The Python engine following one row of a native env through its log."""
+
+    def __init__(self, env: NativeVectorEnv, row: int) -> None:
+        self.env, self.row = env, row
+        self.state: GameState | None = None
+        self.rounds = 0
+
+    def follow(self, learner_action: int | None) -> tuple[float, bool]:
+        """Replay the row's log of the last call; return (reward, done) as Python sees them."""
+        env, row, seat = self.env, self.row, self.env.seat
+        log, logn = env.log
+        assert 0 < logn[row] <= LOG
+        reward, done = 0.0, False
+        entries = log[row, : logn[row]].tolist()
+        first = True
+        for entry in entries:
+            if entry < 0:  # a deal: the round before it ended (or never reached the learner)
+                if self.state is not None and not first:
+                    assert self.state.is_over or not self.state.active[seat]
+                    if learner_action is not None and not done:
+                        reward, done = _python_reward(self.state, seat, env.reward_mode), True
+                        assert _same(StateEncoder().observe(self.state, seat), env.final_observations[row])
+                self.state = new_game(env.players, env.rules, seed=-entry - 1)
+                self.rounds += 1
+                first = False
+                continue
+            actor, action = divmod(entry, NUM_ACTIONS)
+            state = self.state
+            assert state is not None and not state.is_over
+            if first:  # the learner's own action, as SingleAgentGame.play applies it
+                assert learner_action is not None and actor == seat and state.current == seat
+                state.apply(index_to_action(state, learner_action, seat), seat)
+                first = False
+                continue
+            assert actor == state.current != seat and state.active[seat]  # an opponent's turn
+            state.apply(index_action(action, actor, env.players), actor)  # IllegalAction if not legal
+        state = self.state
+        assert state is not None
+        assert not state.is_over and state.active[seat] and state.current == seat
+        assert state == env.state(row)
+        return reward, done
+
+
+def _check_row(env: NativeVectorEnv, row: int, replay: _Replay) -> None:
+    state = replay.state
+    assert state is not None
+    encoder = StateEncoder()
+    assert _same(encoder.observe(state, env.seat), env.observations[row])
+    assert _same(encoder.mask(state, env.seat), env.masks[row])
+
+
+def _replay_run(env: NativeVectorEnv, seed: int, steps: int) -> int:
+    """Step ``env`` with random legal actions, replaying every row on the Python engine
+    after every call; return how many of the learner's rounds ended."""
+    env.reset(seed=seed)
+    replays = [_Replay(env, row) for row in range(env.num_envs)]
+    for row, replay in enumerate(replays):
+        assert replay.follow(None) == (0.0, False)
+        _check_row(env, row, replay)
+    ended = 0
+    for _ in range(steps):
+        actions = env.sample_actions()
+        _, _, rewards, dones = env.step(actions)
+        for row, replay in enumerate(replays):
+            reward_py, done_py = replay.follow(int(actions[row]))
+            assert (float(rewards[row]), bool(dones[row])) == (reward_py, done_py)
+            _check_row(env, row, replay)
+            ended += done_py
+    return ended
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "reward"),
+    [
+        ("no_mercy", 2, "win"),
+        ("no_mercy", 4, "points"),
+        ("no_mercy", 6, "win"),
+        ("no_mercy+discard_bottom", 5, "points"),
+        ("classic", 3, "win"),
+        ("classic+challenge", 4, "points"),
+        ("rlcard", 2, "win"),
+    ],
+)
+def test_every_step_is_the_python_engine_and_encoding(name: str, players: int, reward: str) -> None:
+    env = NativeVectorEnv(4, players, RULES[name], seat=players // 2, reward=reward, log_size=LOG)
+    assert _replay_run(env, 11, 250) >= 2  # rounds did end and were dealt again
+
+
+MIXES = list(RULE_MIXES.items())
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+@pytest.mark.parametrize(("name", "rules"), MIXES, ids=[name for name, _ in MIXES])
+def test_every_house_rule_mix_steps_as_the_python_engine(name: str, rules: Rules, reward: str) -> None:
+    """The project's rule mixes (nomercy.testing), each at another table size and seat."""
+    index = [n for n, _ in MIXES].index(name)
+    players = 2 + index % 5
+    env = NativeVectorEnv(2, players, rules, seat=index % players, reward=reward, log_size=LOG)
+    _replay_run(env, 100 + index, 120)
+
+
+def test_the_replay_check_is_not_vacuous() -> None:
+    """A native table changed behind the environment's back is caught by the replay."""
+    env = NativeVectorEnv(2, 3, Rules(), log_size=LOG)
+    env.reset(seed=4)
+    replays = [_Replay(env, row) for row in range(2)]
+    for replay in replays:
+        replay.follow(None)
+    table = env._rows.batch.tables[1]  # type: ignore[union-attr]
+    table[L.DIRECTION] = -table[L.DIRECTION]
+    actions = env.sample_actions()
+    env.step(actions)
+    replays[0].follow(int(actions[0]))
+    with pytest.raises((AssertionError, IllegalAction)):
+        replays[1].follow(int(actions[1]))
+
+
+def test_the_action_lookup_is_exact_for_every_seat_and_table() -> None:
+    assert sorted(RL_OF_NATIVE.tolist()) == list(range(NUM_ACTIONS))
+    assert (NATIVE_OF_RL[RL_OF_NATIVE] == np.arange(NUM_ACTIONS)).all()
+    for players in range(2, 7):
+        for seat in range(players):
+            for native in range(NUM_ACTIONS):
+                if L.A_OFF[native] >= players:
+                    continue  # an offset beyond this table's seats: no such action here
+                action = index_action(native, seat, players)
+                assert action_to_index(action, seat, players) == RL_OF_NATIVE[native]
+
+
+def test_hidden_cards_do_not_reach_the_observation_or_the_mask() -> None:
+    """Tables that differ only in what the learner cannot see encode alike, natively."""
+    rules = Rules(knockout_hand="discard_bottom")
+    env = NativeVectorEnv(6, 4, rules, seat=1)
+    env.reset(seed=3)
+    batch = Batch(rules, 1, 4)
+    rng = random.Random(0)
+    obs = np.zeros(OBS_SIZE, np.float32)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    scratch, lst = np.zeros(NUM_ACTIONS, np.uint8), np.zeros(NUM_ACTIONS + 1, np.int64)
+    checked = 0
+    for _ in range(40):
+        env.step(env.sample_actions())
+        for row in range(env.num_envs):
+            state = env.state(row)
+            other = determinize(player_view(state, 1), rng)
+            if all(
+                sorted(state.hands[s], key=Card.sort_key) == sorted(other.hands[s], key=Card.sort_key)
+                for s in (0, 2, 3)
+            ):
+                continue
+            batch.load(0, other)
+            E.observe(batch.tables[0], 1, OBS_OFFSETS, obs)
+            E.mask(batch.tables[0], batch.encoded, 1, RL_OF_NATIVE, mask, scratch, lst)
+            assert _same(obs, env.observations[row]) and _same(mask, env.masks[row])
+            checked += 1
+    assert checked > 100
+
+
+def _trace(env: NativeVectorEnv, seed: object, steps: int) -> list[np.ndarray]:
+    obs, masks = env.reset(seed=seed)  # type: ignore[arg-type]
+    out = [obs.copy(), masks.copy()]
+    for _ in range(steps):
+        obs, masks, rewards, dones = env.step(env.sample_actions())
+        out += [obs.copy(), masks.copy(), rewards.copy(), dones.copy()]
+    return out
+
+
+def test_auto_reset_deals_a_finished_row_again_in_the_same_step() -> None:
+    env = NativeVectorEnv(8, players=2)
+    env.reset(seed=5)
+    finished = 0
+    for _ in range(400):
+        obs, masks, rewards, dones = env.step(env.sample_actions())
+        assert (masks.sum(axis=1) > 0).all()
+        assert (rewards[~dones] == 0).all()
+        for row in np.flatnonzero(dones):
+            assert rewards[row] in (1.0, -1.0)
+            assert not np.array_equal(env.final_observations[row], obs[row])
+            assert env.final_observations[row, 147 + 5] == 1.0 or env.final_observations[row, 230] == 0.0
+            finished += 1
+    assert finished >= 20 and len(env.episode_returns) == finished
+
+
+def test_rows_are_seeded_one_by_one_and_reproducibly() -> None:
+    a = _trace(NativeVectorEnv(3, players=4), 7, 120)
+    assert all(_same(x, y) for x, y in zip(a, _trace(NativeVectorEnv(3, players=4), 7, 120), strict=True))
+    assert not all(
+        np.array_equal(x, y) for x, y in zip(a, _trace(NativeVectorEnv(3, players=4), 8, 120), strict=True)
+    )
+    # row i of seed s is the row seeded s + i alone, or by a list
+    alone = _trace(NativeVectorEnv(1, players=4), 9, 120)
+    assert all(_same(x[2:3], y) for x, y in zip(a, alone, strict=True))
+    listed = _trace(NativeVectorEnv(3, players=4), [7, 8, 9], 120)
+    assert all(_same(x, y) for x, y in zip(a, listed, strict=True))
+
+
+def test_worker_processes_play_the_same_rows() -> None:
+    local = _trace(NativeVectorEnv(5, players=3), 1, 60)
+    with NativeVectorEnv(5, players=3, workers=2) as env:
+        assert all(_same(x, y) for x, y in zip(local, _trace(env, 1, 60), strict=True))
+        obs = env.observations.copy()
+        actions = env.sample_actions()
+        actions[4] = int(np.flatnonzero(env.masks[4] == 0)[0])
+        with pytest.raises(ValueError, match="row 4"):
+            env.step(actions)
+        assert _same(obs, env.observations)
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(np.zeros(5, np.int64))
+
+
+def test_bad_input_raises_and_changes_nothing() -> None:
+    env = NativeVectorEnv(3, players=2, log_size=64)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(3, np.int64))
+    env.reset(seed=0)
+    before = [env.state(row) for row in range(3)]
+    obs, masks = env.observations.copy(), env.masks.copy()
+    illegal = env.sample_actions()
+    illegal[1] = int(np.flatnonzero(masks[1] == 0)[0])
+    for actions, message in [
+        (np.zeros(4, np.int64), "expected 3 actions"),
+        (np.zeros((3, 1), np.int64), "expected 3 actions"),
+        (np.zeros(3, np.float32), "integer"),
+        (np.array([0, NUM_ACTIONS, 0]), "row 1: action 224 is outside"),
+        (np.array([-1, 0, 0]), "row 0: action -1 is outside"),
+        (illegal, f"row 1: action {illegal[1]} is not legal"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            env.step(actions)
+        assert [env.state(row) for row in range(3)] == before
+        assert _same(obs, env.observations) and _same(masks, env.masks)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"players": 7}, "2 to 6"),
+        ({"seat": 2}, "learner seat"),
+        ({"reward": "score"}, "reward"),
+        ({"opponents": "heuristic"}, "no native kernel"),
+        ({"opponents": ["random", "random"]}, "2 opponents named for 1"),
+        ({"workers": 9}, "workers"),
+        ({"workers": 1, "log_size": 8}, "in-process"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_reason(kwargs: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {"num_envs": 2, "players": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        NativeVectorEnv(**args)  # type: ignore[arg-type]
+
+
+def test_bad_seeds_are_refused() -> None:
+    env = NativeVectorEnv(2)
+    for seed, message in [([1], "1 seeds for 2 rows"), (-1, "seed"), ([0, "x"], "seed"), (True, "seed")]:
+        with pytest.raises(ValueError, match=message):
+            env.reset(seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_gymnasium_vector_api() -> None:
+    n = 4
+    env = NativeGymVectorEnv(n, players=3, rules="no_mercy")
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.num_envs == n
+    assert env.single_observation_space == spaces.Box(0.0, 1000.0, (OBS_SIZE,), np.float32)
+    assert env.single_action_space == spaces.Discrete(NUM_ACTIONS)
+    assert env.observation_space.shape == (n, OBS_SIZE) and env.observation_space.dtype == np.float32
+    assert isinstance(env.action_space, spaces.MultiDiscrete) and env.action_space.shape == (n,)
+    obs, info = env.reset(seed=2)
+    assert obs.dtype == np.float32 and obs in env.observation_space
+    assert info["action_mask"].shape == (n, NUM_ACTIONS) and info["action_mask"].dtype == np.int8
+    assert info["_action_mask"].all()
+    finals = 0
+    for _ in range(300):
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_ and _same(masks, info["action_mask"].astype(bool))
+        actions = np.array([env.single_action_space.sample(mask=m.astype(np.int8)) for m in masks])
+        assert actions in env.action_space
+        obs, rewards, terminations, truncations, info = env.step(actions)
+        assert obs in env.observation_space
+        assert rewards.shape == (n,) and rewards.dtype == np.float32
+        assert terminations.dtype == np.bool_ and truncations.dtype == np.bool_ and not truncations.any()
+        if terminations.any():
+            assert _same(info["_final_obs"], terminations) and info["final_obs"].shape == (n, OBS_SIZE)
+            finals += 1
+        else:
+            assert "final_obs" not in info
+    assert finals > 5
+    env.close()
+
+
+def test_gymnasium_vector_wrappers_see_the_episodes() -> None:
+    env = RecordEpisodeStatistics(NativeGymVectorEnv(4, players=2))
+    env.reset(seed=0)
+    inner = env.unwrapped
+    assert isinstance(inner, NativeGymVectorEnv)
+    ended = 0
+    for _ in range(100):
+        _, rewards, terminations, _, info = env.step(inner.env.sample_actions())
+        ended += int(terminations.sum())
+        if terminations.any():
+            assert _same(info["_episode"], terminations)
+            assert (info["episode"]["r"][terminations] == rewards[terminations]).all()
+    assert ended > 10 and len(env.return_queue) == ended
+    env.close()
