@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +60,15 @@ def test_engine_benchmark_refuses_bad_options() -> None:
         check=False,
     )
     assert done.returncode == 2 and "--seconds must be > 0" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="no valgrind (.ci/run installs it)")
+def test_instruction_count_prints_a_positive_figure_and_the_command() -> None:
+    out = _run("benchmarks/instructions.py", "--preset", "rlcard", "--players", "2", "--games", "2")
+    figure = re.search(r"rlcard 2p, (pure Python|compiled \(mypyc\)): ([\d,]+) instructions/decision", out)
+    assert figure, out
+    assert int(figure[2].replace(",", "")) > 1000
+    assert "reproduce: " in out and "benchmarks/instructions.py --preset rlcard --players 2 --games 2" in out
 
 
 def test_fingerprint_is_deterministic() -> None:
