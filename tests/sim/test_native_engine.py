@@ -25,6 +25,7 @@ import numpy as np
 from nomercy.native import Batch, index_action
 from nomercy.native import layout as L
 from nomercy.native import sim as K
+from nomercy.native.kernels import mt_below
 
 MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = [
@@ -80,17 +81,32 @@ def test_bot_generators_are_cpythons_random(seed: int) -> None:
     mt = np.zeros(K.MT_WORDS, np.int32)
     K.seed_rng(mt, np.uint64(seed).astype(np.int64))
     ref = random.Random(seed)
-    batch = Batch(Rules(), 1, 2)
-    table, mask, lst = (
-        batch.tables[0],
-        np.zeros(L.NUM_ACTIONS, np.uint8),
-        np.zeros(L.NUM_ACTIONS + 1, np.int64),
-    )
     for n in [1, 2, 3, 5, 8, 13, 100, 224, 1, 7] * 30:
-        actions = np.arange(n + 1, dtype=np.int64)
-        chosen = K.choose(table, batch.encoded, batch.deck, 0, K.P_RANDOM, mt, actions, n, mask, lst)
-        assert chosen == 1 + ref.randrange(n)
+        assert mt_below(mt, 0, n) == ref.randrange(n)
         assert K.mt_random(mt) == ref.random()
+
+
+def test_the_random_policy_is_choice_over_the_reference_order() -> None:
+    """``choose`` for P_RANDOM: ``rng.choice(state.legal_actions())``, turn after turn."""
+    batch = Batch(Rules(), 1, 3)
+    batch.deal(0, 5)
+    state = batch.state(0)
+    mt = np.zeros(K.MT_WORDS, np.int32)
+    K.seed_rng(mt, 77)
+    ref = random.Random(77)
+    mask, lst = np.zeros(L.NUM_ACTIONS, np.uint8), np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    actions = np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    table = batch.tables[0]
+    for _ in range(60):
+        if state.current is None:
+            break
+        seat = state.current
+        chosen = K.choose(table, batch.encoded, batch.deck, seat, K.P_RANDOM, mt, actions, mask, lst)
+        expected = ref.choice(state.legal_actions())
+        assert index_action(int(chosen), seat, 3) == expected
+        state.apply(expected, seat)
+        batch.step(0, int(chosen), seat)
+        assert not mask.any()
 
 
 def _both(spec: RunSpec) -> tuple[list[Row], list[Row]]:

@@ -222,9 +222,10 @@ def ordered_legal(s, R, seat, mask, lst, out):
 
 
 @_kernel
-def choose(s, R, deck, seat, kind, mt, actions, count, mask, lst):
-    """The action seat ``seat``'s policy ``kind`` takes on its turn: one of
-    ``actions[1..count]``, the deciding seat's legal actions in the reference's order.
+def choose(s, R, deck, seat, kind, mt, actions, mask, lst):
+    """The action seat ``seat``'s policy ``kind`` takes on its turn: one of the deciding
+    seat's legal actions, which a policy that picks by position lists in the reference's
+    order into ``actions`` (:func:`ordered_legal`; the heuristic scores them itself).
 
     A policy plugs in here and in :func:`react`: it reads the table ``s`` only as its
     seat may see it, takes its randomness from ``mt`` alone (the seat's
@@ -232,10 +233,10 @@ def choose(s, R, deck, seat, kind, mt, actions, count, mask, lst):
     ``choice``, :func:`mt_random` is ``random()``), drawing as often as the Python bot
     does, and breaks ties in list order as the Python bot does; ``native_runner.NATIVE_BOTS``
     then names it, and tests/sim/test_native_engine.py checks its rows. ``deck`` is the
-    deck's card indices, ``mask`` all zeros (left so) and ``lst`` scratch, for a policy
-    that lists the actions itself.
+    deck's card indices, ``mask`` all zeros (left so) and ``lst`` scratch.
     """
     if kind == P_RANDOM:
+        count = ordered_legal(s, R, -1, mask, lst, actions)
         return actions[1 + mt_below(mt, 0, count)]  # RandomBot: rng.choice(legal_actions)
     if kind == P_HEURISTIC:  # HeuristicBot.choose: deterministic, draws nothing
         return heuristic_choose(s, R, seat, deck, mask, lst)
@@ -402,8 +403,7 @@ def play_games(
                 return ENDLESS
             if cursor[C_PHASE] == PH_TURN:
                 seat = s[CURRENT]
-                count = ordered_legal(s, R, -1, mask, lst, actions)
-                action = choose(s, R, deck, seat, kinds[seat], mt[seat], actions, count, mask, lst)
+                action = choose(s, R, deck, seat, kinds[seat], mt[seat], actions, mask, lst)
                 cursor[C_PHASE] = PH_REACT
                 cursor[C_AFTER] = seat
                 if _act(s, before, R, seat, action, row, cursor):
