@@ -209,6 +209,21 @@ def test_what_the_native_engine_cannot_play_is_refused_before_any_game() -> None
     )  # the Python engine seats 7
 
 
+def test_a_heuristic_that_is_not_the_built_in_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native policy reproduces HeuristicBot: another class under that name plays Python."""
+    import nomercy.bots as bots
+    from nomercy.bots.heuristic import HeuristicBot
+
+    class Bolder(HeuristicBot):
+        pass
+
+    bots.available()  # the built-in bots registered first
+    monkeypatch.setitem(bots._REGISTRY, "heuristic", Bolder)
+    with pytest.raises(ValueError, match="'heuristic' bot is not the built-in one"):
+        RunSpec(games=1, players=2, bots=("heuristic",), engine="native")
+    RunSpec(games=1, players=2, bots=("random",), engine="native")  # a seating without it plays
+
+
 def test_without_the_fast_extra_the_native_engine_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
