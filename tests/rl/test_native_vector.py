@@ -423,6 +423,12 @@ def test_worker_processes_play_the_same_rows() -> None:
         env.step(np.zeros(5, np.int64))
 
 
+def test_worker_processes_play_heuristic_opponents_alike() -> None:
+    local = _trace(NativeVectorEnv(4, players=4, opponents=["heuristic", "random", "heuristic"]), 2, 60)
+    with NativeVectorEnv(4, players=4, opponents=["heuristic", "random", "heuristic"], workers=2) as env:
+        assert all(_same(x, y) for x, y in zip(local, _trace(env, 2, 60), strict=True))
+
+
 def test_bad_input_raises_and_changes_nothing() -> None:
     env = NativeVectorEnv(3, players=2, log_size=64)
     with pytest.raises(RuntimeError, match="reset"):
