@@ -1,7 +1,8 @@
 """Simulator throughput: games/s with 1 and 2 local workers, on a local Ray and on the native
 engine (``--engine native``), and the speed-up.
 
-Each case plays the same seeded run (random bots, ``no_mercy``, 4 players by default)
+Each case plays the same seeded run (random bots, ``no_mercy``, 4 players by default;
+``--bots heuristic`` or a comma-separated seating for others)
 through :func:`nomercy.sim.backends.execute`, the path ``nomercy simulate`` takes; the
 native cases play it with ``RunSpec(engine="native")`` (the ``fast`` extra), whose import
 and first game (loading the compiled kernels) are timed apart. Starting
@@ -12,7 +13,7 @@ processes on a shared machine), and the load average is printed beside every fig
 Every case must produce the same rows; the benchmark checks that too.
 
     .venv/bin/python benchmarks/simulate.py [--games 6000] [--players 4] [--preset no_mercy]
-        [--repeat 2] [--no-ray] [--no-native]
+        [--repeat 2] [--no-ray] [--no-native] [--bots random]
 """
 
 from __future__ import annotations
@@ -63,9 +64,11 @@ def main() -> None:
     parser.add_argument("--preset", default="no_mercy", help="rules preset")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray case")
     parser.add_argument("--no-native", action="store_true", help="skip the native engine's cases")
+    parser.add_argument("--bots", default="random", help="bot per seat, comma-separated (one: every seat)")
     args = parser.parse_args()
 
-    spec = RunSpec(games=args.games, players=args.players, rules=Rules.preset(args.preset), seed=1)
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    spec = RunSpec(games=args.games, players=args.players, rules=Rules.preset(args.preset), seed=1, bots=bots)
     cases: dict[str, tuple[RunSpec, object]] = {
         "1 worker": (spec, InProcess()),
         "2 workers": (spec, LocalProcesses(workers=2)),
@@ -98,7 +101,8 @@ def main() -> None:
 
     print(
         f"{platform.python_implementation()} {platform.python_version()}, {default_workers()} cores; "
-        f"{args.games} {args.preset} games of {args.players} random players per run, best of {args.repeat}"
+        f"{args.games} {args.preset} games of {args.players} players ({args.bots}) per run, "
+        f"best of {args.repeat}"
     )
     best: dict[str, float] = {}
     per_cpu: dict[str, float] = {}

@@ -21,8 +21,12 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 
 from nomercy import GameState, IllegalAction, Rules, determinize, new_game  # noqa: E402
+from nomercy.actions import Action  # noqa: E402
+from nomercy.bots.heuristic import HeuristicBot  # noqa: E402
+from nomercy.bots.runner import reactions  # noqa: E402
+from nomercy.bots.runner import step as bot_step  # noqa: E402
 from nomercy.cards import Card  # noqa: E402
-from nomercy.native import Batch, index_action  # noqa: E402
+from nomercy.native import Batch, action_index, index_action  # noqa: E402
 from nomercy.native import encode as E  # noqa: E402
 from nomercy.native import layout as L  # noqa: E402
 from nomercy.rl.common import knockout_reward, round_rewards  # noqa: E402
@@ -34,6 +38,7 @@ from nomercy.rl.native_vector import (  # noqa: E402
     RL_OF_NATIVE,
     NativeGymVectorEnv,
     NativeVectorEnv,
+    _seed_words,
 )
 from nomercy.testing import RULE_MIXES  # noqa: E402
 from nomercy.views import player_view  # noqa: E402
@@ -99,13 +104,23 @@ class _Replay:
                 state.apply(index_to_action(state, learner_action, seat), seat)
                 first = False
                 continue
-            assert actor == state.current != seat and state.active[seat]  # an opponent's turn
-            state.apply(index_action(action, actor, env.players), actor)  # IllegalAction if not legal
+            assert actor != seat and state.active[seat]  # an opponent's turn or reaction
+            move = index_action(action, actor, env.players)
+            heuristic = self._name(actor) == "heuristic"
+            if actor != state.current:  # a reaction: only a heuristic opponent reacts
+                assert move.out_of_turn and heuristic
+            elif heuristic and not move.out_of_turn:  # its turn (a catch then is a reaction)
+                assert move == HeuristicBot(seed=0).choose(player_view(state, actor))
+            state.apply(move, actor)  # IllegalAction if not legal
         state = self.state
         assert state is not None
         assert not state.is_over and state.active[seat] and state.current == seat
         assert state == env.state(row)
         return reward, done
+
+    def _name(self, seat: int) -> str:
+        others = [s for s in range(self.env.players) if s != self.env.seat]
+        return self.env.opponent_names[others.index(seat)]
 
 
 def _check_row(env: NativeVectorEnv, row: int, replay: _Replay) -> None:
@@ -164,6 +179,139 @@ def test_every_house_rule_mix_steps_as_the_python_engine(name: str, rules: Rules
     players = 2 + index % 5
     env = NativeVectorEnv(2, players, rules, seat=index % players, reward=reward, log_size=LOG)
     _replay_run(env, 100 + index, 120)
+
+
+class _Draw:
+    """A row's opponent generator (slot 0, xorshift64*) in Python: the heuristic opponents'
+    ``rng.random`` for their catches, the only draws from it when every opponent is one."""
+
+    def __init__(self, word: int) -> None:
+        self.x = int(word)
+
+    def random(self) -> float:
+        x = self.x
+        x ^= x >> 12
+        x ^= (x << 25) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 27
+        self.x = x
+        return (((x * 2685821657736338717) & 0xFFFFFFFFFFFFFFFF) >> 32) / 2**32
+
+
+class _HeuristicReplay:
+    """The Python loop of ``SingleAgentGame`` (``bots.runner`` steps and reactions) with
+    ``HeuristicBot`` opponents drawing from the row's generator: it must write the row's
+    log itself, entry for entry (only the deal seeds are read from the log)."""
+
+    def __init__(self, env: NativeVectorEnv, row: int, word: int) -> None:
+        self.env, self.row = env, row
+        draw = _Draw(word)
+        self.bots: list[HeuristicBot | None] = []
+        for s in range(env.players):
+            bot = None if s == env.seat else HeuristicBot(seed=0)
+            if bot is not None:
+                bot.rng = draw  # type: ignore[assignment]
+            self.bots.append(bot)
+        self.state: GameState | None = None
+        self.reactions = 0
+
+    def follow(self, learner_action: int | None) -> tuple[float, bool]:
+        env, seat = self.env, self.env.seat
+        log, logn = env.log
+        entries = log[self.row, : logn[self.row]].tolist()
+        made: list[int] = []
+
+        def apply(action: Action, actor: int) -> list[object]:
+            state = self.state
+            assert state is not None
+            if actor != state.current:
+                self.reactions += 1
+            made.append(actor * NUM_ACTIONS + action_index(action, actor, env.players))
+            return state.apply(action, actor)  # type: ignore[return-value]
+
+        def advance() -> None:
+            state = self.state
+            assert state is not None
+            while state.outcome is None and state.current != seat and state.active[seat]:
+                bot_step(state, self.bots, apply=apply)  # type: ignore[arg-type]
+
+        reward, done = 0.0, False
+        if learner_action is not None:
+            state = self.state
+            assert state is not None
+            apply(index_to_action(state, learner_action, seat), seat)
+            reactions(state, self.bots, after=seat, apply=apply)  # type: ignore[arg-type]
+            advance()
+            if state.is_over or not state.active[seat]:
+                reward, done = _python_reward(state, seat, env.reward_mode), True
+                assert _same(StateEncoder().observe(state, seat), env.final_observations[self.row])
+        while self.state is None or self.state.is_over or not self.state.active[seat]:
+            assert len(made) < len(entries) and entries[len(made)] < 0, "a deal was due"
+            made.append(entries[len(made)])
+            self.state = new_game(env.players, env.rules, seed=-made[-1] - 1)
+            advance()
+        assert made == entries
+        assert self.state == env.state(self.row)
+        return reward, done
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "reward"),
+    [
+        ("no_mercy", 2, "win"),
+        ("no_mercy", 4, "points"),
+        ("no_mercy", 6, "win"),
+        ("no_mercy+discard_bottom", 5, "points"),
+        ("classic", 3, "win"),
+        ("classic+challenge", 4, "points"),
+        ("rlcard", 2, "win"),
+    ],
+)
+def test_heuristic_opponents_play_as_the_python_bots(name: str, players: int, reward: str) -> None:
+    """Every opponent action (turns and reactions, catches kept or missed) is what the
+    Python loop with HeuristicBot opponents does from the same table and generator."""
+    rows, seed = 3, 21
+    env = NativeVectorEnv(rows, players, RULES[name], "heuristic", players // 2, reward, log_size=LOG)
+    env.reset(seed=seed)
+    words = _seed_words(seed, rows)[:, 0]
+    replays = [_HeuristicReplay(env, row, int(words[row])) for row in range(rows)]
+    for row, replay in enumerate(replays):
+        assert replay.follow(None) == (0.0, False)
+        _check_row(env, row, replay)  # type: ignore[arg-type]
+    ended = 0
+    for _ in range(150):
+        actions = env.sample_actions()
+        _, _, rewards, dones = env.step(actions)
+        for row, replay in enumerate(replays):
+            assert (float(rewards[row]), bool(dones[row])) == replay.follow(int(actions[row]))
+            _check_row(env, row, replay)  # type: ignore[arg-type]
+            ended += bool(dones[row])
+    assert ended >= 2
+
+
+def test_heuristic_opponents_catch_and_miss() -> None:
+    """Catches are made out of turn (the reaction round runs) and some are missed."""
+    env = NativeVectorEnv(8, 4, Rules(), "heuristic", 1, log_size=LOG)
+    env.reset(seed=3)
+    words = _seed_words(3, 8)[:, 0]
+    replays = [_HeuristicReplay(env, row, int(words[row])) for row in range(8)]
+    for replay in replays:
+        replay.follow(None)
+    for _ in range(200):
+        actions = env.sample_actions()
+        env.step(actions)
+        for row, replay in enumerate(replays):
+            replay.follow(int(actions[row]))
+    assert sum(r.reactions for r in replays) > 0
+    assert sum(r.bots[0].rng.x != int(words[i]) for i, r in enumerate(replays)) > 0  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_mixed_opponents_step_as_the_python_engine(players: int) -> None:
+    """Random and heuristic opponents at one table: legal, heuristic turns as the Python
+    bot chooses them, reactions only by the heuristic seats."""
+    names = ["heuristic" if i % 2 == 0 else "random" for i in range(players - 1)]
+    env = NativeVectorEnv(3, players, Rules(), names, seat=1, log_size=LOG)
+    assert _replay_run(env, 5, 150) >= 1
 
 
 def test_the_replay_check_is_not_vacuous() -> None:
@@ -275,6 +423,12 @@ def test_worker_processes_play_the_same_rows() -> None:
         env.step(np.zeros(5, np.int64))
 
 
+def test_worker_processes_play_heuristic_opponents_alike() -> None:
+    local = _trace(NativeVectorEnv(4, players=4, opponents=["heuristic", "random", "heuristic"]), 2, 60)
+    with NativeVectorEnv(4, players=4, opponents=["heuristic", "random", "heuristic"], workers=2) as env:
+        assert all(_same(x, y) for x, y in zip(local, _trace(env, 2, 60), strict=True))
+
+
 def test_bad_input_raises_and_changes_nothing() -> None:
     env = NativeVectorEnv(3, players=2, log_size=64)
     with pytest.raises(RuntimeError, match="reset"):
@@ -305,7 +459,7 @@ def test_bad_input_raises_and_changes_nothing() -> None:
         ({"players": 7}, "2 to 6"),
         ({"seat": 2}, "learner seat"),
         ({"reward": "score"}, "reward"),
-        ({"opponents": "heuristic"}, "no native kernel"),
+        ({"opponents": "expert"}, "no native kernel: choose from heuristic, random"),
         ({"opponents": ["random", "random"]}, "2 opponents named for 1"),
         ({"workers": 9}, "workers"),
         ({"workers": 1, "log_size": 8}, "in-process"),

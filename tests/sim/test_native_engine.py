@@ -25,6 +25,7 @@ import numpy as np
 from nomercy.native import Batch, index_action
 from nomercy.native import layout as L
 from nomercy.native import sim as K
+from nomercy.native.kernels import mt_below
 
 MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = [
@@ -81,8 +82,31 @@ def test_bot_generators_are_cpythons_random(seed: int) -> None:
     K.seed_rng(mt, np.uint64(seed).astype(np.int64))
     ref = random.Random(seed)
     for n in [1, 2, 3, 5, 8, 13, 100, 224, 1, 7] * 30:
-        assert K.choose(mt, 0, 0, K.P_RANDOM, mt, np.arange(n + 1, dtype=np.int64), n) == 1 + ref.randrange(n)
+        assert mt_below(mt, 0, n) == ref.randrange(n)
         assert K.mt_random(mt) == ref.random()
+
+
+def test_the_random_policy_is_choice_over_the_reference_order() -> None:
+    """``choose`` for P_RANDOM: ``rng.choice(state.legal_actions())``, turn after turn."""
+    batch = Batch(Rules(), 1, 3)
+    batch.deal(0, 5)
+    state = batch.state(0)
+    mt = np.zeros(K.MT_WORDS, np.int32)
+    K.seed_rng(mt, 77)
+    ref = random.Random(77)
+    mask, lst = np.zeros(L.NUM_ACTIONS, np.uint8), np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    actions = np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    table = batch.tables[0]
+    for _ in range(60):
+        if state.current is None:
+            break
+        seat = state.current
+        chosen = K.choose(table, batch.encoded, batch.deck, seat, K.P_RANDOM, mt, actions, mask, lst)
+        expected = ref.choice(state.legal_actions())
+        assert index_action(int(chosen), seat, 3) == expected
+        state.apply(expected, seat)
+        batch.step(0, int(chosen), seat)
+        assert not mask.any()
 
 
 def _both(spec: RunSpec) -> tuple[list[Row], list[Row]]:
@@ -99,6 +123,42 @@ def test_native_rows_equal_the_python_rows(mix: str, players: int) -> None:
     python, native = _both(spec)
     for a, b in zip(python, native, strict=True):
         assert a == b, {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+def _seating(players: int, case: int) -> tuple[str, ...]:
+    """All heuristic, or random and heuristic mixed (which seat starts varies by case)."""
+    if case % 2 == 0:
+        return ("heuristic",) * players
+    return tuple("heuristic" if (seat + case // 2) % 2 else "random" for seat in range(players))
+
+
+@pytest.mark.parametrize(
+    ("mix", "players", "case"),
+    [(m, p, i) for i, (m, p) in enumerate(CASES)],
+    ids=[f"{m}-{p}p-{'heuristic' if i % 2 == 0 else 'mixed'}" for i, (m, p) in enumerate(CASES)],
+)
+def test_heuristic_and_mixed_seatings_give_the_python_rows(mix: str, players: int, case: int) -> None:
+    """The heuristic policy (its choices and its catches, asked in the reaction round),
+    alone and beside random bots, for each rule mix and 2-6 players."""
+    bots = _seating(players, case)
+    spec = RunSpec(games=8, players=players, bots=bots, rules=MIXES[mix], seed=200 + case, label=mix)
+    python, native = _both(spec)
+    for a, b in zip(python, native, strict=True):
+        assert a == b, {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+def test_heuristic_catches_and_misses_are_the_python_bots() -> None:
+    """Enough heuristic games that catches are made (the reaction round) and missed (the
+    catch_miss draw), on every backend."""
+    spec = RunSpec(games=40, players=5, bots=("heuristic", "random") * 2 + ("heuristic",), seed=31)
+    native = RunSpec(
+        **{**{f: getattr(spec, f) for f in ("games", "players", "bots", "seed")}, "engine": "native"}
+    )
+    expected = run_chunk(spec, 0, 40)
+    assert sum(r["catches"] for r in expected) > 0
+    assert native.play_chunk(0, 40) == expected
+    assert execute(native, InProcess(), chunk_size=9).rows == expected
+    assert execute(native, LocalProcesses(workers=2), chunk_size=11).rows == expected
 
 
 def test_the_rows_cover_what_the_native_loop_counts_apart() -> None:
@@ -137,13 +197,31 @@ def test_a_local_ray_gives_the_python_rows() -> None:
 def test_what_the_native_engine_cannot_play_is_refused_before_any_game() -> None:
     with pytest.raises(ValueError, match="unknown engine 'rust': choose from python, native"):
         RunSpec(games=1, engine="rust")
-    with pytest.raises(ValueError, match=r"bot heuristic has no native version .*--engine python"):
-        RunSpec(games=1, players=2, bots=("random", "heuristic"), engine="native")
+    with pytest.raises(
+        ValueError,
+        match=r"bot expert has no native version \(native bots: random, heuristic\): use --engine python",
+    ):
+        RunSpec(games=1, players=2, bots=("heuristic", "expert"), engine="native")
     with pytest.raises(ValueError, match="seats at most 6"):
         RunSpec(games=1, players=7, rules=Rules(max_players=8), engine="native")
     assert RunSpec(games=1, players=7, rules=Rules(max_players=8)).play_chunk(
         0, 1
     )  # the Python engine seats 7
+
+
+def test_a_heuristic_that_is_not_the_built_in_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native policy reproduces HeuristicBot: another class under that name plays Python."""
+    import nomercy.bots as bots
+    from nomercy.bots.heuristic import HeuristicBot
+
+    class Bolder(HeuristicBot):
+        pass
+
+    bots.available()  # the built-in bots registered first
+    monkeypatch.setitem(bots._REGISTRY, "heuristic", Bolder)
+    with pytest.raises(ValueError, match="'heuristic' bot is not the built-in one"):
+        RunSpec(games=1, players=2, bots=("heuristic",), engine="native")
+    RunSpec(games=1, players=2, bots=("random",), engine="native")  # a seating without it plays
 
 
 def test_without_the_fast_extra_the_native_engine_says_what_to_install(
@@ -174,8 +252,16 @@ def test_simulate_and_compare_take_the_engine_option(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "native engine" in result.output
     assert list(read_results(out).rows()) == [dict(r, rules="no_mercy") for r in expected]
-    result = runner.invoke(app, [*args, "--bots", "heuristic"])
+    result = runner.invoke(app, [*args, "--bots", "expert"])
     assert result.exit_code == 2 and "no native version" in result.output
+    heuristic = runner.invoke(
+        app, [*args, "--bots", "heuristic,random,heuristic", "--out", str(tmp_path / "h.csv")]
+    )
+    assert heuristic.exit_code == 0, heuristic.output
+    spec = RunSpec(games=30, players=3, seed=2, bots=("heuristic", "random", "heuristic"))
+    assert list(read_results(tmp_path / "h.csv").rows()) == [
+        dict(r, rules="no_mercy") for r in run_chunk(spec, 0, 30)
+    ]
     result = runner.invoke(app, ["simulate", "-n", "1", "--engine", "rust", "--no-progress"])
     assert result.exit_code == 2 and "unknown engine" in result.output
     tables = {}

@@ -128,6 +128,7 @@ __all__ = [
     "heuristic_action",
     "heuristic_choose",
     "heuristic_games",
+    "heuristic_offer",
     "heuristic_play",
     "heuristic_react",
     "heuristic_reaction",
@@ -436,20 +437,30 @@ def heuristic_choose(s, R, seat, deck, mask, lst):
 
 
 @_kernel
-def heuristic_react(s, R, seat, mt, m0, catch_miss):
-    """``HeuristicBot.react`` for ``seat``: a late Uno call (U1) if it is open to a catch,
-    else a catch of the first seat open to one (U2) unless ``mt_random(mt, m0) <
-    catch_miss``; -1 for no action. ``mt[m0:m0+625]`` is the bot's generator (drawn only
-    when a catch is offered, as the reference draws)."""
+def heuristic_offer(s, R, seat):
+    """What ``HeuristicBot.react`` would take for ``seat`` before its generator has a say:
+    a late Uno call (U1) if the seat is open to a catch, else the catch of the first seat
+    open to one (U2), else -1. A catch is then made unless a ``random()`` draw falls below
+    ``catch_miss`` (:func:`heuristic_react`; a caller with another generator draws its own)."""
     n = s[PLAYERS]
     if s[CURRENT] < 0 or seat < 0 or seat >= n or not s[ACTIVE + seat] or s[UO_LEN] == 0:
         return -1
     for i in range(s[UO_LEN]):
         if s[UO + i] == seat:
             return A_UNO_CALL
-    target = s[UO]
+    return A_CATCH0 + (s[UO] - seat) % n
+
+
+@_kernel
+def heuristic_react(s, R, seat, mt, m0, catch_miss):
+    """``HeuristicBot.react`` for ``seat``: :func:`heuristic_offer`, a catch kept unless
+    ``mt_random(mt, m0) < catch_miss``; -1 for no action. ``mt[m0:m0+625]`` is the bot's
+    generator (drawn only when a catch is offered, as the reference draws)."""
+    a = heuristic_offer(s, R, seat)
+    if a < 0 or a == A_UNO_CALL:
+        return a
     if mt_random(mt, m0) >= catch_miss:
-        return A_CATCH0 + (target - seat) % n
+        return a
     return -1
 
 

@@ -9,7 +9,9 @@ around the engine:
 - each seat's ``random.Random(bot_seed)``, reproduced on MT19937 (``kernels.mt_seed``
   seeds any key below 2**64 as CPython does; :func:`mt_random` is ``random()``), and the
   seeds themselves (:func:`derive_seeds`, ``nomercy.seeding.derive_seed`` once hashed);
-- the seat policies (:func:`choose`, :func:`react`: the seam where a policy plugs in);
+- the seat policies (:func:`choose`, :func:`react`: the seam where a policy plugs in):
+  the random bot and the heuristic (``nomercy.native.heuristic``, whose kernels are the
+  Python ``HeuristicBot``'s second implementation);
 - the row's counts, read from the table before and after each action: a step that
   reshuffled the draw pile stops the loop (``REPLAY``) so that Python replays it on the
   reference engine and counts its cards drawn from the events (the table alone does not
@@ -26,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from nomercy.native.heuristic import heuristic_choose, heuristic_react
 from nomercy.native.kernels import apply_action, deal, legal, mt_below, mt_next, mt_seed
 from nomercy.native.layout import (
     A_CARD,
@@ -62,7 +65,7 @@ from nomercy.native.layout import (
 _kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 _inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
-#: Seat policies (``kinds[seat]``). The heuristic's number is kept for it.
+#: Seat policies (``kinds[seat]``).
 P_RANDOM = 0
 P_HEURISTIC = 1
 
@@ -219,27 +222,36 @@ def ordered_legal(s, R, seat, mask, lst, out):
 
 
 @_kernel
-def choose(s, R, seat, kind, mt, actions, count):
-    """The action seat ``seat``'s policy ``kind`` takes on its turn: one of
-    ``actions[1..count]``, the deciding seat's legal actions in the reference's order.
+def choose(s, R, deck, seat, kind, mt, actions, mask, lst):
+    """The action seat ``seat``'s policy ``kind`` takes on its turn: one of the deciding
+    seat's legal actions, which a policy that picks by position lists in the reference's
+    order into ``actions`` (:func:`ordered_legal`; the heuristic scores them itself).
 
     A policy plugs in here and in :func:`react`: it reads the table ``s`` only as its
     seat may see it, takes its randomness from ``mt`` alone (the seat's
     ``random.Random(bot_seed)``: ``mt_below(mt, 0, n)`` is ``randrange(n)`` and
     ``choice``, :func:`mt_random` is ``random()``), drawing as often as the Python bot
     does, and breaks ties in list order as the Python bot does; ``native_runner.NATIVE_BOTS``
-    then names it, and tests/sim/test_native_engine.py checks its rows.
+    then names it, and tests/sim/test_native_engine.py checks its rows. ``deck`` is the
+    deck's card indices, ``mask`` all zeros (left so) and ``lst`` scratch.
     """
     if kind == P_RANDOM:
+        count = ordered_legal(s, R, -1, mask, lst, actions)
         return actions[1 + mt_below(mt, 0, count)]  # RandomBot: rng.choice(legal_actions)
+    if kind == P_HEURISTIC:  # HeuristicBot.choose: deterministic, draws nothing
+        return heuristic_choose(s, R, seat, deck, mask, lst)
     return -1  # no such policy: native_runner.check refuses it before any game
 
 
 @_kernel
-def react(s, R, seat, kind, mt, actions, count):
+def react(s, R, seat, kind, mt, actions, count, catch_miss):
     """The out-of-turn action (catch, late Uno) policy ``kind`` takes for ``seat``, from
     ``actions[1..count]`` (that seat's legal actions, reference order), or -1 for none.
-    Asked only for a policy that :func:`reacts`; the random bot never acts out of turn."""
+    Asked only for a policy that :func:`reacts`: the heuristic calls a late Uno, else
+    catches the first seat open to one unless ``random() < catch_miss``
+    (``HeuristicBot.react``, drawing only when a catch is offered)."""
+    if kind == P_HEURISTIC:
+        return heuristic_react(s, R, seat, mt, 0, catch_miss)
     return -1
 
 
@@ -298,7 +310,7 @@ def _act(s, before, R, seat, action, stats, cursor):
 
 
 @_kernel
-def _reaction(s, R, kinds, mt, after, mask, lst, actions):
+def _reaction(s, R, kinds, mt, after, mask, lst, actions, catch_miss):
     """``bots.runner.reactions``, one round: the first seat after ``after`` whose policy
     acts out of turn, and its action; (-1, -1) if none does."""
     n = s[PLAYERS]
@@ -318,7 +330,7 @@ def _reaction(s, R, kinds, mt, after, mask, lst, actions):
                     break
             if not out_of_turn:
                 continue
-        action = react(s, R, seat, kinds[seat], mt[seat], actions, count)
+        action = react(s, R, seat, kinds[seat], mt[seat], actions, count, catch_miss)
         if action >= 0:
             return seat, action
     return -1, -1
@@ -357,6 +369,7 @@ def play_games(
     actions,
     sitting,
     max_steps,
+    catch_miss,
 ):
     """Play game ``cursor[C_GAME]`` onwards of ``seeds`` on the table ``s``: game ``g``
     is dealt as ``new_game(players, rules, seeds[g])``, seat ``x``'s policy
@@ -367,7 +380,8 @@ def play_games(
     Returns ``DONE``; or ``REPLAY`` after an action that reshuffled (``before`` holds the
     table before it, ``cursor`` the seat and action; call again to go on); or ``ENDLESS``
     when a round passes ``max_steps`` actions. ``mask`` all zeros, ``lst`` and ``actions``
-    room for every action, ``sitting`` all zeros, ``mt`` one 625-word row per seat.
+    room for every action, ``sitting`` all zeros, ``mt`` one 625-word row per seat,
+    ``catch_miss`` the heuristic's chance to miss a catch.
     """
     games = seeds.shape[0]
     while cursor[C_GAME] < games:
@@ -389,8 +403,7 @@ def play_games(
                 return ENDLESS
             if cursor[C_PHASE] == PH_TURN:
                 seat = s[CURRENT]
-                count = ordered_legal(s, R, -1, mask, lst, actions)
-                action = choose(s, R, seat, kinds[seat], mt[seat], actions, count)
+                action = choose(s, R, deck, seat, kinds[seat], mt[seat], actions, mask, lst)
                 cursor[C_PHASE] = PH_REACT
                 cursor[C_AFTER] = seat
                 if _act(s, before, R, seat, action, row, cursor):
@@ -399,7 +412,7 @@ def play_games(
                 seat = -1
                 action = -1
                 if s[UO_LEN] > 0:
-                    seat, action = _reaction(s, R, kinds, mt, cursor[C_AFTER], mask, lst, actions)
+                    seat, action = _reaction(s, R, kinds, mt, cursor[C_AFTER], mask, lst, actions, catch_miss)
                 if seat < 0:
                     cursor[C_PHASE] = PH_TURN
                 elif _act(s, before, R, seat, action, row, cursor):

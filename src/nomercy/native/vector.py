@@ -4,12 +4,20 @@ learner decides again or its round ends, a finished round dealt again at once) r
 every row of a ``(tables, width)`` batch in one call.
 
 **Opponents.** Each seat has an opponent kind (``kinds[seat]``) and :func:`choose` is the
-one place that maps a kind to its kernel. A kernel has the signature
-``choose(s, R, seat, mask, lst, rng) -> action index`` (``mask`` all zeros on entry and on
+one place that maps a kind to its kernel, :func:`react` the one place for what a kind does
+out of turn. A kernel has the signature ``choose(s, R, deck, seat, mask, lst, rng) ->
+action index`` (``deck`` the deck's card indices, ``mask`` all zeros on entry and on
 return, ``lst`` scratch for ``kernels.legal``, ``rng`` the row's generator words, slot 0
 the opponents' own); :func:`random_choose` is kind :data:`RANDOM`, a uniformly random
-legal action as ``RandomBot`` picks one. Another kernel (a heuristic) is one more kind
-and one more branch in :func:`choose`.
+legal action as ``RandomBot`` picks one (it never reacts); kind :data:`HEURISTIC` is
+``nomercy.native.heuristic``'s ``HeuristicBot`` (deterministic on its turn; out of turn a
+late Uno always, a catch unless a draw from slot 0 falls below ``catch_miss``).
+
+**Reactions.** When a kind at the table reacts, every action applied (the learner's and
+the opponents') is followed by the reaction round of ``nomercy.bots.runner.reactions``, as
+``SingleAgentGame`` runs it: the opponent seats after the actor, in order, asked while a
+seat is open to a catch; the first that acts is applied and they are asked again. The
+learner is never asked (it catches on its own turn, from its legal actions).
 
 **Generators.** ``rng[row]`` holds three uint64 words: 0 the opponents' xorshift64*
 (``kernels._rand``), 1 the splitmix64 stream of the row's deal seeds, 2 the user's
@@ -29,13 +37,41 @@ import numpy as np
 from numba import njit
 
 from nomercy.native.encode import mask, observe
+from nomercy.native.heuristic import heuristic_choose, heuristic_offer
 from nomercy.native.kernels import _rand, apply_action, deal, legal
-from nomercy.native.layout import ACTIVE, C_POINTS, CURRENT, DECK, HANDS, HLEN, NUM_ACTIONS, POINTS, WINNER
+from nomercy.native.layout import (
+    A_KIND,
+    A_UNO_CALL,
+    ACTIVE,
+    C_POINTS,
+    CURRENT,
+    DECK,
+    HANDS,
+    HLEN,
+    K_CATCH,
+    K_UNO,
+    NUM_ACTIONS,
+    PLAYERS,
+    POINTS,
+    UO_LEN,
+    WINNER,
+)
 
-__all__ = ["MAX_REDEALS", "RANDOM", "choose", "random_choose", "reset", "sample", "step"]
+__all__ = [
+    "HEURISTIC",
+    "MAX_REDEALS",
+    "RANDOM",
+    "choose",
+    "random_choose",
+    "react",
+    "reset",
+    "sample",
+    "step",
+]
 
 #: Opponent kinds (``kinds[seat]``); the learner's own entry is not read.
 RANDOM = 0
+HEURISTIC = 1
 #: Deals tried for a round that reaches the learner's first decision (as SingleAgentGame).
 MAX_REDEALS = 100
 M32 = 0xFFFFFFFF
@@ -64,11 +100,32 @@ def random_choose(s, R, seat, mask, lst, rng):
 
 
 @_kernel
-def choose(kind, s, R, seat, mask, lst, rng):
-    """The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point.
-    :data:`RANDOM` is the only kind so far (the Python side refuses others); a new kind is
-    a branch here, ``if kind == HEURISTIC: return heuristic_choose(s, R, seat, mask, lst, rng)``."""
+def choose(kind, s, R, deck, seat, mask, lst, rng):
+    """The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point."""
+    if kind == HEURISTIC:
+        return heuristic_choose(s, R, seat, deck, mask, lst)
     return random_choose(s, R, seat, mask, lst, rng)
+
+
+@_kernel
+def react(kind, s, R, seat, rng, catch_miss):
+    """The out-of-turn action of an opponent of kind ``kind`` at ``seat``, or -1: the
+    heuristic's (a catch kept unless ``_rand(rng) / 2**32 < catch_miss``); the random
+    bot never reacts."""
+    if kind != HEURISTIC:
+        return -1
+    a = heuristic_offer(s, R, seat)
+    if a < 0 or a == A_UNO_CALL:
+        return a
+    if _rand(rng) * (1.0 / 4294967296.0) >= catch_miss:
+        return a
+    return -1
+
+
+@_kernel
+def reacts(kind):
+    """Whether an opponent kind may act out of turn."""
+    return kind == HEURISTIC
 
 
 @_kernel
@@ -80,24 +137,59 @@ def _note(log, logn, row, value):
 
 
 @_kernel
-def _opponents(s, R, learner, kinds, mask, lst, rng, log, logn, row):
-    """Let the opponents play until the learner decides, is knocked out, or the round ends."""
-    while s[WINNER] < 0 and s[CURRENT] != learner and s[ACTIVE + learner]:
-        seat = s[CURRENT]
-        a = choose(kinds[seat], s, R, seat, mask, lst, rng)
-        apply_action(s, R, seat, a)
-        _note(log, logn, row, seat * NUM_ACTIONS + a)
+def _reactions(s, R, learner, kinds, reacting, catch_miss, after, mask, lst, rng, log, logn, row):
+    """``bots.runner.reactions`` after ``after``'s action: while a seat is open to a catch,
+    the first opponent (seat order after ``after``) whose kind acts out of turn acts."""
+    if not reacting:
+        return
+    n = s[PLAYERS]
+    while s[UO_LEN] > 0 and s[WINNER] < 0:
+        acted = False
+        for i in range(1, n + 1):
+            seat = (after + i) % n
+            if seat == learner or not reacts(kinds[seat]) or not s[ACTIVE + seat]:
+                continue
+            count = legal(s, R, seat, mask, lst)
+            out_of_turn = False
+            for k in range(1, count + 1):
+                mask[lst[k]] = 0
+                kind = A_KIND[lst[k]]
+                if kind == K_CATCH or kind == K_UNO:  # noqa: SIM109 - no tuple in the hot loop
+                    out_of_turn = True
+            if count == 0 or (seat == s[CURRENT] and not out_of_turn):
+                continue  # the Python loop does not ask a seat with nothing to do out of turn
+            a = react(kinds[seat], s, R, seat, rng, catch_miss)
+            if a < 0:
+                continue
+            apply_action(s, R, seat, a)
+            _note(log, logn, row, seat * NUM_ACTIONS + a)
+            acted = True
+            break
+        if not acted:
+            break
 
 
 @_kernel
-def _deal(s, R, deck, players, learner, kinds, rng, mask, lst, sitting, log, logn, row):
+def _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row):
+    """Let the opponents play until the learner decides, is knocked out, or the round ends
+    (each turn followed by its reaction round)."""
+    while s[WINNER] < 0 and s[CURRENT] != learner and s[ACTIVE + learner]:
+        seat = s[CURRENT]
+        a = choose(kinds[seat], s, R, deck, seat, mask, lst, rng)
+        apply_action(s, R, seat, a)
+        _note(log, logn, row, seat * NUM_ACTIONS + a)
+        _reactions(s, R, learner, kinds, reacting, catch_miss, seat, mask, lst, rng, log, logn, row)
+
+
+@_kernel
+def _deal(s, R, deck, players, learner, kinds, reacting, catch_miss, rng, mask, lst, sitting, log, logn, row):
     """Deal rounds from the row's seed stream until one reaches the learner's decision:
     0, or -1 after :data:`MAX_REDEALS` deals that did not."""
     for _ in range(MAX_REDEALS):
         seed = np.int64(_splitmix(rng, 1) >> np.uint64(1))
         deal(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting)
         _note(log, logn, row, -(seed + 1))
-        _opponents(s, R, learner, kinds, mask, lst, rng, log, logn, row)
+        _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row)
         if s[WINNER] < 0 and s[ACTIVE + learner]:
             return 0
     return -1
@@ -137,6 +229,8 @@ def reset(
     players,
     learner,
     kinds,
+    reacting,
+    catch_miss,
     rng,
     offsets,
     rl_of_native,
@@ -150,12 +244,33 @@ def reset(
     logn,
 ):
     """Deal every row (from its seed stream) and encode its learner's first decision.
-    Returns 0, or -1 - row for a row where no deal reached the learner."""
+    ``reacting``: whether any opponent kind reacts (the reaction rounds are skipped
+    otherwise), ``catch_miss`` the heuristic's chance to miss a catch. Returns 0, or
+    -1 - row for a row where no deal reached the learner."""
     for row in range(S.shape[0]):
         logn[row] = 0
         s = S[row]
         r = rng[row]
-        if _deal(s, R, deck, players, learner, kinds, r, mask, lst, sitting, log, logn, row) < 0:
+        if (
+            _deal(
+                s,
+                R,
+                deck,
+                players,
+                learner,
+                kinds,
+                reacting,
+                catch_miss,
+                r,
+                mask,
+                lst,
+                sitting,
+                log,
+                logn,
+                row,
+            )
+            < 0
+        ):
             return -1 - row
         _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
     return 0
@@ -169,6 +284,8 @@ def step(
     players,
     learner,
     kinds,
+    reacting,
+    catch_miss,
     rng,
     actions,
     points,
@@ -198,12 +315,32 @@ def step(
         a = actions[row]
         apply_action(s, R, learner, a)
         _note(log, logn, row, learner * NUM_ACTIONS + a)
-        _opponents(s, R, learner, kinds, mask, lst, r, log, logn, row)
+        _reactions(s, R, learner, kinds, reacting, catch_miss, learner, mask, lst, r, log, logn, row)
+        _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row)
         if s[WINNER] >= 0 or not s[ACTIVE + learner]:
             dones[row] = True
             rewards[row] = _reward(s, learner, points, knockout)
             observe(s, learner, offsets, final_obs[row])
-            if _deal(s, R, deck, players, learner, kinds, r, mask, lst, sitting, log, logn, row) < 0:
+            if (
+                _deal(
+                    s,
+                    R,
+                    deck,
+                    players,
+                    learner,
+                    kinds,
+                    reacting,
+                    catch_miss,
+                    r,
+                    mask,
+                    lst,
+                    sitting,
+                    log,
+                    logn,
+                    row,
+                )
+                < 0
+            ):
                 return -1 - row
         else:
             dones[row] = False

@@ -7,7 +7,9 @@ in compiled code (``pip install 'nomercy[rl,fast]'``).
 >>> obs, masks, rewards, dones = venv.step(venv.sample_actions())
 
 One call of :meth:`NativeVectorEnv.step` applies every row's learner action, plays the
-opponents (random, each row with its own generator) until the learner decides again or
+opponents (``random`` or ``heuristic``, each row with its own generator; a heuristic
+opponent also calls late Uno and catches out of turn, as in ``SingleAgentGame``) until
+the learner decides again or
 its round ends, deals a finished row again at once (auto-reset, as :class:`VectorEnv`:
 ``rewards``/``dones`` belong to the round that ended, its last observation is in
 ``final_observations``) and encodes every row's observation and mask, all in one
@@ -63,7 +65,7 @@ __all__ = [
 ]
 
 #: Opponents the native loop can play, by bot name, and their kernel kind.
-NATIVE_OPPONENTS: dict[str, int] = {"random": V.RANDOM}
+NATIVE_OPPONENTS: dict[str, int] = {"random": V.RANDOM, "heuristic": V.HEURISTIC}
 
 Seed = int | Sequence[int] | None
 
@@ -111,6 +113,13 @@ def _seed_words(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
     return words.astype(np.uint64)
 
 
+def _catch_miss() -> float:
+    """The heuristic opponent's chance to miss a catch: ``HeuristicBot``'s default."""
+    from nomercy.bots.heuristic import HeuristicBot
+
+    return HeuristicBot(seed=0).catch_miss
+
+
 class _Rows:
     """A block of rows and the kernels over them, writing into arrays it is handed (the
     environment's own, or shared memory when the rows belong to a worker process)."""
@@ -130,6 +139,8 @@ class _Rows:
         self.players = players
         self.seat = seat
         self.kinds = kinds
+        self.reacting = any(V.reacts(int(k)) for s, k in enumerate(kinds[:players]) if s != seat)
+        self.catch_miss = _catch_miss()
         self.points = reward == "points"
         self.knockout = knockout_reward(check_reward(reward))
         self.a = arrays
@@ -144,7 +155,8 @@ class _Rows:
         self.rng[:] = words
         b, a = self.batch, self.a
         code = V.reset(
-            b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.rng, OBS_OFFSETS,
+            b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting, self.catch_miss,
+            self.rng, OBS_OFFSETS,
             RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch, self._lst, self._sitting,
             self.log, self.logn,
         )  # fmt: skip
@@ -155,7 +167,8 @@ class _Rows:
     def step(self, native_actions: npt.NDArray[np.int64]) -> None:
         b, a = self.batch, self.a
         code = V.step(
-            b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.rng, native_actions,
+            b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting, self.catch_miss,
+            self.rng, native_actions,
             self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
             a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
             self.logn,

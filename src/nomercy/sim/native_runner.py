@@ -8,8 +8,10 @@ reference's order, and the counts come from the table before and after every act
 the reference engine to count their cards drawn from its events. So a row is equal to the
 one :func:`~nomercy.sim.runner.play_game` gives, and any chunk can play in any worker.
 
-Only bots with a native policy can sit at a native table (:data:`NATIVE_BOTS`); the others
-are refused by :func:`check` before any game starts.
+Only bots with a native policy can sit at a native table (:data:`NATIVE_BOTS`: ``random``
+and ``heuristic``, alone or mixed); the others are refused by :func:`check` before any
+game starts, as is a ``random`` or ``heuristic`` name that no longer makes the built-in
+bot the native policy reproduces.
 """
 
 from __future__ import annotations
@@ -25,16 +27,29 @@ from nomercy.native import sim as K
 from nomercy.rules import Rules
 from nomercy.sim.runner import Row, RunSpec, make_row
 
-__all__ = ["MAX_STEPS", "NATIVE_BOTS", "check", "derive_seeds", "run_chunk"]
+__all__ = ["MAX_STEPS", "NATIVE_BOTS", "catch_miss", "check", "derive_seeds", "run_chunk"]
 
 #: Bot name -> the native policy that makes its choices (``nomercy.native.sim``): the
 #: same choices from the same seed, checked by tests/sim/test_native_engine.py.
-NATIVE_BOTS: dict[str, int] = {"random": K.P_RANDOM}
+NATIVE_BOTS: dict[str, int] = {"random": K.P_RANDOM, "heuristic": K.P_HEURISTIC}
 
 #: Actions after which a round counts as endless (``bots.runner.play_round``'s limit).
 MAX_STEPS = 100_000
 
 _REASONS = ("played_out", "last_standing")
+
+
+def catch_miss() -> float:
+    """The ``heuristic`` bot's chance to miss a catch, as ``make("heuristic")`` sets it;
+    :class:`ValueError` if that name no longer makes the built-in :class:`HeuristicBot`
+    (whose choices the native policy reproduces)."""
+    from nomercy.bots import make
+    from nomercy.bots.heuristic import HeuristicBot
+
+    bot = make("heuristic", seed=0)
+    if type(bot) is not HeuristicBot:
+        raise ValueError("the 'heuristic' bot is not the built-in one here: use --engine python")
+    return bot.catch_miss
 
 
 def check(spec: RunSpec) -> None:
@@ -43,12 +58,15 @@ def check(spec: RunSpec) -> None:
 
     missing = sorted({name for name in spec.bots if name not in NATIVE_BOTS})
     if missing:
+        bots = "bots" if len(missing) > 1 else "bot"
         raise ValueError(
-            f"bot {', '.join(missing)} has no native version (native bots: {', '.join(NATIVE_BOTS)}): "
-            "use --engine python"
+            f"{bots} {', '.join(missing)} {'have' if len(missing) > 1 else 'has'} no native version "
+            f"(native bots: {', '.join(NATIVE_BOTS)}): use --engine python"
         )
-    if not _random_is_plain():
+    if "random" in spec.bots and not _random_is_plain():
         raise ValueError("the 'random' bot is not the built-in one here: use --engine python")
+    if "heuristic" in spec.bots:
+        catch_miss()
     if spec.players > L.MAX_PLAYERS:
         raise ValueError(
             f"{spec.players} players: a native table seats at most {L.MAX_PLAYERS}, use --engine python"
@@ -100,6 +118,7 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
     bot_seeds = np.array(derive_seeds("bot", [(s, seat) for s in seeds for seat in range(n)]), np.int64)
     bot_seeds = bot_seeds.reshape(len(seeds), n)  # runner.bot_seed(s, seat)
     kinds = np.array([NATIVE_BOTS[name] for name in spec.bots], np.int64)
+    miss = catch_miss() if "heuristic" in spec.bots else 0.0
     mt = np.zeros((L.MAX_PLAYERS, K.MT_WORDS), np.int32)
     stats = np.zeros((len(seeds), K.NUM_STATS), np.int64)
     cursor = np.zeros(K.CURSOR, np.int64)
@@ -125,6 +144,7 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
             actions,
             sitting,
             MAX_STEPS,
+            miss,
         )
         if code == K.DONE:
             break
