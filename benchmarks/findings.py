@@ -342,6 +342,8 @@ def stack_or_take(rules: Rules, seed: int, count: int, k: int) -> None:
     row(f"taking knocks the seat out (hand + pending >= {limit})", fatal)
     safe = ~fatal
     row("taking is survivable", safe)
+    row("survivable, the heuristic takes", safe & ~chose)
+    row("survivable, the heuristic stacks", safe & chose)
     for lo, hi in ((2, 4), (5, 8), (9, 14), (15, 10**6)):
         label = f"{lo}+" if hi > 1000 else f"{lo}-{hi}"
         row(f"survivable, pending {label}", safe & (pend >= lo) & (pend <= hi))
