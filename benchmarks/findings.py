@@ -316,7 +316,8 @@ def stack_or_take(rules: Rules, seed: int, count: int, k: int) -> None:
     )
     print(
         "| positions | n | heuristic stacks | seat wins, stack | seat wins, take | stack - take [95% CI] "
-        "| knocked out, stack | knocked out, take | stack - take |\n|---|---|---|---|---|---|---|---|---|"
+        "| knocked out, stack | knocked out, take | knocked out, stack - take [95% CI] |\n"
+        "|---|---|---|---|---|---|---|---|---|"
     )
     win_s, win_t = wins[:, 0].mean(axis=1), wins[:, 1].mean(axis=1)
     ko_s, ko_t = kos[:, 0].mean(axis=1), kos[:, 1].mean(axis=1)
