@@ -101,3 +101,32 @@ def test_differential_run_counts_what_it_compared() -> None:
     out = _run("benchmarks/differential.py", "--decisions", "10")
     assert "native == reference: " in out and "no difference" in out
     assert "command: " in out and "--decisions 10" in out
+
+
+def test_findings_script_prints_every_question_and_the_command() -> None:
+    pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
+    out = _run("benchmarks/findings.py", "--games", "40", "--positions", "4", "--playouts", "2")
+    assert "40 games per rule set, run seed 2026" in out
+    for heading in ("## 1. First-player", "## 2. Knock-outs", "## 6. Facing a stack", "## 7. Cards"):
+        assert heading in out
+    for variant in ("stack_color=match", "draw10_stackable=false", "knockout_bonus_to=knocker"):
+        assert f"## {variant} against no_mercy" in out
+    assert "| 1st to play | " in out and "| Wild Draw 10 | " in out
+    assert "4 positions (one per game" in out and "2 playouts of each choice" in out
+    # scoring only: the same play, so the paired difference of decisions is exactly 0
+    knocker = out.split("## knockout_bonus_to=knocker")[1].split("##")[0]
+    assert "games with the same number of decisions under both: 40 of 40" in knocker
+    assert "reproduce: python benchmarks/findings.py --games 40 --seed 2026 --positions 4 --playouts 2" in out
+
+
+def test_findings_script_refuses_bad_sizes() -> None:
+    pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
+    done = subprocess.run(
+        [sys.executable, "benchmarks/findings.py", "--games", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "--games must be >= 1" in done.stderr

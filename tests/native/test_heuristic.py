@@ -21,7 +21,7 @@ import pytest
 
 from nomercy import Action, GameState, Rules, new_game
 from nomercy.bots.heuristic import HeuristicBot, react
-from nomercy.bots.runner import play_round
+from nomercy.bots.runner import play_round, step
 from nomercy.testing import RULE_MIXES
 from nomercy.views import determinize, player_view
 
@@ -34,6 +34,7 @@ from nomercy.native.heuristic import (
     generator_random,
     heuristic_action,
     heuristic_games,
+    heuristic_playouts,
     heuristic_reaction,
 )
 from nomercy.sim.runner import RunSpec, bot_seed, play_game
@@ -368,3 +369,32 @@ def test_refusals_name_what_is_wrong() -> None:
         heuristic_action(batch, 0)
     with pytest.raises(RuntimeError, match="did not end"):
         heuristic_games(Rules(), 2, [1], [[1, 2]], max_steps=3)
+
+
+def test_playouts_from_a_loaded_position_end_as_play_round() -> None:
+    """``heuristic_playouts`` plays a mid-round position on as ``play_round`` does from
+    the same state with the same bots: the same final state, the same winner."""
+    rules = RULE_MIXES["mix_c"]
+    batch = Batch(rules, 3, 4)
+    starts: list[GameState] = []
+    seed = 20
+    while len(starts) < 3:
+        seed += 1
+        state = new_game(4, rules, seed)
+        bots = [HeuristicBot(seed=seed * 10 + k) for k in range(4)]
+        for _ in range(8 + 4 * len(starts)):  # a few turns in, reactions included
+            if state.outcome is None:
+                list(step(state, bots))
+        if state.outcome is None:
+            batch.load(len(starts), state)
+            starts.append(state.clone())
+    seeds = [[500 + 10 * t + k for k in range(4)] for t in range(3)]
+    result = heuristic_playouts(batch, seeds, catch_miss=0.4)
+    for t, start in enumerate(starts):
+        final = play_round(start, [HeuristicBot(seed=k, catch_miss=0.4) for k in seeds[t]])
+        assert batch.state(t) == final
+        assert result.column("winner")[t] == final.outcome.winner  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="round is over"):
+        heuristic_playouts(batch, seeds)
+    with pytest.raises(ValueError, match="rows of bot seeds"):
+        heuristic_playouts(batch, seeds[:1])

@@ -130,6 +130,8 @@ __all__ = [
     "heuristic_games",
     "heuristic_offer",
     "heuristic_play",
+    "heuristic_play_on",
+    "heuristic_playouts",
     "heuristic_react",
     "heuristic_reaction",
     "mt_random",
@@ -533,6 +535,45 @@ def _apply_counted(s, R, seat, a, out, g):
         out[g, O_LARGEST_STACK] = s[PENDING]
 
 
+@_inline
+def _play_on(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst):
+    """Play table ``s`` to the end with the bots whose generators ``mt`` holds, counting
+    into ``out[g]`` (:func:`heuristic_play`'s loop); False if it ran past ``max_steps``."""
+    out[g, O_DEALER] = s[DEALER]
+    out[g, O_FIRST] = s[CURRENT]
+    steps = 0
+    while s[CURRENT] >= 0:
+        if steps >= max_steps:
+            return False
+        actor = s[CURRENT]
+        a = heuristic_choose(s, R, actor, deck, mask, lst)
+        _apply_counted(s, R, actor, a, out, g)
+        steps += 1
+        while s[UO_LEN] > 0 and s[CURRENT] >= 0:
+            acted = False
+            for i in range(1, players + 1):
+                seat = (actor + i) % players
+                if not s[ACTIVE + seat]:
+                    continue
+                r = heuristic_react(s, R, seat, mt, seat * MT_STATE, catch_miss)
+                if r < 0:
+                    continue
+                _apply_counted(s, R, seat, r, out, g)
+                acted = True
+                break
+            if not acted:
+                break
+    out[g, O_STEPS] = steps
+    out[g, O_WINNER] = s[WINNER]
+    out[g, O_REASON] = s[REASON]
+    out[g, O_KNOCKOUTS] = s[OUT_KO_LEN]
+    for k in range(MAX_PLAYERS):
+        out[g, O_KO_SEAT + k] = s[KO_SEAT + k] if k < s[OUT_KO_LEN] else -1
+        out[g, O_KO_BY + k] = s[KO_BY + k] if k < s[OUT_KO_LEN] else -1
+        out[g, O_POINTS + k] = s[POINTS + k] if k < players else 0
+    return True
+
+
 @_kernel
 def heuristic_play(
     S, R, deck, players, game_seeds, bot_seeds, catch_miss, max_steps, out, mt, mask, lst, sitting
@@ -565,39 +606,30 @@ def heuristic_play(
         deal(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting)
         for seat in range(players):
             _seed_generator(mt, seat * MT_STATE, bot_seeds[g, seat])
-        out[g, O_DEALER] = s[DEALER]
-        out[g, O_FIRST] = s[CURRENT]
-        steps = 0
-        while s[CURRENT] >= 0:
-            if steps >= max_steps:
-                return g
-            actor = s[CURRENT]
-            a = heuristic_choose(s, R, actor, deck, mask, lst)
-            _apply_counted(s, R, actor, a, out, g)
-            steps += 1
-            while s[UO_LEN] > 0 and s[CURRENT] >= 0:
-                acted = False
-                for i in range(1, players + 1):
-                    seat = (actor + i) % players
-                    if not s[ACTIVE + seat]:
-                        continue
-                    r = heuristic_react(s, R, seat, mt, seat * MT_STATE, catch_miss)
-                    if r < 0:
-                        continue
-                    _apply_counted(s, R, seat, r, out, g)
-                    acted = True
-                    break
-                if not acted:
-                    break
-        out[g, O_STEPS] = steps
-        out[g, O_WINNER] = s[WINNER]
-        out[g, O_REASON] = s[REASON]
-        out[g, O_KNOCKOUTS] = s[OUT_KO_LEN]
-        for k in range(MAX_PLAYERS):
-            out[g, O_KO_SEAT + k] = s[KO_SEAT + k] if k < s[OUT_KO_LEN] else -1
-            out[g, O_KO_BY + k] = s[KO_BY + k] if k < s[OUT_KO_LEN] else -1
-            out[g, O_POINTS + k] = s[POINTS + k] if k < players else 0
+        if not _play_on(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst):
+            return g
     return game_seeds.shape[0]
+
+
+@_kernel
+def heuristic_play_on(S, R, deck, players, bot_seeds, catch_miss, max_steps, out, mt, mask, lst):
+    """Play every table of ``S`` on from where it stands to the end of its round, table
+    ``g`` with ``HeuristicBot(seed=bot_seeds[g, seat], catch_miss=catch_miss)`` in every
+    seat, as :func:`heuristic_play` plays a dealt game (the playouts of a sampled
+    position). ``out[g]`` counts the continuation only (``O_DEALER`` and ``O_FIRST`` are
+    the table's dealer and the seat deciding when it starts); the arguments are
+    :func:`heuristic_play`'s. Returns the tables played: ``g`` when table ``g`` ran past
+    ``max_steps`` turns, else all of them.
+    """
+    for g in range(S.shape[0]):
+        s = S[g]
+        for c in range(OUT_WIDTH):
+            out[g, c] = 0
+        for seat in range(players):
+            _seed_generator(mt, seat * MT_STATE, bot_seeds[g, seat])
+        if not _play_on(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst):
+            return g
+    return S.shape[0]
 
 
 # -- the Python API -----------------------------------------------------------------------------------------
@@ -715,4 +747,49 @@ def heuristic_games(
     )
     if played < len(seeds):
         raise RuntimeError(f"game {played} (seed {seeds[played]}) did not end within {max_steps} steps")
+    return HeuristicGames(out, batch)
+
+
+def heuristic_playouts(
+    batch: Batch,
+    bot_seeds: Sequence[Sequence[int]],
+    *,
+    catch_miss: float = 0.2,
+    max_steps: int = 100_000,
+) -> HeuristicGames:
+    """Play every table of ``batch`` on from its position (``Batch.load``: a sampled
+    state, an action forced) to the end of the round, with ``HeuristicBot(seed=
+    bot_seeds[t][seat], catch_miss=catch_miss)`` in every seat of table ``t``, as
+    ``play_round(batch.state(t), bots)`` would. Row ``t`` counts the continuation only.
+
+    Raises ValueError for a table whose round is already over, RuntimeError for one that
+    runs past ``max_steps`` turns.
+    """
+    _check_miss(catch_miss)
+    bots = np.array([list(row) for row in bot_seeds], np.int64).reshape(-1, batch.players)
+    if bots.shape[0] != len(batch):
+        raise ValueError(f"{bots.shape[0]} rows of bot seeds for {len(batch)} tables")
+    if bots.size and bots.min() < 0:
+        raise ValueError("native bot seeds are whole numbers 0 <= seed < 2**63")
+    over = [t for t in range(len(batch)) if batch.current(t) is None]
+    if over:
+        raise ValueError(f"table {over[0]}'s round is over: nothing to play on")
+    out = np.zeros((len(batch), OUT_WIDTH), np.int64)
+    mt = np.zeros(MAX_PLAYERS * MT_STATE, np.int32)
+    batch._mask[:] = 0
+    played = heuristic_play_on(
+        batch.tables,
+        batch.encoded,
+        batch.deck,
+        batch.players,
+        bots,
+        float(catch_miss),
+        max_steps,
+        out,
+        mt,
+        batch._mask,
+        batch._list,
+    )
+    if played < len(batch):
+        raise RuntimeError(f"table {played} did not end within {max_steps} steps")
     return HeuristicGames(out, batch)
