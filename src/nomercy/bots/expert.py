@@ -34,6 +34,11 @@ Budget: ``budget`` playouts per decision (default below; reproducible: same seed
 decisions). ``ms`` adds a wall-clock limit per decision; a time limit makes decisions
 depend on the machine's speed, so runs with ``ms`` set are *not* reproducible. Decisions
 with one sensible action return at once, without search.
+
+Playouts run on the native engine (:mod:`nomercy.native.playout`) when the ``fast``
+extra is installed (``native=None``, the default; ``True`` requires it, ``False`` keeps
+them in Python): the same values bit for bit, so the same decisions for a seed and a
+budget, in about a quarter of the time. Everything else stays here.
 """
 
 from __future__ import annotations
