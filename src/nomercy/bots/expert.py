@@ -84,8 +84,12 @@ def _evaluate(state: GameState, seat: int) -> float:
 
 
 def native_available() -> bool:
-    """Whether the ``fast`` extra (numba, numpy) is installed, so playouts can run natively."""
-    return importlib.util.find_spec("numba") is not None and importlib.util.find_spec("numpy") is not None
+    """Whether the ``fast`` extra (numba, numpy) is installed, so playouts can run natively
+    (looked up, not imported: a bot that never searches never loads numba)."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
+    except (ImportError, ValueError):  # a module blocked or half-imported in sys.modules
+        return False
 
 
 def playout(state: GameState, seat: int, depth: int) -> float:
