@@ -2,7 +2,7 @@
 hence the same search and the same decisions for a seed and a budget.
 
 Worlds come from the expert's own sampling (``determinize`` of a seat's view) of positions
-reached by mixed heuristic and random play under every rule mix and table size; every
+reached by mixed heuristic and random play under every rule mix at 2, 3, 4 and 6 seats; every
 turn action of the deciding seat is played out both ways and the float values must be
 equal, not close. Then whole decisions and whole games: a native and a Python expert of
 one seed choose alike. Plus legality, blindness and the option's checks.
