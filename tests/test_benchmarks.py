@@ -96,6 +96,19 @@ def test_native_benchmark_prints_every_ratio_and_the_command() -> None:
     assert "reproduce: " in out and "benchmarks/native.py --seconds 0.05 --repeat 1 --tables 2" in out
 
 
+def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_path: Path) -> None:
+    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    out_file = tmp_path / "expert.json"
+    args = ["--workers", "1", "--decisions", "2", "--budget", "20", "--games-2p", "2", "--games-4p", "4"]
+    out = _run("benchmarks/expert_native.py", *args, "--ms", "5", "--json", str(out_file))
+    for line in ("python ", "native ", "native / python: ", "2 players", "4 players (2 each)", "native side"):
+        assert line in out
+    assert "command: " in out and "benchmarks/expert_native.py --workers 1" in out
+    data = json.loads(out_file.read_text())
+    assert data["speed"]["python"]["playouts"] == data["speed"]["native"]["playouts"] > 0
+    assert [c["games"] for c in data["tournaments"]] == [2, 4]
+
+
 def test_differential_run_counts_what_it_compared() -> None:
     pytest.importorskip("numba", reason="the native engine needs the fast extra")
     out = _run("benchmarks/differential.py", "--decisions", "10")

@@ -110,3 +110,29 @@ def test_expert_always_calls_and_catches() -> None:
     s = position(["R1 R2 R3", "Y1", "G1 G2 G3", "B1 B2 B3"], discard="R5", current=2, uno_open=1)
     assert make("expert", seed=1).react(player_view(s, 0)) == Action.parse("catch 1")
     assert make("expert", seed=1).react(player_view(s, 1)) == Action.parse("uno")
+
+
+def test_expert_plays_without_the_fast_extra() -> None:
+    """Without numba the expert plays out in Python; native=True says what to install."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from nomercy import new_game\n"
+        "from nomercy.bots import make\n"
+        "from nomercy.bots.runner import play_round\n"
+        "bots = [make('expert', seed=1, budget=8), make('heuristic', seed=2)]\n"
+        "assert not bots[0].native\n"
+        "assert play_round(new_game(2, seed=5), bots).outcome is not None\n"
+        "try:\n"
+        "    make('expert', native=True)\n"
+        "except ImportError as exc:\n"
+        "    assert 'fast' in str(exc)\n"
+        "else:\n"
+        "    raise AssertionError('native=True without numba')\n"
+        "assert 'numba' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+    )
+    command = [sys.executable, "-c", code]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr

@@ -34,13 +34,19 @@ Budget: ``budget`` playouts per decision (default below; reproducible: same seed
 decisions). ``ms`` adds a wall-clock limit per decision; a time limit makes decisions
 depend on the machine's speed, so runs with ``ms`` set are *not* reproducible. Decisions
 with one sensible action return at once, without search.
+
+Playouts run on the native engine (:mod:`nomercy.native.playout`) when the ``fast``
+extra is installed (``native=None``, the default; ``True`` requires it, ``False`` keeps
+them in Python): the same values bit for bit, so the same decisions for a seed and a
+budget, in about a quarter of the time. Everything else stays here.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import time
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nomercy.actions import Action
 from nomercy.bots import Bot, register
@@ -50,7 +56,10 @@ from nomercy.engine import GameState
 from nomercy.events import Event
 from nomercy.views import PlayerView, determinize
 
-__all__ = ["DEFAULT_BUDGET", "ExpertBot"]
+if TYPE_CHECKING:
+    from nomercy.native.playout import Playouts
+
+__all__ = ["DEFAULT_BUDGET", "ExpertBot", "native_available", "playout"]
 
 DEFAULT_BUDGET = 160
 _EXP = [math.exp(-k / 3.0) for k in range(200)]
@@ -72,6 +81,15 @@ def _evaluate(state: GameState, seat: int) -> float:
             if other == seat:
                 mine = w
     return mine / total
+
+
+def native_available() -> bool:
+    """Whether the ``fast`` extra (numba, numpy) is installed, so playouts can run natively
+    (looked up, not imported: a bot that never searches never loads numba)."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
+    except (ImportError, ValueError):  # a module blocked or half-imported in sys.modules
+        return False
 
 
 def playout(state: GameState, seat: int, depth: int) -> float:
@@ -100,6 +118,7 @@ class ExpertBot(Bot):
         width: int = 5,
         catch_miss: float = 0.0,
         confidence: float = 1.0,
+        native: bool | None = None,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -113,12 +132,21 @@ class ExpertBot(Bot):
             raise ValueError("depth and width must be >= 1")
         if not 0.0 <= float(catch_miss) <= 1.0:
             raise ValueError(f"catch_miss must be a probability 0-1, got {catch_miss!r}")
+        if native not in (None, True, False):
+            raise ValueError(f"native is true, false or none (native when installed), got {native!r}")
+        if native:
+            import nomercy.native  # noqa: F401 - its ImportError says how to install the extra
         self.budget = int(budget)
         self.ms = float(ms) if ms is not None else None
         self.depth = int(depth)
         self.width = int(width)
         self.catch_miss = float(catch_miss)
         self.confidence = float(confidence)
+        #: Whether playouts run natively; chosen automatically (None), a table of more
+        #: seats than a native one holds plays out in Python.
+        self.native: bool = native_available() if native is None else bool(native)
+        self._required = native is True
+        self._native: Playouts | None = None
         #: Playouts run by the last decision (0 when it was trivial).
         self.last_playouts = 0
         self.memory = CardMemory()
@@ -143,6 +171,7 @@ class ExpertBot(Bot):
         """Sequential halving over ``candidates`` (the heuristic's pick first, never dropped)."""
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
         rng = self.rng
+        native = self._native_playouts(view)
         worlds: list[GameState] = []
         values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
@@ -150,22 +179,30 @@ class ExpertBot(Bot):
         while n > 2:
             rounds, n = rounds + 1, 1 + max(1, n // 2 - 1)
         left = self.budget
-        depth = self.depth
+        # Worlds played between two looks at the clock: a whole round without one.
+        step = 4 if deadline is not None else self.budget
         for r in range(rounds):
             share = max(1, (left // (rounds - r)) // len(alive))
-            for j in range(share):
-                index = len(values[0])
-                if index >= len(worlds):
+            for j0 in range(0, share, step):
+                first = len(values[0])
+                count = min(step, share - j0)
+                while len(worlds) < first + count:  # drawn in order, before any playout of theirs
                     world = determinize(view, rng)
                     self.memory.constrain(world, rng)
                     worlds.append(world)
-                world = worlds[index]
-                for c in alive:
-                    s = world.clone()
-                    s.apply(candidates[c], seat)
-                    values[c].append(playout(s, seat, depth))
-                left -= len(alive)
-                if deadline is not None and j % 4 == 3 and time.perf_counter() > deadline:
+                    if native is not None:
+                        native.add(world)
+                jobs = [(first + j, c) for j in range(count) for c in alive]
+                if native is not None:
+                    scores = native.values(
+                        [w for w, _ in jobs], [candidates[c] for _, c in jobs], seat, self.depth
+                    )
+                else:
+                    scores = [self._playout(worlds[w], candidates[c], seat) for w, c in jobs]
+                for (_, c), v in zip(jobs, scores, strict=True):
+                    values[c].append(v)
+                left -= len(jobs)
+                if deadline is not None and count == step and time.perf_counter() > deadline:
                     left = 0
                     break
             if left <= 0 or len(alive) <= 2:
@@ -177,6 +214,30 @@ class ExpertBot(Bot):
         if best != 0 and not self._better(values[best], values[0]):
             best = 0
         return candidates[best]
+
+    def _playout(self, world: GameState, action: Action, seat: int) -> float:
+        """One Python playout: ``action`` applied to a copy of ``world``."""
+        s = world.clone()
+        s.apply(action, seat)
+        return playout(s, seat, self.depth)
+
+    def _native_playouts(self, view: PlayerView) -> Playouts | None:
+        """The native playouts for this table (worlds cleared), or None for Python ones."""
+        if not self.native:
+            return None
+        if self._native is None or self._native.rules != view.rules or self._native.players != view.players:
+            from nomercy.native.layout import MAX_PLAYERS
+            from nomercy.native.playout import Playouts
+
+            if view.players > MAX_PLAYERS:
+                if self._required:
+                    raise ValueError(
+                        f"native playouts seat at most {MAX_PLAYERS} players, not {view.players}"
+                    )
+                return None
+            self._native = Playouts(view.rules, view.players, _EXP)
+        self._native.clear()
+        return self._native
 
     def _better(self, challenger: list[float], prior: list[float]) -> bool:
         """Leave the heuristic's pick only for a clear gain on the same worlds (paired test)."""

@@ -184,7 +184,9 @@ def table_from_view(view: PlayerView) -> Table:
 
 
 def table_from_state(state: GameState) -> Table:
-    """The deciding seat's table in a (sampled) state; reads no other hand."""
+    """The deciding seat's table in a (sampled) state, as its view would give it: no
+    other hand, and of the discard pile only the face-up cards (not those buried face
+    down under it, M2), so that a playout's seat reads what ``table_from_view`` reads."""
     seat = state.current
     assert seat is not None
     return Table(
@@ -196,7 +198,7 @@ def table_from_state(state: GameState) -> Table:
         previous_seat(state, seat),
         state.direction,
         state.color,
-        state.discard,
+        state.discard[state.buried :] if state.buried else state.discard,
         state.decision,
         state.pending_total,
         state.rules,

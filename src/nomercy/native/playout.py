@@ -1,0 +1,157 @@
+"""The ``expert`` bot's playouts as native code: many (world, candidate) playouts per call.
+
+``bots/expert.py`` stays the reference: its :func:`~nomercy.bots.expert.playout` applies a
+candidate to a sampled world, lets every seat play the heuristic for up to ``depth``
+decisions, and scores the end for one seat. :func:`playout_values` does the same on native
+tables, for a whole list of (world, action) pairs in one call, so that the search pays
+Python's overhead once per round rather than once per playout:
+
+* the heuristic is :func:`nomercy.native.heuristic.heuristic_choose`, exactly the
+  reference's choice, and the engine is exactly the reference's (reshuffles included: a
+  loaded world keeps its seed), so each playout reaches the same position;
+* like the reference playout, no seat reacts out of turn (the heuristic always calls Uno,
+  so nobody is open to a catch unless the world starts so, and nobody catches then);
+* the score is ``expert._evaluate``'s: 1 or 0 for a finished round, else the seat's share
+  of ``weights[hand size]`` among the active seats, summed in seat order with the weights
+  the caller passes (the expert's own table), so the float results are the same bits.
+
+Worlds are loaded once (:meth:`Playouts.add`) and copied into a scratch row for every
+playout: a candidate's playout never changes the world the next candidate starts from.
+"""
+
+# The kernels are unannotated, as in kernels.py: numba infers their types from the arrays
+# passed in (pyproject.toml's mypy override for this module says so). The Python API below
+# them is typed.
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from nomercy.actions import Action
+from nomercy.engine import GameState
+from nomercy.native.batch import Batch, action_index
+from nomercy.native.heuristic import heuristic_choose
+from nomercy.native.kernels import _inline, _kernel, apply_action
+from nomercy.native.layout import ACTIVE, CURRENT, HLEN, MAX_PLAYERS, PLAYERS, WINNER
+from nomercy.rules import Rules
+
+__all__ = ["Playouts", "playout_values"]
+
+
+@_inline
+def _evaluate(s, seat, weights):
+    """``expert._evaluate``: 1/0 when the round is over, else the seat's weight share."""
+    winner = s[WINNER]
+    if winner >= 0:
+        return 1.0 if winner == seat else 0.0
+    if not s[ACTIVE + seat]:
+        return 0.0
+    last = weights.shape[0] - 1
+    total = 0.0
+    mine = 0.0
+    for other in range(s[PLAYERS]):
+        if s[ACTIVE + other]:
+            w = weights[min(s[HLEN + other], last)]
+            total += w
+            if other == seat:
+                mine = w
+    return mine / total
+
+
+@_kernel
+def playout_values(W, R, deck, world, action, seat, depth, weights, s, mask, lst, values):
+    """For every ``j``: copy table ``W[world[j]]`` into ``s``, apply the legal action
+    ``action[j]`` by ``seat``, play the heuristic for every deciding seat for up to
+    ``depth`` decisions and write the score for ``seat`` into ``values[j]``.
+
+    ``R``, ``deck``, ``mask`` (zeros) and ``lst`` are as :func:`heuristic_choose` takes
+    them; ``weights`` float64 (``weights[k]``: a hand of ``k`` cards, the last entry for
+    any larger hand); ``s`` an int32 scratch row as wide as ``W``'s.
+    """
+    width = W.shape[1]
+    for j in range(world.shape[0]):
+        src = W[world[j]]
+        for k in range(width):
+            s[k] = src[k]
+        apply_action(s, R, seat, action[j])
+        for _ in range(depth):
+            cur = s[CURRENT]
+            if cur < 0:
+                break
+            apply_action(s, R, cur, heuristic_choose(s, R, cur, deck, mask, lst))
+        values[j] = _evaluate(s, seat, weights)
+
+
+class Playouts:
+    """Sampled worlds of one table kind, loaded once, and their playouts in one call.
+
+    ``weights`` is the score of a hand by its size (``weights[k]`` for ``k`` cards, the
+    last entry for larger hands): the expert passes its own table.
+    """
+
+    def __init__(self, rules: Rules, players: int, weights: Sequence[float], capacity: int = 64) -> None:
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"native playouts seat 2 to {MAX_PLAYERS} players, not {players}")
+        if len(weights) < 1:
+            raise ValueError("weights needs at least one entry")
+        self.rules = rules
+        self.players = players
+        self._batch = Batch(rules, max(1, capacity), players)
+        self._weights = np.array(weights, np.float64)
+        self._scratch = np.zeros(self._batch.tables.shape[1], np.int32)
+        self._count = 0
+
+    def __len__(self) -> int:
+        """The worlds loaded since the last :meth:`clear`."""
+        return self._count
+
+    def clear(self) -> None:
+        """Forget the loaded worlds (their tables are reused)."""
+        self._count = 0
+
+    def add(self, world: GameState) -> int:
+        """Load ``world`` (a state of these rules and players); returns its index."""
+        if self._count == len(self._batch):
+            bigger = Batch(self.rules, 2 * len(self._batch), self.players)
+            bigger.tables[: self._count] = self._batch.tables
+            self._batch = bigger
+        self._batch.load(self._count, world)
+        self._count += 1
+        return self._count - 1
+
+    def values(self, worlds: Sequence[int], actions: Sequence[Action], seat: int, depth: int) -> list[float]:
+        """The playout value for ``seat`` of ``actions[j]`` (legal for ``seat`` in every
+        world) applied to world ``worlds[j]``, then ``depth`` heuristic decisions."""
+        if len(worlds) != len(actions):
+            raise ValueError(f"{len(worlds)} worlds for {len(actions)} actions")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not at this {self.players}-player table")
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        index = np.array(worlds, np.int64)
+        if index.size and (index.min() < 0 or index.max() >= self._count):
+            raise ValueError(f"world indices must be 0-{self._count - 1}")
+        codes: dict[Action, int] = {}
+        moves = np.array(
+            [codes.setdefault(a, action_index(a, seat, self.players)) for a in actions], np.int64
+        )
+        out = np.zeros(len(index), np.float64)
+        batch = self._batch
+        batch._mask[:] = 0
+        playout_values(
+            batch.tables,
+            batch.encoded,
+            batch.deck,
+            index,
+            moves,
+            seat,
+            depth,
+            self._weights,
+            self._scratch,
+            batch._mask,
+            batch._list,
+            out,
+        )
+        return [float(v) for v in out]

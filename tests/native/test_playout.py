@@ -1,0 +1,173 @@
+"""Native expert playouts are the Python ones: the same value for every (world, candidate),
+hence the same search and the same decisions for a seed and a budget.
+
+Worlds come from the expert's own sampling (``determinize`` of a seat's view) of positions
+reached by mixed heuristic and random play under every rule mix at 2, 3, 4 and 6 seats; every
+turn action of the deciding seat is played out both ways and the float values must be
+equal, not close. Then whole decisions and whole games: a native and a Python expert of
+one seed choose alike. Plus legality, blindness and the option's checks.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from nomercy import GameState, Rules, new_game
+from nomercy.bots import make
+from nomercy.bots.expert import _EXP, ExpertBot, playout
+from nomercy.bots.heuristic import best_action, score_actions, table_from_state, table_from_view
+from nomercy.bots.runner import play_round
+from nomercy.testing import RULE_MIXES
+from nomercy.views import determinize, player_view
+
+pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+
+from nomercy.native.playout import Playouts
+
+GAMES = int(os.environ.get("NOMERCY_PLAYOUT_GAMES", "3"))
+MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
+CASES = [
+    (name, players)
+    for name, rules in MIXES.items()
+    for players in (2, 3, 4, 6)
+    if players * rules.hand_size + 1 <= sum(n for _, n in rules.deck)
+]
+
+
+def positions(rules: Rules, players: int, games: int, seed: int) -> list[GameState]:
+    """Positions of half heuristic, half random games, every 5th decision."""
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for g in range(games):
+        state = new_game(players, rules, seed=seed * 100 + g)
+        for step in range(400):
+            if state.current is None:
+                break
+            if step % 5 == 0:
+                out.append(state.clone())
+            legal = state.legal_actions()
+            heuristic = rng.random() < 0.5
+            state.apply(best_action(table_from_state(state), legal) if heuristic else rng.choice(legal))
+    return out
+
+
+@pytest.mark.parametrize(("mix", "players"), CASES)
+def test_native_playouts_give_the_python_values(mix: str, players: int) -> None:
+    rules = MIXES[mix]
+    rng = random.Random(players)
+    native = Playouts(rules, players, _EXP, capacity=2)  # small: loading grows it
+    checked = 0
+    for k, state in enumerate(positions(rules, players, GAMES, seed=len(mix) * 7 + players)):
+        seat = state.current
+        assert seat is not None
+        view = player_view(state, seat)
+        actions = [a for a in view.legal_actions if not a.out_of_turn]
+        depth = 1 + k % 25
+        native.clear()
+        worlds = [determinize(view, rng) for _ in range(2)]
+        for w in worlds:
+            native.add(w)
+        jobs = [(w, a) for w in range(len(worlds)) for a in actions]
+        got = native.values([w for w, _ in jobs], [a for _, a in jobs], seat, depth)
+        for (w, a), value in zip(jobs, got, strict=True):
+            s = worlds[w].clone()
+            s.apply(a, seat)
+            assert value == playout(s, seat, depth), (mix, players, state.to_json(), str(a), depth)
+            checked += 1
+    assert checked > 20
+
+
+def _decision_positions(count: int, seed: int) -> list[GameState]:
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    while len(out) < count:
+        players = rng.choice((2, 3, 4, 5))
+        state = new_game(players, seed=rng.getrandbits(32))
+        for _ in range(rng.randint(0, 60)):
+            if state.current is None:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.current is not None:
+            out.append(state)
+    return out
+
+
+def test_native_and_python_experts_decide_alike() -> None:
+    """Same seed, same budget: the same action and the same number of playouts."""
+    searched = 0
+    for i, state in enumerate(_decision_positions(40, seed=3)):
+        view = player_view(state, state.current)
+        fast = ExpertBot(seed=i, budget=30, native=True)
+        slow = ExpertBot(seed=i, budget=30, native=False)
+        action = fast.choose(view)
+        assert action == slow.choose(view), state.to_json()
+        assert fast.last_playouts == slow.last_playouts
+        assert action in view.legal_actions
+        searched += fast.last_playouts > 0
+    assert searched > 20
+
+
+def test_native_and_python_experts_play_the_same_games() -> None:
+    for players, seed in ((2, 1), (4, 2)):
+        logs: list[list[str]] = []
+        for native in (True, False):
+            log: list[str] = []
+            bots = [
+                ExpertBot(seed=10 + k, budget=12, native=native) if k % 2 == 0 else make("heuristic", seed=k)
+                for k in range(players)
+            ]
+            state = play_round(
+                new_game(players, seed=seed), bots, lambda s, a, ev, log=log: log.append(f"{s}:{a}")
+            )
+            assert state.outcome is not None
+            logs.append(log)
+        assert logs[0] == logs[1] and len(logs[0]) > 10
+
+
+def test_native_expert_is_blind_to_hidden_cards() -> None:
+    """Hidden cards dealt again (the same view): the same decision."""
+    rng = random.Random(8)
+    for i, state in enumerate(_decision_positions(12, seed=9)):
+        seat = state.current
+        assert seat is not None
+        view = player_view(state, seat)
+        other = determinize(view, rng)
+        assert player_view(other, seat) == view
+        first = ExpertBot(seed=i, budget=20, native=True).choose(view)
+        assert ExpertBot(seed=i, budget=20, native=True).choose(player_view(other, seat)) == first
+
+
+def test_native_option_is_checked_and_large_tables_fall_back() -> None:
+    with pytest.raises(ValueError, match="native"):
+        make("expert", native="fast")
+    with pytest.raises(ValueError, match="seat"):
+        Playouts(Rules(), 7, _EXP)
+    state = new_game(7, Rules(max_players=8), seed=3)
+    view = player_view(state, state.current)
+    assert len(score_actions(table_from_view(view), view.legal_actions)) > 1  # a search
+    auto = ExpertBot(seed=1, budget=10)
+    assert auto.native
+    assert auto.choose(view) in view.legal_actions  # seven seats: Python playouts
+    with pytest.raises(ValueError, match="at most 6 players"):
+        ExpertBot(seed=1, budget=10, native=True).choose(view)
+
+
+def test_playouts_check_their_arguments() -> None:
+    state = new_game(2, seed=1)
+    seat = state.current
+    assert seat is not None
+    native = Playouts(Rules(), 2, _EXP)
+    action = state.legal_actions()[0]
+    with pytest.raises(ValueError, match="world indices"):
+        native.values([0], [action], seat, 5)
+    native.add(state)
+    with pytest.raises(ValueError, match="worlds for"):
+        native.values([0, 0], [action], seat, 5)
+    with pytest.raises(ValueError, match="depth"):
+        native.values([0], [action], seat, 0)
+    with pytest.raises(ValueError, match="seats 3"):
+        native.add(new_game(3, seed=1))
+    assert len(native) == 1
