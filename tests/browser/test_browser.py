@@ -491,25 +491,29 @@ def test_phone_with_a_25_card_hand_and_keyboard_play(pages: Pages, server: Serve
     # Sound can be muted, and the choice is remembered.
     page.click("#sound-btn")
     assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
-    # Keyboard play: H focuses the hand (on a playable card), Enter plays it.
+    # Sorting: by colour (default), by face, as dealt; the choice is remembered. Checked
+    # while it is still this player's turn: once they play, the bot's reply (a Roulette
+    # aimed at them, say) may open a question that stands above the table.
+    page.click("#sort-btn")
+    assert page.inner_text("#sort-btn") == "Sort: by face"
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    wait_turn(page)
+    assert page.inner_text("#sort-btn") == "Sort: by face"
+    assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
+    # Keyboard play: H focuses the hand (on a playable card), Enter plays it. A wild asks
+    # for its colour first (the first colour is focused, so Enter names it).
     page.keyboard.press("h")
     focused = page.evaluate("document.activeElement.classList.contains('playable')")
     assert focused
     before = version(page)
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
-    if page.locator("#prompt[open]").count():
-        page.keyboard.press("Enter")  # the first colour, focused
+    page.wait_for_function(f"app.version > {before} || document.querySelector('#prompt[open]') !== null")
+    if version(page) == before:
+        page.keyboard.press("Enter")
     wait_version(page, before)
     label = page.get_attribute("#hand .card >> nth=0", "aria-label")
     assert label and any(c in label for c in ("Red", "Yellow", "Green", "Blue", "Wild"))
-    # Sorting: by colour (default), by face, as dealt; the choice is remembered.
-    page.click("#sort-btn")
-    assert page.inner_text("#sort-btn") == "Sort: by face"
-    page.reload()
-    page.wait_for_selector("#hand .card")
-    assert page.inner_text("#sort-btn") == "Sort: by face"
-    assert page.get_attribute("#sound-btn", "aria-pressed") == "false"
 
 
 def test_removed_player_confirmed_then_let_back_in(pages: Pages, server: ServerProcess) -> None:
