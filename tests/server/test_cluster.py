@@ -261,16 +261,6 @@ def test_any_process_creates_finds_and_opens_any_room(cluster: tuple[Nginx, list
     assert httpx.get(f"{a.url}/api/rooms/ZZZZZZ", timeout=10).status_code == 404
 
 
-# Known bug, not yet fixed: after the paused holder resumes, the room can ping-pong between
-# the two processes ("taken" / "handed over" every tick in the server logs) while nginx,
-# having marked the paused process failed (max_fails=1 fail_timeout=2s), sends some of the
-# room's sockets to the other one; each process then asks the other for the room and the
-# players cannot reconnect within 30 s. The fencing this test is about holds (the write is
-# refused with room_moving and leaves no trace); the reconnection afterwards fails in about
-# two runs of three on a quiet 2-core machine. Marked so that the rest of the suite can land;
-# the hand-over needs a hold that outlasts the proxy's failure window, or a hand-over only
-# to the process the proxy routes to.
-@pytest.mark.xfail(reason="room ping-pong between processes after a SIGSTOP (see comment)", strict=False)
 def test_a_paused_process_that_lost_the_room_cannot_write_to_it(cluster: tuple[Nginx, list[Serve]]) -> None:
     """SIGSTOP the holder past its lease: the other process takes the room; once resumed, the
     paused one's next write is fenced off (room_moving), nothing of it reaches the log, and the

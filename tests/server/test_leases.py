@@ -63,6 +63,22 @@ def test_one_holder_at_a_time_and_the_holder_is_asked_to_hand_over(two: tuple) -
     assert lost == {room}
 
 
+def test_a_request_older_than_the_lease_lifetime_is_stale(two: tuple) -> None:  # type: ignore[type-arg]
+    """The process that asked has stopped asking (the proxy routes the room elsewhere again):
+    the holder is no longer told to hand the room over."""
+    _sa, la, _sb, lb, room = two
+    la.ttl = lb.ttl = 0.5
+    assert la.acquire(room) == 1
+    assert lb.acquire(room) is None
+    assert la.renew({room: 1}) == (set(), {room})
+    time.sleep(0.3)
+    assert la.renew({room: 1}) == (set(), {room})  # still recent
+    time.sleep(0.4)
+    assert la.renew({room: 1}) == (set(), set())  # B has not asked again for longer than the ttl
+    assert lb.acquire(room) is None  # asking again makes it wanted again
+    assert la.renew({room: 1}) == (set(), {room})
+
+
 def test_a_process_that_lost_its_lease_cannot_append(two: tuple) -> None:  # type: ignore[type-arg]
     sa, la, sb, lb, room = two
     la.ttl = 0.2
@@ -191,5 +207,46 @@ def test_rooms_per_address_are_counted_in_storage_with_several_processes(
         await manager.create(P.CreateRoom(nickname="Bea"), "10.0.0.2")  # another address
         sa.set_status(first.id, "finished")  # one of Ann's rooms ends (wherever it ran)
         await manager.create(P.CreateRoom(nickname="Ann"), "10.0.0.1")
+
+    asyncio.run(scenario())
+
+
+def test_a_room_the_proxy_still_routes_here_is_not_handed_over(
+    two: tuple,  # type: ignore[type-arg]
+) -> None:
+    """A asks for B's room while requests for it still reach B (the proxy sends it some of
+    the room's sockets for a while after a failure): B keeps the room, so it cannot
+    ping-pong; once no request has reached B for ``hold`` seconds, B hands it over."""
+    import asyncio
+
+    from nomercy.server import protocol as P
+    from nomercy.server.cluster import Cluster
+    from nomercy.server.protocol import ErrorCode, ProtocolError
+    from nomercy.server.rooms import RoomManager
+    from nomercy.server.settings import Settings
+
+    sa, la, sb, lb, _ = two
+
+    async def scenario() -> None:
+        a, b = RoomManager(Settings(), sa), RoomManager(Settings(), sb)
+        ca, cb = Cluster(a, la), Cluster(b, lb)
+        ca.hold = cb.hold = 0.3
+        made, host = await b.create(P.CreateRoom(nickname="Ann", seats=2, bots=1), "10.0.0.1")
+        room = await b.find(made.code)  # routed to B: B takes the room
+        await b.start(room, host)  # in play: a room without a holder would be adopted
+        with pytest.raises(ProtocolError) as refused:
+            await a.find(made.code)  # now routed to A: A asks B for it
+        assert refused.value.code == ErrorCode.ROOM_MOVING
+        for _ in range(3):  # B keeps getting the room's requests too: it keeps the room
+            await asyncio.sleep(0.2)
+            await b.find(made.code)
+            await cb.step()
+            assert b.rooms.get(made.code) is room and not room.closed
+        await asyncio.sleep(0.4)  # nothing reached B for longer than hold
+        await cb.step()
+        assert room.closed and made.code not in b.rooms
+        await cb.step()  # released for A: B does not adopt it back as an orphan
+        assert made.code not in b.rooms
+        assert (await a.find(made.code)).code == made.code  # A's next request opens it there
 
     asyncio.run(scenario())

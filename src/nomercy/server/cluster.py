@@ -9,12 +9,19 @@ routes every request of a room to one process by hashing the join code in the UR
   rebuilds the room by replaying its log, exactly as after a restart;
 - if another live process holds the lease, answers ``room_moving`` (HTTP 503 with
   ``Retry-After``, or a WebSocket ``error``) and asks the holder to hand the room over,
-  which it does at its next renewal: it lets go (under the room's lock, so no write is
-  half done), releases the lease and closes the room's connections with ``room_moving``;
-  the clients reconnect, through the proxy, to the process that asked;
+  which it does at a renewal once no request for the room has reached it for
+  :attr:`Cluster.hold` seconds: it lets go (under the room's lock, so no write is half
+  done), releases the lease and closes the room's connections with ``room_moving``; the
+  clients reconnect, through the proxy, to the process that asked. While the proxy still
+  sends some of the room's requests to the holder (it skips a process for a while after
+  a failure: ``max_fails``/``fail_timeout``), the room stays where it is, so it cannot
+  ping-pong between two processes that both get requests;
 - every :attr:`Cluster.tick` renews its leases, drops the rooms it lost (another process
   took them over: fencing already refused any write) and *adopts* rooms being played
-  whose holder died, so bot turns and timers go on even before anyone reconnects.
+  whose holder died, so bot turns and timers go on even before anyone reconnects. A room
+  it handed over itself is not adopted back for a lease's lifetime: the process that
+  asked for it takes it at its next request (adopting it at once would take it back
+  from under that process, round after round).
 
 A graceful shutdown (:meth:`Cluster.shutdown`) hands every room over at once.
 """
@@ -44,7 +51,8 @@ class Cluster:
         self.storage = manager.storage
         #: Seconds between renewals (and hand-over, adoption checks).
         self.tick = min(1.0, leases.ttl / 4)
-        #: A room is handed over only after this long here (no ping-pong between processes).
+        #: A room asked for elsewhere is handed over only once this long has passed since it
+        #: was taken here and since the last request for it reached this process.
         self.hold = 2 * self.tick
         self.draining = False
         #: ``time.monotonic()`` of the last successful renewal (readiness).
@@ -53,6 +61,9 @@ class Cluster:
         self.on_drop: Callable[[Room], None] | None = None
         self._opening: dict[str, asyncio.Future[None]] = {}
         self._taking: set[int] = set()
+        #: Rooms handed over from here (id -> ``time.monotonic()``): not adopted back as
+        #: orphans until the process that asked has had a lease's lifetime to take them.
+        self._handed_over: dict[int, float] = {}
         self._task: asyncio.Task[None] | None = None
         manager.cluster = self
 
@@ -199,12 +210,18 @@ class Cluster:
         for room in list(self.manager.rooms.values()):
             if room.id in lost:
                 await self.drop(room, release=False)
-            elif room.id in wanted and now - room.opened_at >= self.hold:
+            elif room.id in wanted and now - max(room.opened_at, room.routed_at) >= self.hold:
                 await self.drop(room, release=True)
+                self._handed_over[room.id] = now
         if self.draining:
             return
+        for room_id, at in list(self._handed_over.items()):
+            if now - at >= self.leases.ttl:
+                del self._handed_over[room_id]
         since = time.time() - self.manager.settings.idle_room_seconds
         for room_id in await asyncio.to_thread(self.leases.orphans, since):
+            if room_id in self._handed_over:  # released for the process that asked: its turn
+                continue
             try:
                 await self._take(room_id, request=False)
             except Exception:

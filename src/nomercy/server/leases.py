@@ -15,7 +15,9 @@ exactly one of them, the holder of its row in ``nomercy_leases``:
   the connection, so another process sees at once that the owner is gone and takes the
   room without waiting for the expiry.
 - ``requested_at``: another process was asked for the room (the proxy routes the room
-  there now); the holder hands it over at its next renewal.
+  there now); the holder hands it over at a renewal, unless the proxy still routes the
+  room to it too (``Cluster.step``). A request older than the lease's lifetime is stale:
+  the process that asked has stopped asking.
 
 SQLite keeps one process: :func:`lock_sqlite` takes an exclusive lock on a file beside
 the database and refuses a second ``nomercy serve`` with a clear message.
@@ -199,9 +201,11 @@ class SharedLeases:
         """Push back the expiry of the rooms held (room id -> epoch).
 
         Returns the rooms lost (taken over by another process: drop them, they are no
-        longer ours to write) and the rooms another process asked for.
+        longer ours to write) and the rooms another process asked for within the lease's
+        lifetime.
         """
         with self.engine.begin() as conn:
+            now = self._now(conn)
             ids = sorted(held)
             rows: list[Any] = []
             for i in range(0, len(ids), 500):
@@ -225,7 +229,11 @@ class SharedLeases:
                 ).all()
         mine = {r.room_id: r for r in rows}
         lost = {rid for rid, epoch in held.items() if rid not in mine or mine[rid].epoch != epoch}
-        wanted = {rid for rid, r in mine.items() if r.requested_at is not None and rid not in lost}
+        wanted = {
+            rid
+            for rid, r in mine.items()
+            if r.requested_at is not None and r.requested_at >= now - self.ttl and rid not in lost
+        }
         return lost, wanted
 
     def release(self, room_id: int, epoch: int) -> None:

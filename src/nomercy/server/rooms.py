@@ -167,6 +167,9 @@ class Room:
     closed: bool = False
     #: ``time.monotonic()`` when this process took the room (hand-over hysteresis).
     opened_at: float = field(default_factory=time.monotonic)
+    #: ``time.monotonic()`` of the last request for the room that reached this process: a
+    #: room the proxy still routes here is not handed over (see :meth:`Cluster.step`).
+    routed_at: float = field(default_factory=time.monotonic)
     #: Recent chat lines (also in storage: a reload shows them again).
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     #: Players the host removed, by seat: their token works again if the host undoes it.
@@ -424,7 +427,9 @@ class RoomManager:
         room = self.rooms.get(code.upper())
         if room is None and self.cluster is not None:
             await self.cluster.open(code.upper())
-        return self.get(code)
+        room = self.get(code)
+        room.routed_at = time.monotonic()
+        return room
 
     @contextlib.contextmanager
     def fenced(self, room: Room) -> Iterator[None]:
@@ -631,10 +636,10 @@ class RoomManager:
     # -- connections ---------------------------------------------------------------------
 
     def connect(self, room: Room, client: Client) -> None:
-        if room.closed:
-            raise moving()
         """Seat (or seat as a spectator) a connection; a seat over its connection limit loses
         its oldest connection, so a player coming back is never turned away."""
+        if room.closed:
+            raise moving()
         if client.seat is not None:
             mine = sorted((c for c in room.clients if c.seat == client.seat), key=lambda c: c.serial)
             for old in mine[: max(0, len(mine) - self.settings.max_connections_per_seat + 1)]:
