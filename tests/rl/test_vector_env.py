@@ -66,6 +66,22 @@ def test_step_before_reset_is_refused() -> None:
         VectorEnv(0)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_envs": True}, "num_envs must be a whole number"),
+        ({"num_envs": 2, "seat": 2}, "learner seat 2 is not at this 2-player table"),
+        ({"num_envs": 2, "seat": True}, "learner seat True"),
+        ({"num_envs": 2, "opponents": ["random", "heuristic"]}, "2 opponents named for 1 opponent seats"),
+    ],
+)
+def test_bad_arguments_are_refused_as_the_native_env_refuses_them(
+    kwargs: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        VectorEnv(**kwargs)  # type: ignore[arg-type]
+
+
 def test_rows_are_the_learners_own_observation_and_mask() -> None:
     from nomercy.rl.encoding import legal_mask, observe
 

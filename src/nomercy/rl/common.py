@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from nomercy.engine import KNOCKOUT_POINTS, GameState
 from nomercy.rules import Rules
 
-__all__ = ["RewardMode", "knockout_reward", "resolve_rules", "round_rewards"]
+__all__ = [
+    "RewardMode",
+    "check_num_envs",
+    "check_seat",
+    "knockout_reward",
+    "opponent_names",
+    "resolve_rules",
+    "round_rewards",
+]
 
 RewardMode = Literal["win", "points"]
 
@@ -24,6 +32,31 @@ def resolve_rules(rules: Rules | str | Mapping[str, Any] | None) -> Rules:
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
     raise TypeError(f"rules must be a Rules, a preset name or a dict, got {type(rules).__name__}")
+
+
+def check_num_envs(num_envs: object) -> int:
+    """A vector environment's row count: a whole number >= 1 (``True`` is not a count)."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+    return num_envs
+
+
+def check_seat(seat: object, players: int) -> int:
+    """The learner's seat: a whole number in ``0..players-1``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ValueError(f"learner seat {seat!r} is not at this {players}-player table")
+    return seat
+
+
+def opponent_names(opponents: str | Sequence[str] | None, players: int) -> list[str]:
+    """One bot name per seat but the learner's: a single name repeats (None: random)."""
+    if opponents is None or isinstance(opponents, str):
+        names = [opponents or "random"] * (players - 1)
+    else:
+        names = list(opponents)
+    if len(names) != players - 1:
+        raise ValueError(f"{len(names)} opponents named for {players - 1} opponent seats")
+    return names
 
 
 def check_reward(reward: str) -> RewardMode:

@@ -43,7 +43,14 @@ from nomercy.native import Batch, index_action
 from nomercy.native import encode as E
 from nomercy.native import vector as V
 from nomercy.native.convert import to_state
-from nomercy.rl.common import check_reward, knockout_reward, resolve_rules
+from nomercy.rl.common import (
+    check_num_envs,
+    check_reward,
+    check_seat,
+    knockout_reward,
+    opponent_names,
+    resolve_rules,
+)
 from nomercy.rl.encoding import (
     MAX_PLAYERS,
     NUM_ACTIONS,
@@ -245,8 +252,7 @@ class NativeVectorEnv:
         workers: int = 0,
         log_size: int = 0,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+        check_num_envs(num_envs)
         if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= num_envs:
             raise ValueError(
                 f"workers must be a whole number from 0 to num_envs ({num_envs}), got {workers!r}"
@@ -255,12 +261,9 @@ class NativeVectorEnv:
             raise ValueError("log_size is for in-process stepping (workers=0)")
         self.rules = resolve_rules(rules)
         check_table(players, self.rules)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"learner seat {seat!r} is not at this {players}-player table")
+        check_seat(seat, players)
         check_reward(reward)
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"{len(names)} opponents named for {players - 1} opponent seats")
+        names = opponent_names(opponents, players)
         kinds = np.zeros(MAX_PLAYERS, np.int64)
         others = [s for s in range(players) if s != seat]
         for other, name in zip(others, names, strict=True):

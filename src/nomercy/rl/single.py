@@ -23,7 +23,14 @@ from nomercy.bots import Bot, RandomBot
 from nomercy.bots.runner import reactions
 from nomercy.bots.runner import step as bot_step
 from nomercy.engine import GameState, new_game
-from nomercy.rl.common import RewardMode, check_reward, knockout_reward, round_rewards
+from nomercy.rl.common import (
+    RewardMode,
+    check_reward,
+    check_seat,
+    knockout_reward,
+    opponent_names,
+    round_rewards,
+)
 from nomercy.rl.encoding import check_table, index_to_action
 from nomercy.rules import Rules
 from nomercy.views import PlayerView, player_view
@@ -47,16 +54,10 @@ class SingleAgentGame:
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         check_table(players, self.rules)
-        if not 0 <= seat < players:
-            raise ValueError(f"learner seat {seat} is not at this {players}-player table")
         self.players = players
-        self.seat = seat
+        self.seat = check_seat(seat, players)
         self.reward_mode: RewardMode = check_reward(reward)
-        names = (
-            [opponents or "random"] * (players - 1) if isinstance(opponents, str | None) else list(opponents)
-        )
-        if len(names) != players - 1:
-            raise ValueError(f"{len(names)} opponents named for {players - 1} bot seats")
+        names = opponent_names(opponents, players)
         available = _bots.available()
         for name in names:
             if name.strip().lower() not in available:

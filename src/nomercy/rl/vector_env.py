@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nomercy.rl.common import resolve_rules
+from nomercy.rl.common import check_num_envs, resolve_rules
 from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE
 from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.single import SingleAgentGame
@@ -42,8 +42,7 @@ class VectorEnv:
         seat: int = 0,
         reward: str = "win",
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+        check_num_envs(num_envs)
         resolved = resolve_rules(rules)
         self.num_envs = num_envs
         self.games = [SingleAgentGame(players, resolved, opponents, seat, reward) for _ in range(num_envs)]
