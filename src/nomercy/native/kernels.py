@@ -76,6 +76,7 @@ from nomercy.native.layout import (
     NUM_CARDS,
     OUT_KO_LEN,
     PENDING,
+    PILE_IN,
     PILE_LEN,
     PLAY_INDEX,
     PLAYERS,
@@ -761,9 +762,10 @@ def _reshuffle(s):
         plen += 1
     s[d0] = s[d0 + dlen - 1]
     s[DISC_LEN] = 1
-    s[PILE_LEN] = plen
     s[BURIED] = 0
     s[ASIDE_LEN] = 0
+    s[PILE_IN] += plen - s[PILE_LEN]
+    s[PILE_LEN] = plen
     s[SHUFFLES] += 1
     shuffle_region(s, p0, plen, s[SHUFFLES])
     return True

@@ -54,6 +54,8 @@ PILE_LEN: Final = 24
 DISC_LEN: Final = 25
 ASIDE_LEN: Final = 26
 DECK: Final = 27  # slots per pile or hand: the deck's size
+PILE_IN: Final = 28  # cards reshuffles put into the draw pile this round: a counter for the
+# simulator's cards drawn (the pile's length alone hides what a reshuffle added); no rule reads it
 ACTIVE: Final = 32  # six flags
 SITTING: Final = 38  # six flags
 KO_SEAT: Final = 44  # knocked_out, in order: seats ...

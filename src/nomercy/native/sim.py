@@ -12,12 +12,10 @@ around the engine:
 - the seat policies (:func:`choose`, :func:`react`: the seam where a policy plugs in):
   the random bot and the heuristic (``nomercy.native.heuristic``, whose kernels are the
   Python ``HeuristicBot``'s second implementation);
-- the row's counts, read from the table before and after each action: a step that
-  reshuffled the draw pile stops the loop (``REPLAY``) so that Python replays it on the
-  reference engine and counts its cards drawn from the events (the table alone does not
-  say how many cards a reshuffle put into the pile).
+- the row's counts, read from the table before and after each action (the cards drawn
+  from the draw pile's length and the ``PILE_IN`` counter of what reshuffles put into it).
 
-The loop keeps its place in ``cursor``, so it resumes where a replay stopped it.
+The loop keeps its place in ``cursor``.
 """
 
 # The kernels are unannotated (numba infers their types), as in kernels.py; pyproject.toml's
@@ -37,22 +35,17 @@ from nomercy.native.layout import (
     A_OFF,
     A_UNO,
     ACTIVE,
-    ASIDE_LEN,
     CURRENT,
     DEALER,
     DECISION,
-    DECK,
-    DISC_LEN,
-    HANDS,
-    HLEN,
     K_CATCH,
     K_PLAY,
     K_UNO,
     KO_BY,
     KO_SEAT,
-    MAX_PLAYERS,
     OUT_KO_LEN,
     PENDING,
+    PILE_IN,
     PILE_LEN,
     PLAYERS,
     POINTS,
@@ -71,17 +64,13 @@ P_HEURISTIC = 1
 
 #: What :func:`play_games` returns.
 DONE = 0
-REPLAY = 1  # the last action reshuffled: replay it on the reference (cursor says which)
 ENDLESS = 2  # a round ran past max_steps actions
 
-#: cursor: the chunk's game being played, its phase, and the action to replay.
+#: cursor: the chunk's game being played, its phase, and the seat the reactions follow.
 C_GAME = 0
 C_PHASE = 1  # PH_DEAL, PH_TURN or PH_REACT
-C_AFTER = 2  # the seat whose action the reactions follow
-C_SEAT = 3  # the action to replay and its seat
-C_ACTION = 4
-C_PILE = 5  # 1: the draw pile changed since ``before`` copied it
-CURSOR = 6
+C_AFTER = 2
+CURSOR = 3
 PH_DEAL = 0
 PH_TURN = 1
 PH_REACT = 2
@@ -261,37 +250,11 @@ def reacts(kind):
     return kind != P_RANDOM
 
 
-@_inline
-def _keep(s, before, cursor):
-    """Copy what ``to_state`` reads of ``s`` into ``before``: the scalars, hands and
-    discard pile, and the draw pile when ``cursor[C_PILE]`` says it changed. Only a deal
-    or a reshuffle writes the draw pile's slots (a draw only shortens it), so between
-    them ``before`` keeps the one copy."""
-    for i in range(HANDS):
-        before[i] = s[i]
-    deck = s[DECK]
-    for seat in range(s[PLAYERS]):
-        h0 = HANDS + seat * deck
-        for i in range(h0, h0 + s[HLEN + seat]):
-            before[i] = s[i]
-    p0 = HANDS + MAX_PLAYERS * deck
-    if cursor[C_PILE]:
-        for i in range(p0, p0 + s[PILE_LEN]):
-            before[i] = s[i]
-        cursor[C_PILE] = 0
-    d0 = p0 + deck
-    for i in range(d0, d0 + s[DISC_LEN]):
-        before[i] = s[i]
-    a0 = d0 + deck
-    for i in range(a0, a0 + s[ASIDE_LEN]):
-        before[i] = s[i]
-
-
 @_kernel
-def _act(s, before, R, seat, action, stats, cursor):
-    """Apply ``action`` by ``seat`` and count it; True if Python must replay it."""
-    _keep(s, before, cursor)
-    pile = s[PILE_LEN]
+def _act(s, R, seat, action, stats):
+    """Apply ``action`` by ``seat`` and count it. The cards drawn are what left the draw
+    pile, plus what a reshuffle put into it (the table's ``PILE_IN`` counter)."""
+    pile = s[PILE_LEN] - s[PILE_IN]
     shuffles = s[SHUFFLES]
     apply_action(s, R, seat, action)
     stats[S_DECISIONS] += 1
@@ -299,14 +262,8 @@ def _act(s, before, R, seat, action, stats, cursor):
         stats[S_CATCHES] += 1
     if s[CURRENT] >= 0 and s[DECISION] == D_STACK and s[PENDING] > stats[S_LARGEST]:
         stats[S_LARGEST] = s[PENDING]  # a stack grew: the reference's StackGrew total
-    if s[SHUFFLES] == shuffles:  # the pile only shrank: by the cards drawn
-        stats[S_DRAWN] += pile - s[PILE_LEN]
-        return False
+    stats[S_DRAWN] += pile - (s[PILE_LEN] - s[PILE_IN])
     stats[S_RESHUFFLES] += s[SHUFFLES] - shuffles
-    cursor[C_SEAT] = seat
-    cursor[C_ACTION] = action
-    cursor[C_PILE] = 1  # copied at the next action, once the replay has read this one
-    return True
 
 
 @_kernel
@@ -354,7 +311,6 @@ def _record(s, stats):
 @_kernel
 def play_games(
     s,
-    before,
     R,
     deck,
     players,
@@ -377,9 +333,8 @@ def play_games(
     counted into ``stats[g]``. After each turn the seats whose policy reacts are asked in
     order (``bots.runner``), until none acts.
 
-    Returns ``DONE``; or ``REPLAY`` after an action that reshuffled (``before`` holds the
-    table before it, ``cursor`` the seat and action; call again to go on); or ``ENDLESS``
-    when a round passes ``max_steps`` actions. ``mask`` all zeros, ``lst`` and ``actions``
+    Returns ``DONE``, or ``ENDLESS`` when a round passes ``max_steps`` actions
+    (``cursor[C_GAME]`` says which game). ``mask`` all zeros, ``lst`` and ``actions``
     room for every action, ``sitting`` all zeros, ``mt`` one 625-word row per seat,
     ``catch_miss`` the heuristic's chance to miss a catch.
     """
@@ -394,7 +349,6 @@ def play_games(
                 seed_rng(mt[seat], bot_seeds[g, seat])
             for i in range(NUM_STATS):
                 row[i] = 0
-            cursor[C_PILE] = 1
             row[S_DEALER] = s[DEALER]
             row[S_FIRST] = s[CURRENT]
             cursor[C_PHASE] = PH_TURN
@@ -406,8 +360,7 @@ def play_games(
                 action = choose(s, R, deck, seat, kinds[seat], mt[seat], actions, mask, lst)
                 cursor[C_PHASE] = PH_REACT
                 cursor[C_AFTER] = seat
-                if _act(s, before, R, seat, action, row, cursor):
-                    return REPLAY
+                _act(s, R, seat, action, row)
             else:
                 seat = -1
                 action = -1
@@ -415,8 +368,8 @@ def play_games(
                     seat, action = _reaction(s, R, kinds, mt, cursor[C_AFTER], mask, lst, actions, catch_miss)
                 if seat < 0:
                     cursor[C_PHASE] = PH_TURN
-                elif _act(s, before, R, seat, action, row, cursor):
-                    return REPLAY
+                else:
+                    _act(s, R, seat, action, row)
         _record(s, row)
         cursor[C_GAME] = g + 1
         cursor[C_PHASE] = PH_DEAL

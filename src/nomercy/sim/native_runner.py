@@ -4,8 +4,8 @@
 Game ``i`` is dealt from the same :func:`~nomercy.sim.runner.game_seed`, each seat's
 policy draws from the same ``random.Random(bot_seed(...))`` over the legal actions in the
 reference's order, and the counts come from the table before and after every action
-(:mod:`nomercy.native.sim`); the few actions that reshuffle the draw pile are replayed on
-the reference engine to count their cards drawn from its events. So a row is equal to the
+(:mod:`nomercy.native.sim`; the table counts what reshuffles put into the draw pile, so
+cards drawn need no replay on the reference engine). So a row is equal to the
 one :func:`~nomercy.sim.runner.play_game` gives, and any chunk can play in any worker.
 
 Only bots with a native policy can sit at a native table (:data:`NATIVE_BOTS`: ``random``
@@ -20,11 +20,9 @@ from hashlib import sha512
 
 import numpy as np
 
-from nomercy.events import Drew, Reshuffled
-from nomercy.native import Batch, index_action, to_state
+from nomercy.native import Batch
 from nomercy.native import layout as L
 from nomercy.native import sim as K
-from nomercy.rules import Rules
 from nomercy.sim.runner import Row, RunSpec, make_row
 
 __all__ = ["MAX_STEPS", "NATIVE_BOTS", "catch_miss", "check", "derive_seeds", "run_chunk"]
@@ -94,15 +92,6 @@ def derive_seeds(kind: str, parts: list[tuple[int, ...]]) -> list[int]:
     return out.tolist()
 
 
-def _replayed_draws(before: np.ndarray, rules: Rules, seat: int, action: int, reshuffles: int) -> int:
-    """The cards drawn by ``action`` of ``seat`` from the table ``before``, on the reference."""
-    state = to_state(before, rules)
-    events = state.apply(index_action(action, seat, state.players), seat)
-    if sum(1 for e in events if type(e) is Reshuffled) != reshuffles:
-        raise RuntimeError(f"the native and reference engines disagree on a reshuffle at step {state.step}")
-    return sum(e.count for e in events if type(e) is Drew)
-
-
 def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
     """Rows of games ``start`` (inclusive) to ``stop`` (exclusive), played natively."""
     check(spec)
@@ -111,7 +100,6 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
     n = spec.players
     batch = Batch(spec.rules, 1, n)
     table = batch.tables[0]
-    before = np.zeros_like(table)
     indexes = range(start, stop)
     seeds = derive_seeds("sim", [(spec.seed, i) for i in indexes])  # runner.game_seed
     game_seeds = np.array(seeds, np.int64)
@@ -126,35 +114,26 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
     scratch = np.zeros(L.NUM_ACTIONS + 1, np.int64)
     actions = np.zeros(L.NUM_ACTIONS + 1, np.int64)
     sitting = np.zeros(L.MAX_PLAYERS, np.int64)
-    while True:
-        code = K.play_games(
-            table,
-            before,
-            batch.encoded,
-            batch.deck,
-            n,
-            game_seeds,
-            bot_seeds,
-            kinds,
-            mt,
-            stats,
-            cursor,
-            mask,
-            scratch,
-            actions,
-            sitting,
-            MAX_STEPS,
-            miss,
-        )
-        if code == K.DONE:
-            break
-        g = int(cursor[K.C_GAME])
-        if code == K.ENDLESS:
-            raise RuntimeError(f"game {start + g} did not end within {MAX_STEPS} actions")
-        reshuffles = int(table[L.SHUFFLES]) - int(before[L.SHUFFLES])
-        stats[g, K.S_DRAWN] += _replayed_draws(
-            before, spec.rules, int(cursor[K.C_SEAT]), int(cursor[K.C_ACTION]), reshuffles
-        )
+    code = K.play_games(
+        table,
+        batch.encoded,
+        batch.deck,
+        n,
+        game_seeds,
+        bot_seeds,
+        kinds,
+        mt,
+        stats,
+        cursor,
+        mask,
+        scratch,
+        actions,
+        sitting,
+        MAX_STEPS,
+        miss,
+    )
+    if code != K.DONE:
+        raise RuntimeError(f"game {start + int(cursor[K.C_GAME])} did not end within {MAX_STEPS} actions")
     rows = []
     for g, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
         v = stats[g].tolist()
