@@ -81,10 +81,9 @@ def derive_seeds(kind: str, parts: list[tuple[int, ...]]) -> list[int]:
     """
     if not parts:
         return []
-    blobs = []
-    for p in parts:
-        text = (f"nomercy-{kind}:" + ":".join(str(int(x)) for x in p)).encode()
-        blobs.append((text + sha512(text).digest())[::-1])  # little-endian: word 0 first
+    prefix = f"nomercy-{kind}:"
+    texts = [(prefix + ":".join(map(str, map(int, p)))).encode() for p in parts]
+    blobs = [(text + sha512(text).digest())[::-1] for text in texts]  # little-endian: word 0 first
     size = -(-max(len(b) for b in blobs) // 4) * 4
     keys = np.frombuffer(b"".join(b.ljust(size, b"\0") for b in blobs), "<u4").reshape(len(blobs), -1)
     out = np.zeros(len(blobs), np.int64)
