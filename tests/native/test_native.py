@@ -142,3 +142,60 @@ def test_the_native_generator_is_cpythons_mt19937_for_the_shuffle_key(seed: int,
     words = [kernels.mt_next(table, m0) for _ in range(1300)]
     rng = random.Random(shuffle_key(seed, number))
     assert words == [rng.getrandbits(32) for _ in range(1300)]
+
+
+@pytest.mark.parametrize("first", [0, 1, 1000, 2**32 - 2, 2**32, 2**40 + 7, 2**62])
+@pytest.mark.parametrize("number", [0, 3])
+def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, number: int) -> None:
+    """``mt_seed_lanes`` interleaves four seedings: each lane holds the words ``mt_seed``
+    leaves for its key, also where the keys' lengths differ (seeds 0 and 1, or either
+    side of 2**32), which it seeds one at a time."""
+    from nomercy.native import kernels
+
+    pool = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
+    kernels.mt_seed_lanes(pool, first, number)
+    for lane in range(kernels.SEED_LANES):
+        alone = np.zeros(L.MT_WORDS, np.int32)
+        seed = first + lane
+        kernels.mt_seed(alone, 0, seed & 0xFFFFFFFF, seed >> 32, number)
+        assert np.array_equal(pool[lane], alone), lane
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
+    """S1-S4: random play deals new rounds from generators seeded four at a time
+    (``deal_seeded``); each table is the one ``deal`` (and so ``new_game``) makes."""
+    from nomercy.native import kernels
+
+    batch = Batch(Rules(), 2, players)
+    pool = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
+    kernels.mt_seed_lanes(pool, 2**32 - 1, 0)
+    for lane in range(kernels.SEED_LANES):
+        seed = 2**32 - 1 + lane
+        args = (batch.encoded, batch.deck, players, seed & 0xFFFFFFFF, seed >> 32, -1, batch._no_one)
+        kernels.deal(batch.tables[0], *args)
+        kernels.deal_seeded(batch.tables[1], *args, pool[lane])
+        assert np.array_equal(batch.tables[0], batch.tables[1])
+        assert batch.state(1) == new_game(players, Rules(), seed)
+
+
+def test_random_play_plays_a_round_to_its_end_then_the_next_table() -> None:
+    """Random play finishes a table's round, deals it the next seed (``new_game`` of that
+    seed, S1-S4) and goes on at the next table; the pool's keys here cross 2**32."""
+    rules = Rules.preset("no_mercy")
+    first = 2**32 - 2
+
+    def played(decisions: int) -> tuple[int, Batch]:
+        batch = Batch(rules, 2, 4)
+        batch.reset([7, 8])
+        return batch.random_play(decisions, seed=5, first_game_seed=first), batch
+
+    decisions = 1
+    while played(decisions)[0] == 0:
+        decisions += 1
+    games, batch = played(decisions)
+    assert games == 1 and batch.state(0) == new_game(4, rules, first)
+    assert batch.state(1) == new_game(4, rules, 8)  # not reached yet
+    games, batch = played(decisions + 1)
+    assert batch.state(0) == new_game(4, rules, first)  # left for the next table
+    assert batch.tables[1, L.STEP] == 1

@@ -175,8 +175,9 @@ class Batch:
         return None if seat < 0 else seat
 
     def random_play(self, decisions: int, seed: int = 0, first_game_seed: int = 0) -> int:
-        """Play ``decisions`` random legal actions of the deciding seats, table after table,
-        dealing a finished table again with the next game seed. Returns the rounds finished.
+        """Play ``decisions`` random legal actions of the deciding seats: a table's round to
+        its end, dealt again with the next game seed, then the next table's (the last
+        round may stop part way). Returns the rounds finished.
 
         Deal the tables first (:meth:`reset`); ``seed`` seeds the random player's own
         generator, and new rounds take the seeds ``first_game_seed``, ``+1``, ...
@@ -195,5 +196,6 @@ class Batch:
             self._mask,
             self._list,
             self._no_one,
+            np.zeros((K.SEED_LANES, L.MT_WORDS), np.int32),
         )
         return int(played)

@@ -193,6 +193,86 @@ def mt_seed(s, m0, seed_lo, seed_hi, number):
     s[m0 + 624] = 624
 
 
+#: Deals that random play seeds at once (:func:`mt_seed_lanes`).
+SEED_LANES = 4
+
+
+@_inline
+def _key_length(seed_lo, seed_hi):
+    """How many 32-bit words ``init_by_array`` takes from the key seed * 2**32 + number."""
+    if seed_hi != 0:
+        return 3
+    return 2 if seed_lo != 0 else 1
+
+
+@_kernel
+def mt_seed_lanes(pool, first, number):
+    """:func:`mt_seed` for the :data:`SEED_LANES` keys ``(first + q) * 2**32 + number``, into
+    ``pool[q, :625]`` (int32 rows), the same words as one call per key.
+
+    Seeding is one chain of 1,247 dependent multiply steps, so a lone chain leaves the
+    processor idle between them; four chains stepped side by side overlap and take little
+    longer than one (``benchmarks/README.md``). Keys of different lengths (seeds on both
+    sides of 2**32) take one call each."""
+    k0 = number & M32
+    lo0 = first & M32
+    lo1 = (first + 1) & M32
+    lo2 = (first + 2) & M32
+    lo3 = (first + 3) & M32
+    hi0 = (first >> 32) & M32
+    hi1 = ((first + 1) >> 32) & M32
+    hi2 = ((first + 2) >> 32) & M32
+    hi3 = ((first + 3) >> 32) & M32
+    n = _key_length(lo0, hi0)
+    if n != _key_length(lo1, hi1) or n != _key_length(lo2, hi2) or n != _key_length(lo3, hi3):
+        mt_seed(pool[0], 0, lo0, hi0, number)
+        mt_seed(pool[1], 0, lo1, hi1, number)
+        mt_seed(pool[2], 0, lo2, hi2, number)
+        mt_seed(pool[3], 0, lo3, hi3, number)
+        return
+    p0 = p1 = p2 = p3 = _MT_START[0]
+    j = 0
+    for i in range(1, 625):  # i 624 is the pass's 624th step, at word 1 again
+        if j == 0:
+            a0 = a1 = a2 = a3 = k0
+        elif j == 1:
+            a0, a1, a2, a3 = lo0 + 1, lo1 + 1, lo2 + 1, lo3 + 1
+        else:
+            a0, a1, a2, a3 = hi0 + 2, hi1 + 2, hi2 + 2, hi3 + 2
+        if i < 624:
+            b0 = b1 = b2 = b3 = _MT_START[i]
+            at = i
+        else:
+            pool[0, 0], pool[1, 0], pool[2, 0], pool[3, 0] = p0, p1, p2, p3
+            at = 1
+            b0 = np.int64(pool[0, 1]) & M32
+            b1 = np.int64(pool[1, 1]) & M32
+            b2 = np.int64(pool[2, 1]) & M32
+            b3 = np.int64(pool[3, 1]) & M32
+        p0 = ((b0 ^ ((p0 ^ (p0 >> 30)) * 1664525)) + a0) & M32
+        p1 = ((b1 ^ ((p1 ^ (p1 >> 30)) * 1664525)) + a1) & M32
+        p2 = ((b2 ^ ((p2 ^ (p2 >> 30)) * 1664525)) + a2) & M32
+        p3 = ((b3 ^ ((p3 ^ (p3 >> 30)) * 1664525)) + a3) & M32
+        pool[0, at], pool[1, at], pool[2, at], pool[3, at] = p0, p1, p2, p3
+        j += 1
+        if j >= n:
+            j = 0
+    i = 2
+    for _ in range(623):
+        p0 = (((np.int64(pool[0, i]) & M32) ^ ((p0 ^ (p0 >> 30)) * 1566083941)) - i) & M32
+        p1 = (((np.int64(pool[1, i]) & M32) ^ ((p1 ^ (p1 >> 30)) * 1566083941)) - i) & M32
+        p2 = (((np.int64(pool[2, i]) & M32) ^ ((p2 ^ (p2 >> 30)) * 1566083941)) - i) & M32
+        p3 = (((np.int64(pool[3, i]) & M32) ^ ((p3 ^ (p3 >> 30)) * 1566083941)) - i) & M32
+        pool[0, i], pool[1, i], pool[2, i], pool[3, i] = p0, p1, p2, p3
+        i += 1
+        if i >= 624:
+            pool[0, 0], pool[1, 0], pool[2, 0], pool[3, 0] = p0, p1, p2, p3
+            i = 1
+    for q in range(SEED_LANES):
+        pool[q, 0] = 0x80000000
+        pool[q, 624] = 624
+
+
 @_inline
 def _mt_word(s, at):
     return np.int64(s[at]) & M32
@@ -1193,6 +1273,25 @@ def step(s, R, seat, action, mask, lst):
 def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
     """``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the
     first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."""
+    _deal_start(s, deck, players, seed_lo, seed_hi)
+    mt_seed(s, _mt0(s), seed_lo, seed_hi, 0)
+    _deal_rest(s, R, deck, players, dealer, sitting)
+
+
+@_kernel
+def deal_seeded(s, R, deck, players, seed_lo, seed_hi, dealer, sitting, mt):
+    """:func:`deal` with shuffle 0's generator seeded already: ``mt`` holds the 625 words
+    :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds several at once)."""
+    _deal_start(s, deck, players, seed_lo, seed_hi)
+    m0 = _mt0(s)
+    for i in range(625):
+        s[m0 + i] = mt[i]
+    _deal_rest(s, R, deck, players, dealer, sitting)
+
+
+@_inline
+def _deal_start(s, deck, players, seed_lo, seed_hi):
+    """A cleared table holding the seed and the unshuffled deck as its draw pile."""
     for i in range(HANDS):
         s[i] = 0
     size = deck.shape[0]
@@ -1203,8 +1302,14 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
     p0 = _pile0(s)
     for i in range(size):
         s[p0 + i] = deck[i]
+
+
+@_inline
+def _deal_rest(s, R, deck, players, dealer, sitting):
+    """The deal once shuffle 0's generator is seeded: shuffle, dealer, hands, first card."""
+    size = deck.shape[0]
+    p0 = _pile0(s)
     m0 = _mt0(s)
-    mt_seed(s, m0, seed_lo, seed_hi, 0)
     _shuffle(s, m0, p0, size)
     if dealer < 0:
         dealer = mt_below(s, m0, players)
@@ -1302,29 +1407,39 @@ def _below(state, n):
 
 
 @_kernel
-def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting):
+def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, pool):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
-    ``S``, one table after another; a finished round is dealt again with the next seed
-    (``seeds[0]``, counted up). Each action is uniform over the deciding seat's legal
-    actions, as ``rng.choice(state.legal_actions())`` is: :func:`legal_count` counts
-    them, one exactly uniform draw (:func:`_below`) picks an index, :func:`legal_at`
-    makes that action alone (the list :func:`legal` would build holds the same actions in
-    the same order). ``lst`` has room
-    for every action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros).
-    Returns the rounds finished."""
+    ``S``: a table's round is played to its end, then dealt again with the next seed
+    (``seeds[0]``, counted up), and play moves on to the next table. (Whole rounds keep a
+    table's few kilobytes in the first-level cache; moving to another table after every
+    decision made most decisions wait on memory.) Each action is uniform over the
+    deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is:
+    :func:`legal_count` counts them, one exactly uniform draw (:func:`_below`) picks an
+    index, :func:`legal_at` makes that action alone (the list :func:`legal` would build
+    holds the same actions in the same order). New rounds' generators are seeded
+    :data:`SEED_LANES` at a time into ``pool`` (``(SEED_LANES, 625)`` int32 scratch).
+    ``lst`` has room for every action, ``sitting`` is all zeros; ``mask`` is not used
+    (left all zeros). Returns the rounds finished."""
     tables = S.shape[0]
     games = 0
     t = 0
+    s = S[0]
+    lanes = SEED_LANES
+    seeded = lanes  # the pool's rows used so far: none seeded yet
     for _ in range(decisions):
-        s = S[t]
         count = legal_count(s, R, lst)
         apply_action(s, R, -1, legal_at(s, R, lst, _below(rng, count)))
         if s[CURRENT] < 0:
             games += 1
+            if seeded == lanes:
+                mt_seed_lanes(pool, seeds[0], 0)
+                seeded = 0
             seed = seeds[0]
             seeds[0] += 1
-            deal(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting)
-        t += 1
-        if t == tables:
-            t = 0
+            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, pool[seeded])
+            seeded += 1
+            t += 1
+            if t == tables:
+                t = 0
+            s = S[t]
     return games
