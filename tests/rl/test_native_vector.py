@@ -524,3 +524,33 @@ def test_gymnasium_vector_wrappers_see_the_episodes() -> None:
             assert (info["episode"]["r"][terminations] == rewards[terminations]).all()
     assert ended > 10 and len(env.return_queue) == ended
     env.close()
+
+
+def test_the_sampler_picks_each_legal_action_alike_and_nothing_else() -> None:
+    """``vector.sample`` reads the masks eight flags to a word: every pick is a legal
+    action of its row (the first and last of a word, of a row, alone in a row), -1 for a
+    row with none, and each legal action of a row comes up about equally often."""
+    from nomercy.native import vector as V
+
+    width = -(-NUM_ACTIONS // 8) * 8
+    flags = np.zeros((6, width), np.int8)
+    flags[0, [0, 7, 8, 63, NUM_ACTIONS - 1]] = 1
+    flags[1, NUM_ACTIONS - 1] = 1
+    flags[2, 0] = 1
+    flags[4, :NUM_ACTIONS] = 1
+    flags[5, 9:40:3] = 1  # row 3 has none
+    words = flags.view(np.uint64)
+    rng = np.arange(1, 19, dtype=np.uint64).reshape(6, 3)
+    out = np.empty(6, np.int64)
+    counts = np.zeros((6, width), np.int64)
+    for _ in range(6000):
+        V.sample(words, rng, out)
+        assert out[3] == -1
+        for row in (0, 1, 2, 4, 5):
+            assert flags[row, out[row]] == 1
+            counts[row, out[row]] += 1
+    for row in (0, 5):
+        legal = np.flatnonzero(flags[row])
+        expected = 6000 / len(legal)
+        chi2 = float((((counts[row, legal] - expected) ** 2) / expected).sum())
+        assert chi2 < 3 * len(legal) + 30, (row, counts[row, legal])

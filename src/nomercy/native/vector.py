@@ -38,7 +38,7 @@ from numba import njit
 
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
-from nomercy.native.kernels import _rand, apply_action, deal, legal
+from nomercy.native.kernels import _rand, apply_action, deal, legal, legal_at, legal_count
 from nomercy.native.layout import (
     A_KIND,
     A_UNO_CALL,
@@ -77,6 +77,7 @@ MAX_REDEALS = 100
 M32 = 0xFFFFFFFF
 
 _kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 
 @_kernel
@@ -91,12 +92,11 @@ def _splitmix(rng, k):
 
 @_kernel
 def random_choose(s, R, seat, mask, lst, rng):
-    """A uniformly random legal action of ``seat`` (the opponent kind :data:`RANDOM`)."""
-    count = legal(s, R, seat, mask, lst)
-    a = lst[1 + np.int64(_rand(rng) % np.uint64(count))]
-    for i in range(1, count + 1):
-        mask[lst[i]] = 0
-    return a
+    """A uniformly random legal action of ``seat``, the deciding seat (the opponent kind
+    :data:`RANDOM`): the ``_rand(rng) % count``-th of :func:`~nomercy.native.kernels.legal`'s
+    list, made alone by ``legal_count`` and ``legal_at`` (nothing listed, ``mask`` untouched)."""
+    count = legal_count(s, R, lst)
+    return legal_at(s, R, lst, np.int64(_rand(rng) % np.uint64(count)))
 
 
 @_kernel
@@ -349,22 +349,41 @@ def step(
     return 0
 
 
+#: Adds up the eight one-byte flags of a word into its top byte.
+_BYTES = np.uint64(0x0101010101010101)
+
+
+@_inline
+def _flags(word):
+    """How many of the eight one-byte 0/1 flags of ``word`` are set."""
+    return np.int64((word * _BYTES) >> np.uint64(56))
+
+
 @_kernel
-def sample(masks, rng, out):
-    """A uniformly random legal action per row of ``masks`` (int8), from word 2 of the
-    row's generator; -1 for a row with none."""
-    for row in range(masks.shape[0]):
+def sample(words, rng, out):
+    """A uniformly random legal action per row, from word 2 of the row's generator; -1
+    for a row with none. ``words`` is the int8 mask array (one 0/1 byte per action)
+    viewed as uint64 words, eight flags a word in memory order (little-endian): a row
+    is counted and searched a word at a time instead of a byte at a time."""
+    width = words.shape[1]
+    for row in range(words.shape[0]):
         count = 0
-        for i in range(masks.shape[1]):
-            count += masks[row, i] != 0
+        for w in range(width):
+            count += _flags(words[row, w])
         if count == 0:
             out[row] = -1
             continue
         state = rng[row, 2:]
         k = np.int64(_rand(state) % np.uint64(count))
-        for i in range(masks.shape[1]):
-            if masks[row, i] != 0:
-                if k == 0:
-                    out[row] = i
-                    break
-                k -= 1
+        for w in range(width):
+            word = words[row, w]
+            here = _flags(word)
+            if k < here:
+                for b in range(8):
+                    if (word >> np.uint64(8 * b)) & np.uint64(1):
+                        if k == 0:
+                            out[row] = 8 * w + b
+                            break
+                        k -= 1
+                break
+            k -= here

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+import sys
 from collections.abc import Mapping, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
@@ -96,6 +97,11 @@ RL_OF_NATIVE, NATIVE_OF_RL = _action_tables()
 _STARTS = {s.name: s.start for s in OBS_SECTIONS}
 #: The starts of the sections ``nomercy.native.encode`` writes, in its ``SECTIONS`` order.
 OBS_OFFSETS = np.array([_STARTS[name] for name in E.SECTIONS], np.int64)
+#: The internal copy of the masks is padded to whole 8-byte words: the sampler reads it
+#: a word at a time (``vector.sample``), eight little-endian flags a word.
+_FLAG_WIDTH = -(-NUM_ACTIONS // 8) * 8
+if sys.byteorder != "little":  # pragma: no cover - numba's platforms are little-endian
+    raise ImportError("the native vector environment reads its masks as little-endian words")
 
 
 def _seed_words(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
@@ -193,7 +199,7 @@ class _Rows:
 _FIELDS: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
     "obs": ((OBS_SIZE,), np.float32),
     "masks": ((NUM_ACTIONS,), np.int8),
-    "legal": ((NUM_ACTIONS,), np.int8),
+    "legal": ((_FLAG_WIDTH,), np.int8),
     "rewards": ((), np.float32),
     "dones": ((), np.bool_),
     "final_obs": ((OBS_SIZE,), np.float32),
@@ -301,6 +307,8 @@ class NativeVectorEnv:
         self.dones: npt.NDArray[np.bool_] = arrays["dones"]
         self.final_observations: npt.NDArray[np.float32] = arrays["final_obs"]
         self._legal: npt.NDArray[np.int8] = arrays["legal"]
+        #: The same flags eight to a word, for the sampler (``vector.sample``).
+        self._legal_words: npt.NDArray[np.uint64] = self._legal.view(np.uint64)
         self._actions: npt.NDArray[np.int64] = arrays["actions"]
         self._rows: _Rows | None = None
         self._bounds: list[tuple[int, int]] = []
@@ -359,7 +367,7 @@ class NativeVectorEnv:
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per row (its own generator stream per row)."""
         out = np.empty(self.num_envs, np.int64)
-        V.sample(self._legal, self._sample_rng, out)
+        V.sample(self._legal_words, self._sample_rng, out)
         return out
 
     def state(self, row: int) -> GameState:
