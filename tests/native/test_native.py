@@ -153,7 +153,7 @@ def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, nu
     from nomercy.native import kernels
 
     pool = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
-    kernels.mt_seed_lanes(pool, first, number)
+    kernels.mt_seed_lanes(pool, first, first + 1, first + 2, first + 3, number)
     for lane in range(kernels.SEED_LANES):
         alone = np.zeros(L.MT_WORDS, np.int32)
         seed = first + lane
@@ -169,7 +169,7 @@ def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
 
     batch = Batch(Rules(), 2, players)
     pool = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
-    kernels.mt_seed_lanes(pool, 2**32 - 1, 0)
+    kernels.mt_seed_lanes(pool, 2**32 - 1, 2**32, 2**32 + 1, 2**32 + 2, 0)
     for lane in range(kernels.SEED_LANES):
         seed = 2**32 - 1 + lane
         args = (batch.encoded, batch.deck, players, seed & 0xFFFFFFFF, seed >> 32, -1, batch._no_one)

@@ -206,8 +206,8 @@ def _key_length(seed_lo, seed_hi):
 
 
 @_kernel
-def mt_seed_lanes(pool, first, number):
-    """:func:`mt_seed` for the :data:`SEED_LANES` keys ``(first + q) * 2**32 + number``, into
+def mt_seed_lanes(pool, seed0, seed1, seed2, seed3, number):
+    """:func:`mt_seed` for the :data:`SEED_LANES` keys ``seedq * 2**32 + number``, into
     ``pool[q, :625]`` (int32 rows), the same words as one call per key.
 
     Seeding is one chain of 1,247 dependent multiply steps, so a lone chain leaves the
@@ -215,14 +215,14 @@ def mt_seed_lanes(pool, first, number):
     longer than one (``benchmarks/README.md``). Keys of different lengths (seeds on both
     sides of 2**32) take one call each."""
     k0 = number & M32
-    lo0 = first & M32
-    lo1 = (first + 1) & M32
-    lo2 = (first + 2) & M32
-    lo3 = (first + 3) & M32
-    hi0 = (first >> 32) & M32
-    hi1 = ((first + 1) >> 32) & M32
-    hi2 = ((first + 2) >> 32) & M32
-    hi3 = ((first + 3) >> 32) & M32
+    lo0 = seed0 & M32
+    lo1 = seed1 & M32
+    lo2 = seed2 & M32
+    lo3 = seed3 & M32
+    hi0 = (seed0 >> 32) & M32
+    hi1 = (seed1 >> 32) & M32
+    hi2 = (seed2 >> 32) & M32
+    hi3 = (seed3 >> 32) & M32
     n = _key_length(lo0, hi0)
     if n != _key_length(lo1, hi1) or n != _key_length(lo2, hi2) or n != _key_length(lo3, hi3):
         mt_seed(pool[0], 0, lo0, hi0, number)
@@ -1432,7 +1432,8 @@ def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, 
         if s[CURRENT] < 0:
             games += 1
             if seeded == lanes:
-                mt_seed_lanes(pool, seeds[0], 0)
+                first = seeds[0]
+                mt_seed_lanes(pool, first, first + 1, first + 2, first + 3, 0)
                 seeded = 0
             seed = seeds[0]
             seeds[0] += 1

@@ -38,7 +38,17 @@ from numba import njit
 
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
-from nomercy.native.kernels import _rand, apply_action, deal, legal, legal_at, legal_count
+from nomercy.native.kernels import (
+    SEED_LANES,
+    _rand,
+    apply_action,
+    deal,
+    deal_seeded,
+    legal,
+    legal_at,
+    legal_count,
+    mt_seed_lanes,
+)
 from nomercy.native.layout import (
     A_KIND,
     A_UNO_CALL,
@@ -181,18 +191,66 @@ def _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng,
         _reactions(s, R, learner, kinds, reacting, catch_miss, seat, mask, lst, rng, log, logn, row)
 
 
+@_inline
+def _seed_from(words):
+    """The next deal seed of a row's stream (word 1 of its generator words)."""
+    return np.int64(_splitmix(words, 1) >> np.uint64(1))
+
+
+@_inline
+def _next_seed(rng, row):
+    return _seed_from(rng[row])
+
+
 @_kernel
-def _deal(s, R, deck, players, learner, kinds, reacting, catch_miss, rng, mask, lst, sitting, log, logn, row):
+def _deal(
+    s, R, deck, players, learner, kinds, reacting, catch_miss, rng, mask, lst, sitting, log, logn, row, tries
+):
     """Deal rounds from the row's seed stream until one reaches the learner's decision:
-    0, or -1 after :data:`MAX_REDEALS` deals that did not."""
-    for _ in range(MAX_REDEALS):
-        seed = np.int64(_splitmix(rng, 1) >> np.uint64(1))
+    0, or -1 after ``tries`` deals that did not."""
+    for _ in range(tries):
+        seed = _seed_from(rng)
         deal(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting)
         _note(log, logn, row, -(seed + 1))
         _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row)
         if s[WINNER] < 0 and s[ACTIVE + learner]:
             return 0
     return -1
+
+
+@_kernel
+def _deal_rows(
+    S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool,
+    offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
+):  # fmt: skip
+    """:func:`_deal` for the rows ``waiting[:count]`` and encode each one's first decision,
+    their first deals' generators seeded :data:`~nomercy.native.kernels.SEED_LANES` at a
+    time (``kernels.mt_seed_lanes``; ``pool`` is their scratch): the same seeds from each
+    row's own stream, the same deals, with four seeding chains overlapped. A row whose
+    first deal does not reach the learner deals again as :func:`_deal` does. Returns 0,
+    or -1 - row for a row where no deal reached the learner."""
+    for g in range(0, count, SEED_LANES):
+        lanes = min(SEED_LANES, count - g)
+        k0 = _next_seed(rng, waiting[g])
+        k1 = _next_seed(rng, waiting[g + 1]) if lanes > 1 else k0
+        k2 = _next_seed(rng, waiting[g + 2]) if lanes > 2 else k0
+        k3 = _next_seed(rng, waiting[g + 3]) if lanes > 3 else k0
+        mt_seed_lanes(pool, k0, k1, k2, k3, 0)
+        for q in range(lanes):
+            row = waiting[g + q]
+            s = S[row]
+            r = rng[row]
+            seed = k0 if q == 0 else (k1 if q == 1 else (k2 if q == 2 else k3))
+            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, pool[q])
+            _note(log, logn, row, -(seed + 1))
+            _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row)
+            if s[WINNER] >= 0 or not s[ACTIVE + learner]:
+                tries = MAX_REDEALS - 1
+                if _deal(s, R, deck, players, learner, kinds, reacting, catch_miss, r, mask, lst, sitting,
+                         log, logn, row, tries) < 0:  # fmt: skip
+                    return -1 - row
+            _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
+    return 0
 
 
 @_kernel
@@ -223,91 +281,37 @@ def _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, scratch
 
 @_kernel
 def reset(
-    S,
-    R,
-    deck,
-    players,
-    learner,
-    kinds,
-    reacting,
-    catch_miss,
-    rng,
-    offsets,
-    rl_of_native,
-    obs,
-    masks,
-    legal_out,
-    mask,
-    lst,
-    sitting,
-    log,
-    logn,
-):
+    S, R, deck, players, learner, kinds, reacting, catch_miss, rng,
+    offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn, waiting, pool,
+):  # fmt: skip
     """Deal every row (from its seed stream) and encode its learner's first decision.
     ``reacting``: whether any opponent kind reacts (the reaction rounds are skipped
-    otherwise), ``catch_miss`` the heuristic's chance to miss a catch. Returns 0, or
+    otherwise), ``catch_miss`` the heuristic's chance to miss a catch; ``waiting`` (a row
+    index per row) and ``pool`` (``(SEED_LANES, 625)`` int32) are scratch. Returns 0, or
     -1 - row for a row where no deal reached the learner."""
     for row in range(S.shape[0]):
         logn[row] = 0
-        s = S[row]
-        r = rng[row]
-        if (
-            _deal(
-                s,
-                R,
-                deck,
-                players,
-                learner,
-                kinds,
-                reacting,
-                catch_miss,
-                r,
-                mask,
-                lst,
-                sitting,
-                log,
-                logn,
-                row,
-            )
-            < 0
-        ):
-            return -1 - row
-        _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
-    return 0
+        waiting[row] = row
+    return _deal_rows(
+        S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.shape[0], pool,
+        offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
+    )  # fmt: skip
 
 
 @_kernel
 def step(
-    S,
-    R,
-    deck,
-    players,
-    learner,
-    kinds,
-    reacting,
-    catch_miss,
-    rng,
-    actions,
-    points,
-    knockout,
-    offsets,
-    rl_of_native,
-    obs,
-    masks,
-    legal_out,
-    rewards,
-    dones,
-    final_obs,
-    mask,
-    lst,
-    sitting,
-    log,
-    logn,
-):
+    S, R, deck, players, learner, kinds, reacting, catch_miss, rng, actions, points, knockout,
+    offsets, rl_of_native, obs, masks, legal_out, rewards, dones, final_obs, mask, lst, sitting,
+    log, logn, waiting, pool,
+):  # fmt: skip
     """Apply ``actions[row]`` (a native index, checked legal by the caller) for the
     learner of every row, play the opponents, reset a row whose round ended for the
     learner (its last observation into ``final_obs``), and encode every row's next
-    decision. Returns 0, or -1 - row where no new deal reached the learner."""
+    decision. The rows to deal again are dealt together after the others
+    (:func:`_deal_rows`): each row's cards and generators are its own, so the order in
+    which rows are dealt changes nothing. Returns 0, or -1 - row where no new deal
+    reached the learner."""
+    count = 0
     for row in range(S.shape[0]):
         logn[row] = 0
         s = S[row]
@@ -321,32 +325,16 @@ def step(
             dones[row] = True
             rewards[row] = _reward(s, learner, points, knockout)
             observe(s, learner, offsets, final_obs[row])
-            if (
-                _deal(
-                    s,
-                    R,
-                    deck,
-                    players,
-                    learner,
-                    kinds,
-                    reacting,
-                    catch_miss,
-                    r,
-                    mask,
-                    lst,
-                    sitting,
-                    log,
-                    logn,
-                    row,
-                )
-                < 0
-            ):
-                return -1 - row
+            waiting[count] = row
+            count += 1
         else:
             dones[row] = False
             rewards[row] = 0.0
-        _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
-    return 0
+            _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
+    return _deal_rows(
+        S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool,
+        offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
+    )  # fmt: skip
 
 
 #: Adds up the eight one-byte flags of a word into its top byte.

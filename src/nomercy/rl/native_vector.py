@@ -44,6 +44,8 @@ from nomercy.native import Batch, index_action
 from nomercy.native import encode as E
 from nomercy.native import vector as V
 from nomercy.native.convert import to_state
+from nomercy.native.kernels import SEED_LANES
+from nomercy.native.layout import MT_WORDS
 from nomercy.rl.common import (
     check_num_envs,
     check_reward,
@@ -163,6 +165,8 @@ class _Rows:
         self._scratch = np.zeros(NUM_ACTIONS, np.uint8)
         self._lst = np.zeros(NUM_ACTIONS + 1, np.int64)
         self._sitting = np.zeros(MAX_PLAYERS, np.int64)
+        self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
+        self._pool = np.zeros((SEED_LANES, MT_WORDS), np.int32)  # their generators
 
     def reset(self, words: npt.NDArray[np.uint64]) -> None:
         self.rng[:] = words
@@ -171,7 +175,7 @@ class _Rows:
             b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting, self.catch_miss,
             self.rng, OBS_OFFSETS,
             RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch, self._lst, self._sitting,
-            self.log, self.logn,
+            self.log, self.logn, self._waiting, self._pool,
         )  # fmt: skip
         self._check(code)
         a["rewards"].fill(0.0)
@@ -184,7 +188,7 @@ class _Rows:
             self.rng, native_actions,
             self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
             a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
-            self.logn,
+            self.logn, self._waiting, self._pool,
         )  # fmt: skip
         self._check(code)
 
