@@ -121,7 +121,12 @@ from nomercy.native.layout import (
 #: they allocate nothing, and the counting cost more than the rules (benchmarks/README.md).
 #: (``_nrt`` is numba's own switch, used by its test suite; its type hints leave it out.)
 _kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-#: Small helpers, inlined where they are called.
+#: Helpers inlined where they are called: the small ones, and those on every decision's
+#: path (``legal_count``, ``legal_at``, ``_variant_count``, ``_play``, ``effect``, ``_draw``,
+#: ``_take``, ``_draw_cards``, ``_give``). A call between kernels passes every array as
+#: seven arguments; inlining these made random play about 10% faster, for a longer first
+#: compilation (``benchmarks/README.md``). Rare paths (a knock-out, a reshuffle, the end
+#: of a round) stay calls.
 _inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 D_PLAY = 0
@@ -605,7 +610,7 @@ def _needs_call(s, R, seat, card):
     return s[HLEN + seat] == 2
 
 
-@_kernel
+@_inline
 def _variant_count(s, R, seat, card):
     """How many plays ``card`` has for ``seat``: colours, Seven targets, Uno variants."""
     if _targets_seven(s, R, seat, card):
@@ -745,7 +750,7 @@ def legal_mask(s, R, seat, mask, lst):
     return legal(s, R, seat, mask, lst)
 
 
-@_kernel
+@_inline
 def legal_count(s, R, cards):
     """How many legal actions the deciding seat has (0 when the round is over), without
     listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for
@@ -780,7 +785,7 @@ def legal_count(s, R, cards):
     return total + _rest_count(s, R, decision, k)
 
 
-@_kernel
+@_inline
 def legal_at(s, R, cards, j):
     """The action index of legal action ``j`` (0 <= j < the count) of the deciding seat,
     in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table
@@ -851,7 +856,7 @@ def _reshuffle(s):
     return True
 
 
-@_kernel
+@_inline
 def _draw_cards(s, R, seat, count, until, color):
     """``seat`` draws one card at a time (``engine._draw_cards``): returns the card the
     search stopped at (-1: none) and whether the Mercy limit was reached."""
@@ -927,7 +932,7 @@ def _knock_out(s, R, seat, by):
         _finish(s, R, winner, 1)
 
 
-@_kernel
+@_inline
 def _give(s, R, seat, count, by):
     _found, knocked = _draw_cards(s, R, seat, count, _UNTIL_COUNT, -1)
     if knocked:
@@ -949,7 +954,7 @@ def _went_out(s, R, seat, card):
     _finish(s, R, seat, 0)
 
 
-@_kernel
+@_inline
 def effect(s, R, seat, card):
     """Apply the effect of ``card`` played by ``seat`` and pass the turn on."""
     face = C_FACE[card]
@@ -1022,7 +1027,7 @@ def _copy_hand(s, src, dst):
     s[HLEN + dst] = s[HLEN + src]
 
 
-@_kernel
+@_inline
 def _play(s, R, seat, card, color, target, uno):
     """Apply a checked play whose card has left the hand already (``engine._play``)."""
     d0 = _disc0(s)
@@ -1103,7 +1108,7 @@ def _play(s, R, seat, card, color, target, uno):
         effect(s, R, seat, card)
 
 
-@_kernel
+@_inline
 def _draw(s, R, seat):
     """T2/T4: draw until playable (or one card)."""
     count = 1 if R[R_DRAW_ONE] else -1
@@ -1130,7 +1135,7 @@ def _draw(s, R, seat):
         _play(s, R, seat, found, -1, target, False)
 
 
-@_kernel
+@_inline
 def _take(s, R, seat):
     total = s[PENDING]
     by = s[LAST_BY]
