@@ -123,10 +123,11 @@ from nomercy.native.layout import (
 _kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 #: Helpers inlined where they are called: the small ones, and those on every decision's
 #: path (``legal_count``, ``legal_at``, ``_variant_count``, ``_play``, ``effect``, ``_draw``,
-#: ``_take``, ``_draw_cards``, ``_give``). A call between kernels passes every array as
-#: seven arguments; inlining these made random play about 10% faster, for a longer first
-#: compilation (``benchmarks/README.md``). Rare paths (a knock-out, a reshuffle, the end
-#: of a round) stay calls.
+#: ``_take``). A call between kernels passes every array as seven arguments; inlining these
+#: made random play about 15% faster, for a longer first compilation (``benchmarks/README.md``).
+#: The rest stay calls: rare paths (a knock-out, a reshuffle, the end of a round), and
+#: ``_draw_cards`` and ``_give``, reached from many places, whose copies made compiling
+#: slower again for little more speed.
 _inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 
 D_PLAY = 0
@@ -856,7 +857,7 @@ def _reshuffle(s):
     return True
 
 
-@_inline
+@_kernel
 def _draw_cards(s, R, seat, count, until, color):
     """``seat`` draws one card at a time (``engine._draw_cards``): returns the card the
     search stopped at (-1: none) and whether the Mercy limit was reached."""
@@ -932,7 +933,7 @@ def _knock_out(s, R, seat, by):
         _finish(s, R, winner, 1)
 
 
-@_inline
+@_kernel
 def _give(s, R, seat, count, by):
     _found, knocked = _draw_cards(s, R, seat, count, _UNTIL_COUNT, -1)
     if knocked:
