@@ -45,12 +45,15 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nomercy.actions import Action
 from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
+from nomercy.bots.inference import HandInference
 from nomercy.bots.memory import CardMemory
 from nomercy.engine import GameState
 from nomercy.events import Event
@@ -119,6 +122,7 @@ class ExpertBot(Bot):
         catch_miss: float = 0.0,
         confidence: float = 1.0,
         native: bool | None = None,
+        infer: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -132,6 +136,8 @@ class ExpertBot(Bot):
             raise ValueError("depth and width must be >= 1")
         if not 0.0 <= float(catch_miss) <= 1.0:
             raise ValueError(f"catch_miss must be a probability 0-1, got {catch_miss!r}")
+        if infer not in (True, False):
+            raise ValueError(f"infer is true or false, got {infer!r}")
         if native not in (None, True, False):
             raise ValueError(f"native is true, false or none (native when installed), got {native!r}")
         if native:
@@ -149,7 +155,9 @@ class ExpertBot(Bot):
         self._native: Playouts | None = None
         #: Playouts run by the last decision (0 when it was trivial).
         self.last_playouts = 0
-        self.memory = CardMemory()
+        #: Whether worlds respect what other seats' draws revealed (:mod:`.inference`).
+        self.infer = bool(infer)
+        self.memory: CardMemory = HandInference() if self.infer else CardMemory()
 
     def observe(self, events: list[Event]) -> None:
         self.memory.observe(events)
@@ -172,6 +180,7 @@ class ExpertBot(Bot):
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
         rng = self.rng
         native = self._native_playouts(view)
+        sample = self._sampler(view)
         worlds: list[GameState] = []
         values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
@@ -187,8 +196,7 @@ class ExpertBot(Bot):
                 first = len(values[0])
                 count = min(step, share - j0)
                 while len(worlds) < first + count:  # drawn in order, before any playout of theirs
-                    world = determinize(view, rng)
-                    self.memory.constrain(world, rng)
+                    world = sample(rng)
                     worlds.append(world)
                     if native is not None:
                         native.add(world)
@@ -214,6 +222,20 @@ class ExpertBot(Bot):
         if best != 0 and not self._better(values[best], values[0]):
             best = 0
         return candidates[best]
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], GameState]:
+        """How this decision samples worlds: with the inferred groups, or (``infer=false``)
+        uniformly with the known cards moved in."""
+        memory = self.memory
+        if isinstance(memory, HandInference):
+            return memory.sampler(view).sample
+
+        def uniform(rng: random.Random) -> GameState:
+            world = determinize(view, rng)
+            memory.constrain(world, rng)
+            return world
+
+        return uniform
 
     def _playout(self, world: GameState, action: Action, seat: int) -> float:
         """One Python playout: ``action`` applied to a copy of ``world``."""
