@@ -199,7 +199,7 @@ class ExpertBot(Bot):
                     world = sample(rng)
                     worlds.append(world)
                     if native is not None:
-                        native.add(world)
+                        native.add(world, like_first=True)  # every world of one view
                 jobs = [(first + j, c) for j in range(count) for c in alive]
                 if native is not None:
                     scores = native.values(

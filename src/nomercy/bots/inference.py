@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from nomercy.cards import Card, Color, Face, deck_cards
 from nomercy.engine import GameState
@@ -74,6 +75,21 @@ def mask_of(cards: frozenset[Card] | list[Card]) -> int:
 def unplayable_mask(color: Color | None, face: Face) -> int:
     """T1: the card kinds that cannot be played on ``face`` with ``color`` in play."""
     return ALL_CARDS & ~mask_of(match_set(color, face))
+
+
+_NUMPY: list[Any] = []
+
+
+def _numpy() -> Any:
+    """numpy when installed (the fast extra), else None; imported at the first sample."""
+    if not _NUMPY:
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - the plain install samples in Python
+            _NUMPY.append(None)
+        else:
+            _NUMPY.append(numpy)
+    return _NUMPY[0]
 
 
 def infers_from_draws(rules: Rules) -> bool:
@@ -304,6 +320,10 @@ class WorldSampler:
         self.groups.sort(key=lambda g: (sum(1 for b in bits if b & g[2]) - g[1], g[0]))
         self.ok = ok and self._sizes_fit()
         self.fallbacks = 0
+        self._gen: Any = None
+        self._cards: Any = None
+        self._kinds: Any = None
+        self._allowed: list[Any] = []
 
     def _sizes_fit(self) -> bool:
         """Whether the groups account for every other hand exactly."""
@@ -325,11 +345,38 @@ class WorldSampler:
         return world
 
     def _deal(self, rng: random.Random) -> GameState | None:
+        """Known cards, then each constrained group from the tightest, then the rest."""
         view = self.view
+        hands: list[list[Card]] = [list(k) for k in self.known]
+        np = _numpy()
+        rest = self._deal_numpy(np, rng, hands) if np is not None else self._deal_python(rng, hands)
+        if rest is None:
+            return None
+        for seat in range(view.players):
+            if seat == view.seat:
+                hands[seat] = list(view.hand)
+                continue
+            hand = hands[seat]
+            mixed = bool(hand)  # known or constrained cards first: shuffled in below
+            n = self.free[seat]
+            if n:
+                hand.extend(rest[-n:])
+                del rest[-n:]
+            if mixed and len(hand) > 1:
+                rng.shuffle(hand)
+        aside = rest[: view.aside_size]
+        del rest[: view.aside_size]
+        buried = rest[: view.buried]
+        del rest[: view.buried]
+        return world_from(view, hands, aside, buried, rest, rng.getrandbits(63))
+
+    def _deal_python(self, rng: random.Random, hands: list[list[Card]]) -> list[Card] | None:
+        """The groups' cards into ``hands``; the rest of the pool shuffled (None: no fit)."""
         pool = self.pool[:]
         rng.shuffle(pool)
+        if not self.groups:
+            return pool
         taken = [False] * len(pool)
-        hands: list[list[Card]] = [list(k) for k in self.known]
         for seat, count, mask in self.groups:
             hand = hands[seat]
             for i, card in enumerate(pool):
@@ -341,19 +388,30 @@ class WorldSampler:
                     count -= 1
             if count:
                 return None
-        rest = [c for i, c in enumerate(pool) if not taken[i]]
-        for seat in range(view.players):
-            if seat == view.seat:
-                hands[seat] = list(view.hand)
-                continue
-            n = self.free[seat]
-            if n:
-                hands[seat].extend(rest[-n:])
-                del rest[-n:]
-            if len(hands[seat]) > 1:
-                rng.shuffle(hands[seat])
-        aside = rest[: view.aside_size]
-        del rest[: view.aside_size]
-        buried = rest[: view.buried]
-        del rest[: view.buried]
-        return world_from(view, hands, aside, buried, rest, rng.getrandbits(63))
+        return [c for i, c in enumerate(pool) if not taken[i]]
+
+    def _deal_numpy(self, np: Any, rng: random.Random, hands: list[list[Card]]) -> list[Card] | None:
+        """As :meth:`_deal_python`, with one numpy permutation a world (a Python shuffle of
+        the 140 or so unseen cards was most of a sample's time). Its generator is seeded
+        from ``rng`` once a decision, so a seed still gives the same worlds."""
+        if self._gen is None:
+            self._gen = np.random.Generator(np.random.PCG64(rng.getrandbits(64)))
+            self._cards = np.array(self.pool, dtype=object)
+            self._kinds = np.array([c.index for c in self.pool], dtype=np.intp)
+            kinds = range(len(Card.ALL))
+            self._allowed = [np.array([m >> i & 1 for i in kinds], dtype=bool) for _, _, m in self.groups]
+        perm = self._gen.permutation(len(self.pool))
+        cards = self._cards[perm]
+        if not self.groups:
+            rest: list[Card] = cards.tolist()
+            return rest
+        kinds = self._kinds[perm]
+        free = np.ones(len(perm), dtype=bool)
+        for (seat, count, _), allowed in zip(self.groups, self._allowed, strict=True):
+            idx = np.flatnonzero(allowed[kinds] & free)[:count]
+            if len(idx) < count:
+                return None
+            free[idx] = False
+            hands[seat].extend(cards[idx].tolist())
+        rest = cards[free].tolist()
+        return rest
