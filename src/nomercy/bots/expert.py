@@ -2,15 +2,20 @@
 
 The bot never sees hidden cards. At each decision with more than one sensible action it:
 
-1. **Samples worlds** consistent with its view (:func:`nomercy.determinize`: the unseen
-   cards dealt at random to the other hands and the draw pile), then moves into each
-   hand the cards it *knows* are there (:class:`~nomercy.bots.memory.CardMemory`: its
-   old hand after a Seven or a Zero, Roulette cards turned up face up). Worlds are drawn
-   lazily and *reused* for every candidate action (common random numbers: candidates
-   are compared on the same worlds, which removes most of the deal's noise).
+1. **Samples worlds** consistent with its view and with what the other seats' actions
+   revealed (:mod:`nomercy.bots.inference`, ``infer=True``, the default): the cards it
+   *knows* are in a hand (:class:`~nomercy.bots.memory.CardMemory`: its old hand after a
+   Seven or a Zero, Roulette cards turned up face up) go there, and a seat that drew on
+   its turn (T3: only with no playable card) gets none of the cards that were playable
+   then, for the cards it held and those it drew before the last; the rest of the unseen
+   cards are dealt at random. ``infer=False`` samples as the expert did before inference
+   (:func:`nomercy.determinize`, then the known cards moved in). Worlds are drawn lazily
+   and *reused* for every candidate action (common random numbers: candidates are
+   compared on the same worlds, which removes most of the deal's noise).
 2. **Ranks candidates** with the heuristic (:mod:`nomercy.bots.heuristic`) and keeps the
    best ``width`` of them (progressive widening by a prior: a hand of wilds offers dozens
-   of plays, and the weak ones need no playouts).
+   of plays, and the weak ones need no playouts); ``colors=True`` adds every other color
+   the heuristic's wild may name (T5).
 3. **Allocates playouts by sequential halving** (Karnin et al. 2013, the fixed-budget
    best-arm method used at the root of Gumbel MuZero): every round each surviving
    candidate gets an equal share of the round's playouts, then the worse half is
@@ -50,7 +55,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from nomercy.actions import Action
+from nomercy.actions import Action, Play
 from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
 from nomercy.bots.inference import HandInference
@@ -106,6 +111,23 @@ def playout(state: GameState, seat: int, depth: int) -> float:
     return _evaluate(state, seat)
 
 
+def _other_colors(pick: Action, ranked: list[tuple[float, Action]], have: list[Action]) -> list[Action]:
+    """The plays of ``pick``'s wild card naming another color (T5), not yet in ``have``:
+    which color an opponent cannot follow is what the inferred worlds can tell."""
+    if not isinstance(pick, Play) or pick.color is None:
+        return []
+    return [
+        a
+        for _, a in ranked
+        if isinstance(a, Play)
+        and a.card is pick.card
+        and a.target == pick.target
+        and a.uno == pick.uno
+        and a.color != pick.color
+        and a not in have
+    ]
+
+
 @register("expert")
 class ExpertBot(Bot):
     """Determinized search at the root with heuristic playouts (see the module docstring)."""
@@ -123,6 +145,7 @@ class ExpertBot(Bot):
         confidence: float = 1.0,
         native: bool | None = None,
         infer: bool = True,
+        colors: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -158,6 +181,8 @@ class ExpertBot(Bot):
         #: Whether worlds respect what other seats' draws revealed (:mod:`.inference`).
         self.infer = bool(infer)
         self.memory: CardMemory = HandInference() if self.infer else CardMemory()
+        #: Whether every color the heuristic's wild may name is a candidate too.
+        self.colors = bool(colors)
 
     def observe(self, events: list[Event]) -> None:
         self.memory.observe(events)
@@ -171,6 +196,8 @@ class ExpertBot(Bot):
         if len(ranked) == 1:
             return ranked[0][1]
         candidates = [a for _, a in ranked[: self.width]]
+        if self.colors:
+            candidates += _other_colors(candidates[0], ranked, candidates)
         assert view.seat is not None
         self.memory.sync(view)
         return self._search(view, view.seat, candidates)
