@@ -20,6 +20,8 @@ always fits the groups:
 - a played or discarded card that was not known comes out of the most constrained group
   that allows it when that group's set lies inside every other such group's set (then
   any explanation of the play fits the result); otherwise those groups merge;
+- a Discard All (A5) takes every card of its color from the hand: the groups lose that
+  color;
 - a Seven (N1) or a Zero (N2) moves the groups with the hands; a hand given away by this
   seat is known exactly (the card memory), so its groups are empty.
 
@@ -51,7 +53,7 @@ from nomercy.events import (
     Started,
 )
 from nomercy.rules import Rules
-from nomercy.tables import match_set
+from nomercy.tables import OF_COLOR, match_set
 from nomercy.views import PlayerView, determinize, world_from
 
 from .memory import CardMemory
@@ -115,6 +117,8 @@ class HandInference(CardMemory):
         self._free: Group | None = None
         #: Per seat, the free group of the card it drew and must play next (T2).
         self._must_play: dict[int, Group] = {}
+        #: A seat that played a Discard All, and its color: it holds none of it now (A5).
+        self._emptied: tuple[int, Color] | None = None
 
     def sync(self, view: PlayerView) -> None:
         """The card memory's sync, then each other hand's groups made to fit its size."""
@@ -141,11 +145,14 @@ class HandInference(CardMemory):
     def observe(self, events: list[Event]) -> None:
         """Read each event for the groups, then let the card memory read it."""
         self._free = None
+        self._emptied = None
         for event in events:
             if self.seat is not None and self.groups:
                 self._infer(event)
             self._follow_table(event)
             super().observe([event])
+        if self._emptied is not None and self.groups:
+            self._drop_color(*self._emptied)
         self._free = None
 
     def _follow_table(self, event: Event) -> None:
@@ -176,6 +183,8 @@ class HandInference(CardMemory):
         if isinstance(event, Played):
             if event.seat != me:
                 self._played(event.seat, (event.card,))
+                if event.card.face is Face.DISCARD_ALL and event.card.color is not None:
+                    self._emptied = (event.seat, event.card.color)  # once its cards are out
         elif isinstance(event, DiscardedAll):
             if event.seat != me:
                 self._played(event.seat, event.cards)
@@ -212,6 +221,14 @@ class HandInference(CardMemory):
         groups.append(self._free)
         if self.must_play_drawn:
             self._must_play[seat] = self._free
+
+    def _drop_color(self, seat: int, color: Color) -> None:
+        """A5: a Discard All took every card of its color from the hand: none is left."""
+        groups = self.groups[seat] if seat < len(self.groups) else None
+        if groups:
+            keep = ALL_CARDS & ~mask_of(OF_COLOR[color])
+            for g in groups:
+                g[1] &= keep
 
     def _played(self, seat: int, cards: tuple[Card, ...]) -> None:
         """Cards that left ``seat``'s hand face up: known ones are the memory's, the rest
