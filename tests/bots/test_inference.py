@@ -261,3 +261,25 @@ def test_a5_a_discard_all_leaves_no_card_of_its_color() -> None:
     no_red = ALL_CARDS & ~cards("R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR RDA RSE R+2 R+4")
     assert inference.groups[1] == [[2, no_red]]
     assert fits(s.hands[1], inference.known[1], inference.groups[1] or [])
+
+
+def test_t5_assumed_color_naming_is_followed_only_while_the_hand_is_unchanged() -> None:
+    """T5 under the ``assume`` modelling assumption (not a rule): P1's wild names blue,
+    so worlds favour a P1 holding most blue, until P1's hand changes (here a draw)."""
+    from nomercy.bots.inference import _agrees
+
+    s = position(["R1 R2 R3 G4", "W+6 B1 B2 B3 Y1 G1 R7"], discard="R5", draw="Y4 R9 G8", current=1)
+    inference = follow(s, 0, ["play W+6 B"])
+    assert inference.named == {1: Color.BLUE}
+    s.apply(Action.parse("take"))  # P0 takes the 6: P1's hand did not change
+    view = player_view(s, 0)
+    inference.sync(view)
+    rng = random.Random(2)
+    agree = {}
+    for assume in (False, True):
+        inference.assume = assume
+        sampler = inference.sampler(view)
+        agree[assume] = sum(_agrees(sampler.sample(rng), {1: Color.BLUE}) for _ in range(200))
+    assert agree[True] > 150 > agree[False]
+    inference.observe([Drew(1, 1, None, "stack")])
+    assert inference.named == {}

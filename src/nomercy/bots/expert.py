@@ -8,7 +8,9 @@ The bot never sees hidden cards. At each decision with more than one sensible ac
    Seven or a Zero, Roulette cards turned up face up) go there, and a seat that drew on
    its turn (T3: only with no playable card) gets none of the cards that were playable
    then, for the cards it held and those it drew before the last; the rest of the unseen
-   cards are dealt at random. ``infer=False`` samples as the expert did before inference
+   cards are dealt at random (``assume=True`` adds a modelling assumption, not a rule:
+   a seat that named a color with its last wild holds the most of it, as the heuristic
+   names colors). ``infer=False`` samples as the expert did before inference
    (:func:`nomercy.determinize`, then the known cards moved in). Worlds are drawn lazily
    and *reused* for every candidate action (common random numbers: candidates are
    compared on the same worlds, which removes most of the deal's noise).
@@ -146,6 +148,7 @@ class ExpertBot(Bot):
         native: bool | None = None,
         infer: bool = True,
         colors: bool = False,
+        assume: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -181,6 +184,9 @@ class ExpertBot(Bot):
         #: Whether worlds respect what other seats' draws revealed (:mod:`.inference`).
         self.infer = bool(infer)
         self.memory: CardMemory = HandInference() if self.infer else CardMemory()
+        if isinstance(self.memory, HandInference):
+            #: A modelling assumption, off by default: others name the color they hold most of.
+            self.memory.assume = bool(assume)
         #: Whether every color the heuristic's wild may name is a candidate too.
         self.colors = bool(colors)
 

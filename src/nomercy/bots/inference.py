@@ -58,7 +58,10 @@ from nomercy.views import PlayerView, determinize, world_from
 
 from .memory import CardMemory
 
-__all__ = ["ALL_CARDS", "HandInference", "WorldSampler", "unplayable_mask"]
+__all__ = ["ALL_CARDS", "HandInference", "WorldSampler", "mask_of", "unplayable_mask"]
+
+#: Deals tried for a world that agrees with the colors other seats named (``assume``).
+NAMED_TRIES = 8
 
 #: The mask of every card kind: a group that may be anything.
 ALL_CARDS = (1 << len(Card.ALL)) - 1
@@ -119,6 +122,11 @@ class HandInference(CardMemory):
         self._must_play: dict[int, Group] = {}
         #: A seat that played a Discard All, and its color: it holds none of it now (A5).
         self._emptied: tuple[int, Color] | None = None
+        #: A modelling assumption, not a rule (off unless asked): other seats name the
+        #: color they hold most of with a wild, as the heuristic does (T5).
+        self.assume = False
+        #: Per seat, the color it named with its last wild, while its hand is unchanged.
+        self.named: dict[int, Color] = {}
 
     def sync(self, view: PlayerView) -> None:
         """The card memory's sync, then each other hand's groups made to fit its size."""
@@ -179,6 +187,7 @@ class HandInference(CardMemory):
             self._must_play.clear()
 
     def _infer(self, event: Event) -> None:
+        self._follow_named(event)
         me = self.seat
         if isinstance(event, Played):
             if event.seat != me:
@@ -200,6 +209,16 @@ class HandInference(CardMemory):
             self._must_play.pop(event.seat, None)
         elif isinstance(event, Passed):  # the draw found nothing playable, or it was kept
             self._must_play.pop(event.seat, None)
+
+    def _follow_named(self, event: Event) -> None:
+        """The color a seat named with a wild, forgotten once its hand changes."""
+        seat = getattr(event, "seat", None)
+        if isinstance(event, Played) and event.card.is_wild and event.color is not None:
+            self.named[event.seat] = event.color
+        elif isinstance(event, (HandsSwapped, HandsPassed, Started, RoundOver)):
+            self.named.clear()
+        elif isinstance(event, (Played, DiscardedAll, Drew, KnockedOut)) and seat is not None:
+            self.named.pop(seat, None)
 
     def _drew(self, seat: int, count: int, turn: bool) -> None:
         """T2/T3: a draw on one's turn proves every held card and each drawn one but the
@@ -303,6 +322,18 @@ def _take(groups: list[Group], bit: int) -> bool:
     return True
 
 
+def _agrees(world: GameState, named: dict[int, Color]) -> bool:
+    """Whether each seat in ``named`` holds the most cards of the color it named."""
+    for seat, color in named.items():
+        counts = [0, 0, 0, 0]
+        for card in world.hands[seat]:
+            if card.color is not None:
+                counts[card.color] += 1
+        if counts[color] < max(counts):
+            return False
+    return True
+
+
 class WorldSampler:
     """Worlds for one decision that respect the known cards and the groups."""
 
@@ -353,8 +384,15 @@ class WorldSampler:
         )
 
     def sample(self, rng: random.Random) -> GameState:
-        """One world; the uniform sample with known cards when the groups cannot be met."""
+        """One world; the uniform sample with known cards when the groups cannot be met.
+        With ``assume``, a few deals are tried for one where each seat that named a color
+        with its last wild holds at least as many of it as of any other color."""
+        named = self.memory.named if self.memory.assume and self.ok else {}
         world = self._deal(rng) if self.ok else None
+        tries = 1
+        while named and world is not None and tries < NAMED_TRIES and not _agrees(world, named):
+            world = self._deal(rng)
+            tries += 1
         if world is None:
             self.fallbacks += 1
             world = determinize(self.view, rng)
