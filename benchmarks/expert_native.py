@@ -1,4 +1,4 @@
-"""The expert's native playouts against its Python ones: speed, then strength at equal time.
+"""The expert (native playouts, inference) against the expert without them: speed, then strength.
 
     nice -n 10 .venv/bin/python benchmarks/expert_native.py --workers 2 [--ms 20] [--json out.json]
 
@@ -7,9 +7,15 @@
    decisions with a choice of heuristic self-play (2 and 4 players). Both make the same
    decisions (``tests/native/test_playout.py``); only the time differs. The figure counts
    the whole decision (sampling worlds, loading them, the search), not the playouts alone.
-2. Tournaments at the same milliseconds per decision (``ms``, budget unbounded): the
-   native expert against the Python one, 2 players (bar: the native expert's 95% Wilson
-   interval above 60%) and 4 players (two of each, seats rotated, deals duplicated).
+2. Worlds sampled per second, this process's CPU time, on the same decisions: the
+   uniform sample with the known cards moved in (``infer=false``) and the sample that
+   respects what other seats' draws revealed (``infer=true``, :mod:`nomercy.bots.inference`).
+3. Tournaments at the same milliseconds per decision (``ms``, budget unbounded): the
+   expert with native playouts and inference against the expert without either
+   (``native=false:infer=false``, the expert as it was before both), 2 players (bar: the
+   new expert's 95% Wilson interval above 60%) and 4 players (two of each, seats rotated,
+   deals duplicated); then the expert with inference but Python playouts against the
+   same, 2 players, which separates what inference gives from what native speed gives.
 
 ``ms`` is wall clock, so the tournaments depend on the machine's load (both bots share
 each worker process, so the load falls on both alike); the playout figures are CPU time.
@@ -19,8 +25,10 @@ The native kernels must be in numba's cache (a first run compiles them: a minute
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import platform
+import random
 import sys
 import time
 from typing import Any
@@ -28,9 +36,12 @@ from typing import Any
 import nomercy
 from nomercy.bots import make
 from nomercy.bots.expert import ExpertBot
-from nomercy.bots.runner import play_round
+from nomercy.bots.inference import ALL_CARDS, HandInference
+from nomercy.bots.runner import play_round, step
+from nomercy.events import redact
 from nomercy.intervals import wilson
 from nomercy.sim.tournament import run_tournament
+from nomercy.views import determinize
 
 
 def decision_views(count: int, seed: int) -> list[nomercy.PlayerView]:
@@ -86,6 +97,59 @@ def playout_speed(decisions: int, budget: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def inferred_decisions(count: int, seed: int) -> list[tuple[nomercy.PlayerView, HandInference]]:
+    """Seat 0's views in heuristic self-play, each with an inference fed every redacted event."""
+    out: list[tuple[nomercy.PlayerView, HandInference]] = []
+    game = 0
+    while len(out) < count:
+        players = 2 if game % 2 == 0 else 4
+        bots = [make("heuristic", seed=game * 10 + i) for i in range(players)]
+        state = nomercy.new_game(players, seed=seed * 1000 + game)
+        inference = HandInference()
+        while state.current is not None and len(out) < count:
+            if state.current == 0:
+                view = nomercy.player_view(state, 0)
+                inference.sync(view)
+                out.append((view, copy.deepcopy(inference)))
+            for result in step(state, bots):
+                inference.observe(redact(result.events, 0))
+        game += 1
+    return out
+
+
+def sampling_speed(decisions: int, worlds: int, seed: int) -> dict[str, Any]:
+    """Worlds per CPU-second, uniform (infer=false) and inferred (infer=true)."""
+    cases = inferred_decisions(decisions, seed)
+    out: dict[str, Any] = {"decisions": len(cases), "worlds_each": worlds}
+    for infer in (False, True):
+        rng = random.Random(seed)
+        fallbacks = 0
+        c0 = time.process_time()
+        for view, inference in cases:
+            if infer:
+                sampler = inference.sampler(view)
+                for _ in range(worlds):
+                    sampler.sample(rng)
+                fallbacks += sampler.fallbacks
+            else:
+                for _ in range(worlds):
+                    inference.constrain(determinize(view, rng), rng)
+        cpu = time.process_time() - c0
+        key = "inferred" if infer else "uniform"
+        out[key] = {"cpu_s": round(cpu, 3), "per_s": len(cases) * worlds / cpu, "fallbacks": fallbacks}
+    narrowed = sum(any(m != ALL_CARDS for g in inf.groups if g for _, m in g) for _, inf in cases)
+    out["narrowed_decisions"] = narrowed
+    print(f"\n2. worlds sampled per second, {worlds} a decision, {len(cases)} decisions (process CPU time)")
+    for key in ("uniform", "inferred"):
+        r = out[key]
+        print(f"  {key:<8} {r['per_s']:9.0f} worlds/s  ({1e6 / r['per_s']:.0f} us a world)")
+    print(
+        f"  decisions where some hand was narrowed by a draw: {narrowed}/{len(cases)};"
+        f" inferred deals that fell back to uniform: {out['inferred']['fallbacks']}"
+    )
+    return out
+
+
 def tournament(
     title: str, bots: str, players: int, games: int, seed: int, workers: int, bar: float | None
 ) -> dict[str, Any]:
@@ -97,9 +161,10 @@ def tournament(
     for e in result.entries:
         lo, hi = e.interval
         print(f"  {e.label:<34} {e.wins:>5}/{e.games:<5} {e.win_rate:6.1%}  95% CI {lo:6.1%} - {hi:6.1%}")
-    native = sum(e.wins for e in result.entries if "native=true" in e.label.lower())
+    new = result.entries[0].label.split(" #")[0]  # the first seat's bot, in the order given
+    native = sum(e.wins for e in result.entries if e.label.split(" #")[0] == new)
     lo, hi = wilson(native, games)
-    print(f"  native side: {native}/{games} {native / games:6.1%}  95% CI {lo:6.1%} - {hi:6.1%} (fair: 50%)")
+    print(f"  new side: {native}/{games} {native / games:6.1%}  95% CI {lo:6.1%} - {hi:6.1%} (fair: 50%)")
     verdict = ""
     if bar is not None:
         verdict = "PASS" if lo > bar else "FAIL"
@@ -113,8 +178,8 @@ def tournament(
         "seconds": round(seconds),
         "bar": bar,
         "pass": verdict == "PASS" if bar is not None else None,
-        "native_wins": native,
-        "native_interval": [lo, hi],
+        "new_wins": native,
+        "new_interval": [lo, hi],
         "result": result.to_dict(),
     }
 
@@ -130,19 +195,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=30, help="decisions timed for the speed figure")
     parser.add_argument("--games-2p", type=int, default=200)
     parser.add_argument("--games-4p", type=int, default=120)
+    parser.add_argument("--games-python", type=int, default=200, help="2-player games, inference alone")
+    parser.add_argument(
+        "--worlds", type=int, default=50, help="worlds sampled a decision for the speed figure"
+    )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
     print(f"nomercy {nomercy.__version__}, Python {platform.python_version()}, {platform.machine()}")
     print(f"command: {' '.join([sys.executable.split('/')[-1], *sys.argv])}")
     speed = playout_speed(args.decisions, args.budget, args.seed)
+    sampling = sampling_speed(args.decisions, args.worlds, args.seed)
     ms = f"{args.ms:g}"
     fast = f"expert:native=true:ms={ms}:budget=1000000"
-    slow = f"expert:native=false:ms={ms}:budget=1000000"
+    slow = f"expert:native=false:infer=false:ms={ms}:budget=1000000"
+    inferred = f"expert:native=false:ms={ms}:budget=1000000"
     cases = []
     if args.games_2p:
         cases.append(
             tournament(
-                f"2. native vs Python expert at {ms} ms a decision, 2 players",
+                f"3. new expert (native, inference) vs the expert without them, {ms} ms, 2 players",
                 f"{fast},{slow}",
                 2,
                 args.games_2p,
@@ -154,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games_4p:
         cases.append(
             tournament(
-                f"3. native vs Python expert at {ms} ms a decision, 4 players (2 each)",
+                f"4. the same at {ms} ms a decision, 4 players (2 each)",
                 f"{fast},{slow},{fast},{slow}",
                 4,
                 args.games_4p,
@@ -163,9 +234,21 @@ def main(argv: list[str] | None = None) -> int:
                 None,
             )
         )
+    if args.games_python:
+        cases.append(
+            tournament(
+                f"5. inference alone (Python playouts) vs the expert without it at {ms} ms, 2 players",
+                f"{inferred},{slow}",
+                2,
+                args.games_python,
+                args.seed,
+                args.workers,
+                None,
+            )
+        )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"speed": speed, "tournaments": cases}, f, indent=2)
+            json.dump({"speed": speed, "sampling": sampling, "tournaments": cases}, f, indent=2)
     return 0
 
 

@@ -100,13 +100,15 @@ def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_pat
     pytest.importorskip("numba", reason="the native engine needs the fast extra")
     out_file = tmp_path / "expert.json"
     args = ["--workers", "1", "--decisions", "2", "--budget", "20", "--games-2p", "2", "--games-4p", "4"]
+    args += ["--games-python", "2", "--worlds", "3"]
     out = _run("benchmarks/expert_native.py", *args, "--ms", "5", "--json", str(out_file))
-    for line in ("python ", "native ", "native / python: ", "2 players", "4 players (2 each)", "native side"):
+    for line in ("python ", "native ", "native / python: ", "2 players", "4 players (2 each)", "new side"):
         assert line in out
     assert "command: " in out and "benchmarks/expert_native.py --workers 1" in out
     data = json.loads(out_file.read_text())
     assert data["speed"]["python"]["playouts"] == data["speed"]["native"]["playouts"] > 0
-    assert [c["games"] for c in data["tournaments"]] == [2, 4]
+    assert data["sampling"]["uniform"]["per_s"] > 0 and data["sampling"]["inferred"]["per_s"] > 0
+    assert [c["games"] for c in data["tournaments"]] == [2, 4, 2]
 
 
 def test_differential_run_counts_what_it_compared() -> None:

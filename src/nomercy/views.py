@@ -19,7 +19,7 @@ from nomercy.errors import InvalidSeat
 from nomercy.rules import Rules
 from nomercy.state import Decision, KnockOut, Outcome
 
-__all__ = ["PUBLIC_FIELDS", "PlayerView", "determinize", "player_view"]
+__all__ = ["PUBLIC_FIELDS", "PlayerView", "determinize", "player_view", "world_from"]
 
 
 class PlayerView(NamedTuple):
@@ -206,12 +206,29 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     del pool[: view.aside_size]
     buried = pool[: view.buried]
     del pool[: view.buried]
+    return world_from(view, hands, aside, buried, pool, rng.getrandbits(63))
+
+
+def world_from(
+    view: PlayerView,
+    hands: list[list[Card]],
+    aside: list[Card],
+    buried: list[Card],
+    draw_pile: list[Card],
+    seed: int,
+) -> GameState:
+    """The full state of ``view``'s public facts with these hidden cards (a sampled world).
+
+    ``hands`` holds every seat's hand (the viewer's own included); the caller dealt the
+    unseen cards. ``seed`` orders the world's future reshuffles: a fresh one, so they
+    reveal nothing. Another seat about to play a card it drew gets a playable one.
+    """
     s = GameState(
         rules=view.rules,
         players=view.players,
         dealer=view.dealer,
         hands=hands,
-        draw_pile=pool,
+        draw_pile=draw_pile,
         discard=buried + list(view.discard),
         buried=view.buried,
         aside=aside,
@@ -230,7 +247,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         sitting_out=view.sitting_out,
         uno_open=view.uno_open,
         bonus=list(view.bonus),
-        seed=rng.getrandbits(63),
+        seed=seed,
         shuffles=view.shuffles,
         step=view.step,
         outcome=view.outcome,

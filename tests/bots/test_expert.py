@@ -136,3 +136,36 @@ def test_expert_plays_without_the_fast_extra() -> None:
     command = [sys.executable, "-c", code]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_expert_infer_option_chooses_the_worlds() -> None:
+    """``infer`` (default true) follows other seats' draws; false keeps the card memory alone."""
+    import pytest
+
+    from nomercy.bots.inference import HandInference
+    from nomercy.bots.memory import CardMemory
+
+    assert isinstance(make("expert").memory, HandInference)  # type: ignore[attr-defined]
+    plain = make("expert", infer=False).memory  # type: ignore[attr-defined]
+    assert isinstance(plain, CardMemory) and not isinstance(plain, HandInference)
+    with pytest.raises(ValueError, match="infer"):
+        make("expert", infer="yes")
+
+
+def test_expert_colors_option_searches_every_color_of_its_wild() -> None:
+    """T5: with ``colors`` the heuristic's wild play is searched naming each color."""
+    from nomercy.bots.expert import _other_colors
+    from nomercy.bots.heuristic import score_actions, table_from_view
+
+    s = position(["W+6 R1 R2 B3", "Y1 Y2 Y4"], discard="G5")
+    view = player_view(s, 0)
+    ranked = score_actions(table_from_view(view), view.legal_actions)
+    pick = ranked[0][1]
+    assert isinstance(pick, Play) and pick.card == Card.parse("W+6")
+    extra = _other_colors(pick, ranked, [pick])
+    assert {a.color for a in extra if isinstance(a, Play)} | {pick.color} == {
+        a.color for a in view.legal_actions if isinstance(a, Play)
+    }
+    assert _other_colors(Action.parse("draw"), ranked, []) == []
+    bot = make("expert", seed=1, budget=40, colors=True)
+    assert bot.choose(view) in view.legal_actions

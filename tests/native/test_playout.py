@@ -171,3 +171,31 @@ def test_playouts_check_their_arguments() -> None:
     with pytest.raises(ValueError, match="seats 3"):
         native.add(new_game(3, seed=1))
     assert len(native) == 1
+
+
+@pytest.mark.parametrize(("mix", "players"), [c for c in CASES if c[1] in (2, 4)])
+def test_worlds_of_one_view_load_as_a_full_load(mix: str, players: int) -> None:
+    """``add(world, like_first=True)`` writes only the hidden cards, seed, drawn card and
+    decision over the first world's table: the same table as a full load, bit for bit."""
+    from nomercy.bots.inference import HandInference
+    from nomercy.native.batch import Batch
+
+    rules = MIXES[mix]
+    rng = random.Random(4)
+    full = Batch(rules, 1, players)
+    loaded = 0
+    for state in positions(rules, players, 2, seed=6)[:12]:
+        if state.current is None:
+            continue
+        view = player_view(state, state.current)
+        inference = HandInference()
+        inference.sync(view)
+        sampler = inference.sampler(view)
+        playouts = Playouts(rules, players, _EXP, capacity=2)
+        for k in range(5):
+            world = sampler.sample(rng) if k % 2 else determinize(view, rng)
+            index = playouts.add(world, like_first=True)
+            full.load(0, world)
+            assert (playouts._batch.tables[index] == full.tables[0]).all()
+            loaded += 1
+    assert loaded >= 10

@@ -2,15 +2,22 @@
 
 The bot never sees hidden cards. At each decision with more than one sensible action it:
 
-1. **Samples worlds** consistent with its view (:func:`nomercy.determinize`: the unseen
-   cards dealt at random to the other hands and the draw pile), then moves into each
-   hand the cards it *knows* are there (:class:`~nomercy.bots.memory.CardMemory`: its
-   old hand after a Seven or a Zero, Roulette cards turned up face up). Worlds are drawn
-   lazily and *reused* for every candidate action (common random numbers: candidates
-   are compared on the same worlds, which removes most of the deal's noise).
+1. **Samples worlds** consistent with its view and with what the other seats' actions
+   revealed (:mod:`nomercy.bots.inference`, ``infer=True``, the default): the cards it
+   *knows* are in a hand (:class:`~nomercy.bots.memory.CardMemory`: its old hand after a
+   Seven or a Zero, Roulette cards turned up face up) go there, and a seat that drew on
+   its turn (T3: only with no playable card) gets none of the cards that were playable
+   then, for the cards it held and those it drew before the last; the rest of the unseen
+   cards are dealt at random (``assume=True`` adds a modelling assumption, not a rule:
+   a seat that named a color with its last wild holds the most of it, as the heuristic
+   names colors). ``infer=False`` samples as the expert did before inference
+   (:func:`nomercy.determinize`, then the known cards moved in). Worlds are drawn lazily
+   and *reused* for every candidate action (common random numbers: candidates are
+   compared on the same worlds, which removes most of the deal's noise).
 2. **Ranks candidates** with the heuristic (:mod:`nomercy.bots.heuristic`) and keeps the
    best ``width`` of them (progressive widening by a prior: a hand of wilds offers dozens
-   of plays, and the weak ones need no playouts).
+   of plays, and the weak ones need no playouts); ``colors=True`` adds every other color
+   the heuristic's wild may name (T5).
 3. **Allocates playouts by sequential halving** (Karnin et al. 2013, the fixed-budget
    best-arm method used at the root of Gumbel MuZero): every round each surviving
    candidate gets an equal share of the round's playouts, then the worse half is
@@ -45,12 +52,15 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from nomercy.actions import Action
+from nomercy.actions import Action, Play
 from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
+from nomercy.bots.inference import HandInference
 from nomercy.bots.memory import CardMemory
 from nomercy.engine import GameState
 from nomercy.events import Event
@@ -103,6 +113,23 @@ def playout(state: GameState, seat: int, depth: int) -> float:
     return _evaluate(state, seat)
 
 
+def _other_colors(pick: Action, ranked: list[tuple[float, Action]], have: list[Action]) -> list[Action]:
+    """The plays of ``pick``'s wild card naming another color (T5), not yet in ``have``:
+    which color an opponent cannot follow is what the inferred worlds can tell."""
+    if not isinstance(pick, Play) or pick.color is None:
+        return []
+    return [
+        a
+        for _, a in ranked
+        if isinstance(a, Play)
+        and a.card is pick.card
+        and a.target == pick.target
+        and a.uno == pick.uno
+        and a.color != pick.color
+        and a not in have
+    ]
+
+
 @register("expert")
 class ExpertBot(Bot):
     """Determinized search at the root with heuristic playouts (see the module docstring)."""
@@ -119,6 +146,9 @@ class ExpertBot(Bot):
         catch_miss: float = 0.0,
         confidence: float = 1.0,
         native: bool | None = None,
+        infer: bool = True,
+        colors: bool = False,
+        assume: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -132,6 +162,8 @@ class ExpertBot(Bot):
             raise ValueError("depth and width must be >= 1")
         if not 0.0 <= float(catch_miss) <= 1.0:
             raise ValueError(f"catch_miss must be a probability 0-1, got {catch_miss!r}")
+        if infer not in (True, False):
+            raise ValueError(f"infer is true or false, got {infer!r}")
         if native not in (None, True, False):
             raise ValueError(f"native is true, false or none (native when installed), got {native!r}")
         if native:
@@ -149,7 +181,14 @@ class ExpertBot(Bot):
         self._native: Playouts | None = None
         #: Playouts run by the last decision (0 when it was trivial).
         self.last_playouts = 0
-        self.memory = CardMemory()
+        #: Whether worlds respect what other seats' draws revealed (:mod:`.inference`).
+        self.infer = bool(infer)
+        self.memory: CardMemory = HandInference() if self.infer else CardMemory()
+        if isinstance(self.memory, HandInference):
+            #: A modelling assumption, off by default: others name the color they hold most of.
+            self.memory.assume = bool(assume)
+        #: Whether every color the heuristic's wild may name is a candidate too.
+        self.colors = bool(colors)
 
     def observe(self, events: list[Event]) -> None:
         self.memory.observe(events)
@@ -163,6 +202,8 @@ class ExpertBot(Bot):
         if len(ranked) == 1:
             return ranked[0][1]
         candidates = [a for _, a in ranked[: self.width]]
+        if self.colors:
+            candidates += _other_colors(candidates[0], ranked, candidates)
         assert view.seat is not None
         self.memory.sync(view)
         return self._search(view, view.seat, candidates)
@@ -172,6 +213,7 @@ class ExpertBot(Bot):
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
         rng = self.rng
         native = self._native_playouts(view)
+        sample = self._sampler(view)
         worlds: list[GameState] = []
         values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
@@ -187,11 +229,10 @@ class ExpertBot(Bot):
                 first = len(values[0])
                 count = min(step, share - j0)
                 while len(worlds) < first + count:  # drawn in order, before any playout of theirs
-                    world = determinize(view, rng)
-                    self.memory.constrain(world, rng)
+                    world = sample(rng)
                     worlds.append(world)
                     if native is not None:
-                        native.add(world)
+                        native.add(world, like_first=True)  # every world of one view
                 jobs = [(first + j, c) for j in range(count) for c in alive]
                 if native is not None:
                     scores = native.values(
@@ -214,6 +255,20 @@ class ExpertBot(Bot):
         if best != 0 and not self._better(values[best], values[0]):
             best = 0
         return candidates[best]
+
+    def _sampler(self, view: PlayerView) -> Callable[[random.Random], GameState]:
+        """How this decision samples worlds: with the inferred groups, or (``infer=false``)
+        uniformly with the known cards moved in."""
+        memory = self.memory
+        if isinstance(memory, HandInference):
+            return memory.sampler(view).sample
+
+        def uniform(rng: random.Random) -> GameState:
+            world = determinize(view, rng)
+            memory.constrain(world, rng)
+            return world
+
+        return uniform
 
     def _playout(self, world: GameState, action: Action, seat: int) -> float:
         """One Python playout: ``action`` applied to a copy of ``world``."""

@@ -34,7 +34,23 @@ from nomercy.engine import GameState
 from nomercy.native.batch import Batch, action_index
 from nomercy.native.heuristic import heuristic_choose
 from nomercy.native.kernels import _inline, _kernel, apply_action
-from nomercy.native.layout import ACTIVE, CURRENT, HLEN, MAX_PLAYERS, PLAYERS, WINNER
+from nomercy.native.layout import (
+    ACTIVE,
+    ASIDE_LEN,
+    CURRENT,
+    DECISION,
+    DISC_LEN,
+    DRAWN,
+    HANDS,
+    HLEN,
+    MAX_PLAYERS,
+    PILE_LEN,
+    PLAYERS,
+    SEED_HI,
+    SEED_LO,
+    WINNER,
+    pile_at,
+)
 from nomercy.rules import Rules
 
 __all__ = ["Playouts", "playout_values"]
@@ -84,6 +100,39 @@ def playout_values(W, R, deck, world, action, seat, depth, weights, s, mask, lst
         values[j] = _evaluate(s, seat, weights)
 
 
+def _blank(row: np.ndarray, deck: int) -> np.ndarray:
+    """A copy of ``row`` with every hand and pile emptied."""
+    blank = row.copy()
+    blank[HANDS : pile_at(deck) + 3 * deck] = 0
+    blank[HLEN : HLEN + MAX_PLAYERS] = 0
+    blank[PILE_LEN] = blank[DISC_LEN] = blank[ASIDE_LEN] = 0
+    return blank
+
+
+def _load_hidden(row: np.ndarray, blank: np.ndarray, world: GameState, deck: int) -> None:
+    """``from_state`` for a world whose public fields are ``blank``'s: the cards, the
+    seed, the drawn card and the decision written over a copy of it."""
+    row[:] = blank
+    for seat, hand in enumerate(world.hands):
+        start = HANDS + seat * deck
+        row[start : start + len(hand)] = [c.index for c in hand]
+        row[HLEN + seat] = len(hand)
+    pile0 = pile_at(deck)
+    for start, zone, length in (
+        (pile0, world.draw_pile, PILE_LEN),
+        (pile0 + deck, world.discard, DISC_LEN),
+        (pile0 + 2 * deck, world.aside, ASIDE_LEN),
+    ):
+        row[start : start + len(zone)] = [c.index for c in zone]
+        row[length] = len(zone)
+    seed = world.seed
+    lo, hi = seed & 0xFFFFFFFF, seed >> 32
+    row[SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
+    row[SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
+    row[DRAWN] = -1 if world.drawn is None else world.drawn.index
+    row[DECISION] = int(world.decision)
+
+
 class Playouts:
     """Sampled worlds of one table kind, loaded once, and their playouts in one call.
 
@@ -102,6 +151,8 @@ class Playouts:
         self._weights = np.array(weights, np.float64)
         self._scratch = np.zeros(self._batch.tables.shape[1], np.int32)
         self._count = 0
+        #: The first world's table since :meth:`clear` with its hidden cards taken out.
+        self._blank: np.ndarray | None = None
 
     def __len__(self) -> int:
         """The worlds loaded since the last :meth:`clear`."""
@@ -110,14 +161,27 @@ class Playouts:
     def clear(self) -> None:
         """Forget the loaded worlds (their tables are reused)."""
         self._count = 0
+        self._blank = None
 
-    def add(self, world: GameState) -> int:
-        """Load ``world`` (a state of these rules and players); returns its index."""
+    def add(self, world: GameState, like_first: bool = False) -> int:
+        """Load ``world`` (a state of these rules and players); returns its index.
+
+        ``like_first``: the caller promises that ``world`` differs from the first world
+        loaded since :meth:`clear` only in its hidden cards (hands, piles), seed, drawn
+        card and decision, as the worlds sampled from one view do; only those are
+        written then, over a copy of the first world's table (the same table as a full
+        load, several times faster).
+        """
         if self._count == len(self._batch):
             bigger = Batch(self.rules, 2 * len(self._batch), self.players)
             bigger.tables[: self._count] = self._batch.tables
             self._batch = bigger
-        self._batch.load(self._count, world)
+        if like_first and self._blank is not None:
+            _load_hidden(self._batch.tables[self._count], self._blank, world, len(self._batch.deck))
+        else:
+            self._batch.load(self._count, world)
+            if self._count == 0:
+                self._blank = _blank(self._batch.tables[0], len(self._batch.deck))
         self._count += 1
         return self._count - 1
 
