@@ -6,9 +6,9 @@ Random play on one core, the loop each engine is meant for: the Python engine as
 ``benchmarks/engine.py`` plays it (``state.apply(rng.choice(state.legal_actions()))``,
 dealing inside the timed loop), RLCard's UNO as its documentation runs it (``env.run``),
 and the native engine's own loop (``Batch.random_play``: ``--tables`` tables, each
-decision a uniformly random legal action of the deciding seat, a finished table dealt
-again at once). A second pair of cases plays the ``heuristic`` bot in every seat:
-``nomercy.sim.play_game`` (the simulator's Python loop) against
+decision a uniformly random legal action of the deciding seat, a table's round played to
+its end and dealt again, then the next table's). A second pair of cases plays the
+``heuristic`` bot in every seat: ``nomercy.sim.play_game`` (the simulator's Python loop) against
 ``nomercy.native.heuristic.heuristic_play`` on the same game and bot seeds. Time is this
 process's CPU time; cases are interleaved and repeated and each reports its best repeat
 (the least disturbed by other processes). It also times numba's compilation: a fresh
