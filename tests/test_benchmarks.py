@@ -17,8 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*args: str) -> str:
+    """Run a benchmark script; the time limit leaves room for numba's first compilation of
+    the native kernels (two to three minutes on a 2-core machine) when nothing has cached
+    them yet."""
     done = subprocess.run(
-        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
