@@ -8,6 +8,8 @@ knock-outs as the engine writes it. Anything else is refused with :class:`ValueE
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -17,7 +19,7 @@ from nomercy.native import layout as L
 from nomercy.rules import Rules
 from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason
 
-__all__ = ["from_state", "to_state"]
+__all__ = ["from_state", "to_state", "write_cards"]
 
 _REASONS: tuple[OutcomeReason, OutcomeReason] = ("played_out", "last_standing")
 
@@ -146,6 +148,14 @@ def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
         v[L.REASON] = _REASONS.index(state.outcome.reason)
         v[L.OUT_KO_LEN] = out_ko
         v[L.POINTS : L.POINTS + n] = state.outcome.points
+    write_cards(v, state, deck)
+    s[:] = v
+
+
+def write_cards(v: Any, state: GameState, deck: int) -> None:
+    """Write ``state``'s cards (hands, draw, discard and set-aside piles, their lengths)
+    and its seed into the table ``v`` (a list or an int32 row): what two sampled worlds
+    of one view differ in, besides the drawn card and the decision."""
     seed = state.seed
     lo, hi = seed & 0xFFFFFFFF, seed >> 32
     v[L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
@@ -162,4 +172,3 @@ def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
     ):
         v[start : start + len(zone)] = [c.index for c in zone]
         v[length] = len(zone)
-    s[:] = v

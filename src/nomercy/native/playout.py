@@ -32,6 +32,7 @@ import numpy as np
 from nomercy.actions import Action
 from nomercy.engine import GameState
 from nomercy.native.batch import Batch, action_index
+from nomercy.native.convert import write_cards
 from nomercy.native.heuristic import heuristic_choose
 from nomercy.native.kernels import _inline, _kernel, apply_action
 from nomercy.native.layout import (
@@ -46,8 +47,6 @@ from nomercy.native.layout import (
     MAX_PLAYERS,
     PILE_LEN,
     PLAYERS,
-    SEED_HI,
-    SEED_LO,
     WINNER,
     pile_at,
 )
@@ -113,22 +112,7 @@ def _load_hidden(row: np.ndarray, blank: np.ndarray, world: GameState, deck: int
     """``from_state`` for a world whose public fields are ``blank``'s: the cards, the
     seed, the drawn card and the decision written over a copy of it."""
     row[:] = blank
-    for seat, hand in enumerate(world.hands):
-        start = HANDS + seat * deck
-        row[start : start + len(hand)] = [c.index for c in hand]
-        row[HLEN + seat] = len(hand)
-    pile0 = pile_at(deck)
-    for start, zone, length in (
-        (pile0, world.draw_pile, PILE_LEN),
-        (pile0 + deck, world.discard, DISC_LEN),
-        (pile0 + 2 * deck, world.aside, ASIDE_LEN),
-    ):
-        row[start : start + len(zone)] = [c.index for c in zone]
-        row[length] = len(zone)
-    seed = world.seed
-    lo, hi = seed & 0xFFFFFFFF, seed >> 32
-    row[SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
-    row[SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
+    write_cards(row, world, deck)
     row[DRAWN] = -1 if world.drawn is None else world.drawn.index
     row[DECISION] = int(world.decision)
 
