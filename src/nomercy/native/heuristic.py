@@ -120,8 +120,11 @@ from nomercy.native.layout import (
 from nomercy.rules import Rules
 
 __all__ = [
+    "BASE_WEIGHTS",
     "GAME_COLUMNS",
     "MT_STATE",
+    "WEIGHTS",
+    "WEIGHT_NAMES",
     "HeuristicGames",
     "generator",
     "generator_random",
@@ -135,6 +138,7 @@ __all__ = [
     "heuristic_react",
     "heuristic_reaction",
     "mt_random",
+    "weighted_choose",
 ]
 
 #: Words of one bot's generator state: MT19937's 624 and its index.
@@ -168,6 +172,90 @@ GAME_COLUMNS: Final = (
     *(f"points_{i}" for i in range(MAX_PLAYERS)),
     "steps",
 )
+
+
+# -- the weights of the scores ---------------------------------------------------------------------------
+# Every constant the reference's scores trade against each other, by name: the heuristic
+# is ``BASE_WEIGHTS``; :mod:`nomercy.native.policy` tunes other values for the expert's
+# playouts. The thresholds (two cards, ten under the limit) are rules of thumb, not weights.
+
+#: Each weight's name and the reference's value, in the order of ``P``'s entries.
+WEIGHTS: Final = (
+    ("stack_base", 50.0),  # rule 2: stacking, less the card's draw value per card
+    ("stack_per_card", 2.0),
+    ("stack_ko", 100.0),
+    ("stack_near_out", 10.0),
+    ("stack_insurance", 80.0),  # rule 3 while stacking
+    ("take_per_card", 3.0),
+    ("take_near_limit", 20.0),
+    ("draw", 50.0),
+    ("challenge_per_card", 1.5),
+    ("danger_points", 0.4),  # rule 4
+    ("wild_keep", 6.0),
+    ("points", 0.1),
+    ("color_held", 2.0),  # rule 5
+    ("self_draw_follow", 4.0),
+    ("self_draw_alone", 40.0),
+    ("draw_ko", 100.0),  # rule 6
+    ("draw_near_out", 25.0),
+    ("draw_base", 3.0),
+    ("draw_per_card", 0.5),
+    ("draw_insurance", 20.0),  # rule 3
+    ("seven_gain", 6.0),  # rule 7
+    ("seven_threat", 0.5),
+    ("zero_gain", 4.0),
+    ("discard_shed", 6.0),  # rule 8
+    ("discard_base", 8.0),
+    ("discard_danger", 12.0),
+    ("skip_all", 8.0),  # rule 9
+    ("skip_all_danger", 10.0),
+    ("skip", 4.0),
+    ("skip_near_out", 15.0),
+    ("reverse_near_out", 12.0),
+    ("roulette_ko", 40.0),  # rule 10
+    ("roulette_near_out", 20.0),
+    ("roulette_base", 3.0),
+)
+WEIGHT_NAMES: Final = tuple(name for name, _ in WEIGHTS)
+#: The reference heuristic's weights (read-only: numba compiles them in as constants).
+BASE_WEIGHTS: Final = np.array([value for _, value in WEIGHTS], np.float64)
+BASE_WEIGHTS.flags.writeable = False
+(
+    W_STACK_BASE,
+    W_STACK_PER_CARD,
+    W_STACK_KO,
+    W_STACK_NEAR_OUT,
+    W_STACK_INSURANCE,
+    W_TAKE_PER_CARD,
+    W_TAKE_NEAR_LIMIT,
+    W_DRAW,
+    W_CHALLENGE_PER_CARD,
+    W_DANGER_POINTS,
+    W_WILD_KEEP,
+    W_POINTS,
+    W_COLOR_HELD,
+    W_SELF_DRAW_FOLLOW,
+    W_SELF_DRAW_ALONE,
+    W_DRAW_KO,
+    W_DRAW_NEAR_OUT,
+    W_DRAW_BASE,
+    W_DRAW_PER_CARD,
+    W_DRAW_INSURANCE,
+    W_SEVEN_GAIN,
+    W_SEVEN_THREAT,
+    W_ZERO_GAIN,
+    W_DISCARD_SHED,
+    W_DISCARD_BASE,
+    W_DISCARD_DANGER,
+    W_SKIP_ALL,
+    W_SKIP_ALL_DANGER,
+    W_SKIP,
+    W_SKIP_NEAR_OUT,
+    W_REVERSE_NEAR_OUT,
+    W_ROULETTE_KO,
+    W_ROULETTE_NEAR_OUT,
+    W_ROULETTE_BASE,
+) = range(len(WEIGHTS))
 
 
 # -- the generator: CPython's random.Random(int).random() ----------------------------------------
@@ -250,35 +338,36 @@ def _rank(s, seat, a):
 
 
 @_inline
-def _score_stack(s, R, seat, card, mine, pending, limit, high, danger, n_active):
-    """``heuristic._score_stack``, rule 2."""
+def _score_stack(s, R, seat, card, mine, pending, limit, high, danger, n_active, P):
+    """``heuristic._score_stack``, rule 2 (``P``: the weights, ``BASE_WEIGHTS`` for the reference)."""
     value = C_DRAW[card]
     total = pending + value
     victim = _victim(s, R, seat, card, n_active)
     if victim == seat:
         return -5_000.0
-    score = 50.0 - 2.0 * value
+    score = P[W_STACK_BASE] - P[W_STACK_PER_CARD] * value
     if s[HLEN + victim] + total >= limit:
-        return score + 100.0
+        return score + P[W_STACK_KO]
     if s[HLEN + victim] <= 2:
-        score += 10.0
+        score += P[W_STACK_NEAR_OUT]
     if value >= 6 and high == 1 and pending <= 2 and mine + pending <= limit - 10 and not danger:
-        score -= 80.0
+        score -= P[W_STACK_INSURANCE]
     return score
 
 
 @_inline
-def _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev):
-    """``heuristic._score``: the same branches, the same float64 operations in order."""
+def _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev, P):
+    """``heuristic._score``: the same branches, the same float64 operations in order, each
+    constant the weight ``P[W_...]`` (``BASE_WEIGHTS`` holds the reference's)."""
     kind = A_KIND[a]
     if kind == K_TAKE:
         if mine + pending >= limit:
             return -10_000.0
-        return -3.0 * pending - (20.0 if mine + pending >= limit - 5 else 0.0)
+        return -P[W_TAKE_PER_CARD] * pending - (P[W_TAKE_NEAR_LIMIT] if mine + pending >= limit - 5 else 0.0)
     if kind == K_DRAW:
-        return -50.0
+        return -P[W_DRAW]
     if kind == K_CHALLENGE:
-        return -1.5 * (pending + 2)
+        return -P[W_CHALLENGE_PER_CARD] * (pending + 2)
     if kind == K_PASS:
         return -1.0
     if kind != K_PLAY:
@@ -289,18 +378,18 @@ def _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, 
         return 10_000.0
     score = 0.0
     if danger:
-        score += 0.4 * C_POINTS[card]
+        score += P[W_DANGER_POINTS] * C_POINTS[card]
     elif C_WILD[card]:
-        score -= 6.0
+        score -= P[W_WILD_KEEP]
     else:
-        score += 0.1 * C_POINTS[card]
+        score += P[W_POINTS] * C_POINTS[card]
     new_color = A_COLOR[a] if C_WILD[card] else C_COLOR[card]
     if new_color >= 0:
         same = 1 if C_COLOR[card] == new_color else 0
-        score += 2.0 * (_held(s, seat, new_color) - same)
+        score += P[W_COLOR_HELD] * (_held(s, seat, new_color) - same)
     value = C_DRAW[card]
     if s[DECISION] == D_STACK:
-        return score + _score_stack(s, R, seat, card, mine, pending, limit, high, danger, n_active)
+        return score + _score_stack(s, R, seat, card, mine, pending, limit, high, danger, n_active, P)
     if value:
         victim = _victim(s, R, seat, card, n_active)
         if victim == seat:
@@ -310,37 +399,37 @@ def _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, 
                 c = s[h0 + i]
                 if C_DRAW[c] >= 4 and c != card:  # the reference's `c is not card`: interned cards
                     follow += 1
-            return score + (4.0 if follow else -40.0)
+            return score + (P[W_SELF_DRAW_FOLLOW] if follow else -P[W_SELF_DRAW_ALONE])
         if s[HLEN + victim] + value >= limit:
-            score += 100.0
+            score += P[W_DRAW_KO]
         elif s[HLEN + victim] <= 2:
-            score += 25.0
+            score += P[W_DRAW_NEAR_OUT]
         else:
-            score += 3.0 + 0.5 * value
+            score += P[W_DRAW_BASE] + P[W_DRAW_PER_CARD] * value
             if value >= 6 and high <= 1:
-                score -= 20.0
+                score -= P[W_DRAW_INSURANCE]
         return score
     if face == F_SEVEN and A_OFF[a] > 0:
         size = s[HLEN + (seat + A_OFF[a]) % s[PLAYERS]]
         gain = (mine - 1) - size
-        return score + 6.0 * gain + (0.5 if size == threat else 0.0)
+        return score + P[W_SEVEN_GAIN] * gain + (P[W_SEVEN_THREAT] if size == threat else 0.0)
     if face == F_ZERO and R[R_SEVEN_ZERO]:
-        return score + 4.0 * ((mine - 1) - s[HLEN + prev])
+        return score + P[W_ZERO_GAIN] * ((mine - 1) - s[HLEN + prev])
     if face == F_DISCARD_ALL:
         shed = _held(s, seat, C_COLOR[card]) - 1
         if shed + 1 == mine:
             return 10_000.0
-        return score + 6.0 * shed - 8.0 + (12.0 if danger else 0.0)
+        return score + P[W_DISCARD_SHED] * shed - P[W_DISCARD_BASE] + (P[W_DISCARD_DANGER] if danger else 0.0)
     if face == F_SKIP_EVERYONE:
-        return score + 8.0 + (10.0 if danger else 0.0)
+        return score + P[W_SKIP_ALL] + (P[W_SKIP_ALL_DANGER] if danger else 0.0)
     if face == F_SKIP or (face == F_REVERSE and n_active == 2):
-        return score + 4.0 + (15.0 if s[HLEN + nxt] <= 2 else 0.0)
+        return score + P[W_SKIP] + (P[W_SKIP_NEAR_OUT] if s[HLEN + nxt] <= 2 else 0.0)
     if face == F_REVERSE:
-        return score + (12.0 if s[HLEN + nxt] <= 2 < s[HLEN + prev] else 0.0)
+        return score + (P[W_REVERSE_NEAR_OUT] if s[HLEN + nxt] <= 2 < s[HLEN + prev] else 0.0)
     if face == F_ROULETTE:
         if s[HLEN + nxt] + _ROULETTE_EXPECTED >= limit:
-            return score + 40.0
-        return score + (20.0 if s[HLEN + nxt] <= 2 else 3.0)
+            return score + P[W_ROULETTE_KO]
+        return score + (P[W_ROULETTE_NEAR_OUT] if s[HLEN + nxt] <= 2 else P[W_ROULETTE_BASE])
     return score
 
 
@@ -363,6 +452,31 @@ def _color_score(s, deck, seat, color, roulette):
     return unseen * 10 + held
 
 
+@_inline
+def _context(s, R, seat):
+    """What every score of ``seat``'s turn reads besides the action: its hand size, the
+    pending total, the Mercy limit, the smallest other hand and whether it is about to go
+    out, its high Draw cards, the active seats, and the seats after and before it."""
+    n = s[PLAYERS]
+    mine = s[HLEN + seat]
+    pending = s[PENDING]
+    limit = R[R_MERCY] if R[R_MERCY] else _NO_LIMIT
+    n_active = 0
+    threat = _NO_LIMIT
+    for o in range(n):
+        if s[ACTIVE + o]:
+            n_active += 1
+            if o != seat and s[HLEN + o] < threat:
+                threat = s[HLEN + o]
+    danger = threat <= 2
+    h0 = HANDS + seat * s[DECK]
+    high = 0
+    for i in range(mine):
+        if C_DRAW[s[h0 + i]] >= 6:
+            high += 1
+    return mine, pending, limit, threat, danger, high, n_active, next_seat(s, seat), previous_seat(s, seat)
+
+
 @_kernel
 def heuristic_choose(s, R, seat, deck, mask, lst):
     """``HeuristicBot.choose`` for the deciding ``seat`` of table ``s``: an action index.
@@ -373,6 +487,20 @@ def heuristic_choose(s, R, seat, deck, mask, lst):
     Reads only the seat's hand and public facts (module docstring). Returns -1 when
     ``seat`` is not deciding.
     """
+    return _choose(s, R, seat, deck, mask, lst, BASE_WEIGHTS)
+
+
+@_kernel
+def weighted_choose(s, R, seat, deck, mask, lst, P):
+    """:func:`heuristic_choose` with the weights ``P`` (float64, ``WEIGHT_NAMES`` long) in
+    place of the reference's constants: the same rules, other trade-offs
+    (:mod:`nomercy.native.policy` tunes them). ``BASE_WEIGHTS`` chooses as the reference."""
+    return _choose(s, R, seat, deck, mask, lst, P)
+
+
+@_inline
+def _choose(s, R, seat, deck, mask, lst, P):
+    """The body of :func:`heuristic_choose`, weighted by ``P``."""
     if s[CURRENT] < 0 or seat != s[CURRENT]:
         return -1
     count = legal(s, R, -1, mask, lst)
@@ -398,25 +526,7 @@ def heuristic_choose(s, R, seat, deck, mask, lst):
                         most = v
                         best = a
         else:
-            n = s[PLAYERS]
-            mine = s[HLEN + seat]
-            pending = s[PENDING]
-            limit = R[R_MERCY] if R[R_MERCY] else _NO_LIMIT
-            n_active = 0
-            threat = _NO_LIMIT
-            for o in range(n):
-                if s[ACTIVE + o]:
-                    n_active += 1
-                    if o != seat and s[HLEN + o] < threat:
-                        threat = s[HLEN + o]
-            danger = threat <= 2
-            h0 = HANDS + seat * s[DECK]
-            high = 0
-            for i in range(mine):
-                if C_DRAW[s[h0 + i]] >= 6:
-                    high += 1
-            nxt = next_seat(s, seat)
-            prev = previous_seat(s, seat)
+            mine, pending, limit, threat, danger, high, n_active, nxt, prev = _context(s, R, seat)
             top = 0.0
             rank = 0
             best = -1
@@ -424,7 +534,7 @@ def heuristic_choose(s, R, seat, deck, mask, lst):
                 a = lst[i]
                 if not _is_turn(mask, a):
                     continue
-                v = _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev)
+                v = _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev, P)
                 r = _rank(s, seat, a)
                 if best < 0 or v > top or (v == top and r < rank):
                     top = v
