@@ -114,6 +114,19 @@ def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_pat
     assert [c["games"] for c in data["tournaments"]] == [2, 4, 2]
 
 
+def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
+    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    out = _run("benchmarks/tune_policy.py", "--deals-2p", "40", "--deals-4p", "10")
+    assert "command: " in out and "--deals-2p 40" in out
+    assert "stack_base" in out and "roulette_base" in out
+    assert "2 players: tuned seat won " in out and "/80 " in out
+    assert "4 players: tuned seat won " in out and "/40 " in out
+    tuned = _run(
+        "benchmarks/tune_policy.py", "--tune", "--iterations", "2", "--games", "40", "--deals-2p", "5"
+    )
+    assert "step    0:" in tuned and "step    1:" in tuned and "tuned weights" in tuned
+
+
 def test_differential_run_counts_what_it_compared() -> None:
     pytest.importorskip("numba", reason="the native engine needs the fast extra")
     out = _run("benchmarks/differential.py", "--decisions", "10")
