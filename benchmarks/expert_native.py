@@ -3,16 +3,18 @@
     nice -n 10 .venv/bin/python benchmarks/expert_native.py --workers 2 [--ms 20] [--json out.json]
 
 1. Playouts per second, one decision at a time, this process's CPU time: the same expert
-   (same seed, ``--budget`` playouts) with Python and with native playouts, on the
-   decisions with a choice of heuristic self-play (2 and 4 players). Both make the same
-   decisions (``tests/native/test_playout.py``); only the time differs. The figure counts
+   (same seed, ``--budget`` playouts, the reference heuristic in the playouts) with Python
+   and with native playouts, on the decisions with a choice of heuristic self-play (2 and
+   4 players). Both make the same decisions (``tests/native/test_playout.py``); only the
+   time differs. The figure counts
    the whole decision (sampling worlds, loading them, the search), not the playouts alone.
 2. Worlds sampled per second, this process's CPU time, on the same decisions: the
    uniform sample with the known cards moved in (``infer=false``) and the sample that
    respects what other seats' draws revealed (``infer=true``, :mod:`nomercy.bots.inference`).
 3. Tournaments at the same milliseconds per decision (``ms``, budget unbounded): the
-   expert with native playouts and inference against the expert without either
-   (``native=false:infer=false``, the expert as it was before both), 2 players (bar: the
+   expert with native playouts, their tuned policy (:mod:`nomercy.native.policy`) and
+   inference against the expert without any of them (``native=false:infer=false``, the
+   expert as it was before all three), 2 players (bar: the
    new expert's 95% Wilson interval above 60%) and 4 players (two of each, seats rotated,
    deals duplicated); then the expert with inference but Python playouts against the
    same, 2 players, which separates what inference gives from what native speed gives.
@@ -72,7 +74,7 @@ def playout_speed(decisions: int, budget: int, seed: int) -> dict[str, Any]:
         cpu = 0.0
         timed = 0
         for i, view in enumerate(views):
-            bot = ExpertBot(seed=i, budget=budget, native=native)
+            bot = ExpertBot(seed=i, budget=budget, native=native, policy="heuristic")
             c0 = time.process_time()
             bot.choose(view)
             c1 = time.process_time()
@@ -213,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games_2p:
         cases.append(
             tournament(
-                f"3. new expert (native, inference) vs the expert without them, {ms} ms, 2 players",
+                f"3. new expert (native, tuned, inference) vs the expert without them, {ms} ms, 2 players",
                 f"{fast},{slow}",
                 2,
                 args.games_2p,

@@ -96,11 +96,12 @@ def _decision_positions(count: int, seed: int) -> list[GameState]:
 
 
 def test_native_and_python_experts_decide_alike() -> None:
-    """Same seed, same budget: the same action and the same number of playouts."""
+    """Same seed, same budget, the reference heuristic in the playouts: the same action and
+    the same number of playouts."""
     searched = 0
     for i, state in enumerate(_decision_positions(40, seed=3)):
         view = player_view(state, state.current)
-        fast = ExpertBot(seed=i, budget=30, native=True)
+        fast = ExpertBot(seed=i, budget=30, native=True, policy="heuristic")
         slow = ExpertBot(seed=i, budget=30, native=False)
         action = fast.choose(view)
         assert action == slow.choose(view), state.to_json()
@@ -116,7 +117,9 @@ def test_native_and_python_experts_play_the_same_games() -> None:
         for native in (True, False):
             log: list[str] = []
             bots = [
-                ExpertBot(seed=10 + k, budget=12, native=native) if k % 2 == 0 else make("heuristic", seed=k)
+                ExpertBot(seed=10 + k, budget=12, native=native, policy="heuristic")
+                if k % 2 == 0
+                else make("heuristic", seed=k)
                 for k in range(players)
             ]
             state = play_round(
@@ -153,6 +156,46 @@ def test_native_option_is_checked_and_large_tables_fall_back() -> None:
     assert auto.choose(view) in view.legal_actions  # seven seats: Python playouts
     with pytest.raises(ValueError, match="at most 6 players"):
         ExpertBot(seed=1, budget=10, native=True).choose(view)
+
+
+def test_the_playout_policy_option() -> None:
+    """Native playouts play the tuned weights unless told otherwise; Python ones cannot."""
+    assert ExpertBot(seed=1, native=True).policy == "tuned"
+    assert ExpertBot(seed=1, native=False).policy == "heuristic"
+    assert ExpertBot(seed=1, native=True, policy="heuristic").policy == "heuristic"
+    with pytest.raises(ValueError, match="policy is heuristic or tuned"):
+        make("expert", policy="greedy")
+    with pytest.raises(ValueError, match="needs native=true"):
+        make("expert", native=False, policy="tuned")
+
+
+def test_tuned_playouts_play_other_games() -> None:
+    """The weights reach the playouts: the reference's weights passed explicitly give the
+    default values bit for bit, the tuned ones other values on some positions."""
+    from nomercy.native.policy import BASE_WEIGHTS, TUNED_WEIGHTS
+
+    rules = Rules()
+    rng = random.Random(5)
+    plain = Playouts(rules, 2, _EXP)
+    base = Playouts(rules, 2, _EXP, mine=BASE_WEIGHTS, theirs=BASE_WEIGHTS)
+    tuned = Playouts(rules, 2, _EXP, mine=TUNED_WEIGHTS, theirs=TUNED_WEIGHTS)
+    differ = compared = 0
+    for state in positions(rules, 2, 4, seed=2):
+        seat = state.current
+        if seat is None:
+            continue
+        world = determinize(player_view(state, seat), rng)
+        legal = world.legal_actions()
+        for playouts in (plain, base, tuned):
+            playouts.clear()
+            playouts.add(world)
+        values = [p.values([0] * len(legal), legal, seat, 20) for p in (plain, base, tuned)]
+        assert values[0] == values[1]
+        compared += len(legal)
+        differ += sum(a != b for a, b in zip(values[0], values[2], strict=True))
+    assert compared > 50 and differ > 0
+    with pytest.raises(ValueError, match="score weights"):
+        Playouts(rules, 2, _EXP, mine=[1.0, 2.0])
 
 
 def test_playouts_check_their_arguments() -> None:

@@ -44,8 +44,13 @@ with one sensible action return at once, without search.
 
 Playouts run on the native engine (:mod:`nomercy.native.playout`) when the ``fast``
 extra is installed (``native=None``, the default; ``True`` requires it, ``False`` keeps
-them in Python): the same values bit for bit, so the same decisions for a seed and a
-budget, in about a quarter of the time. Everything else stays here.
+them in Python). With ``policy="heuristic"`` they give the Python playouts' values bit for
+bit, so the same decisions for a seed and a budget, in about a quarter of the time. The
+native default is ``policy="tuned"``: every seat of a playout plays the heuristic with
+score weights tuned by self-play (:mod:`nomercy.native.policy`, which wins 55% of two-player
+games against the reference's weights), because a playout is only as good an
+estimate as the play in it. The candidates and the pick the search protects stay the
+reference heuristic's. Everything else stays here.
 """
 
 from __future__ import annotations
@@ -72,6 +77,8 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_BUDGET", "ExpertBot", "native_available", "playout"]
 
 DEFAULT_BUDGET = 160
+#: The playouts' policies: the reference heuristic, or its tuned weights in every seat.
+_POLICIES = ("heuristic", "tuned")
 _EXP = [math.exp(-k / 3.0) for k in range(200)]
 
 
@@ -149,6 +156,7 @@ class ExpertBot(Bot):
         infer: bool = True,
         colors: bool = False,
         assume: bool = False,
+        policy: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__(seed)
@@ -166,6 +174,8 @@ class ExpertBot(Bot):
             raise ValueError(f"infer is true or false, got {infer!r}")
         if native not in (None, True, False):
             raise ValueError(f"native is true, false or none (native when installed), got {native!r}")
+        if policy not in (None, *_POLICIES):
+            raise ValueError(f"policy is {' or '.join(_POLICIES)} (the playouts' heuristic), got {policy!r}")
         if native:
             import nomercy.native  # noqa: F401 - its ImportError says how to install the extra
         self.budget = int(budget)
@@ -178,6 +188,12 @@ class ExpertBot(Bot):
         #: seats than a native one holds plays out in Python.
         self.native: bool = native_available() if native is None else bool(native)
         self._required = native is True
+        if policy not in (None, "heuristic") and not self.native:
+            raise ValueError(
+                f"policy={policy} plays native playouts: it needs native=true and the fast extra"
+            )
+        #: The playouts' policy: the reference heuristic, or its tuned weights (native only).
+        self.policy: str = policy if policy is not None else ("tuned" if self.native else "heuristic")
         self._native: Playouts | None = None
         #: Playouts run by the last decision (0 when it was trivial).
         self.last_playouts = 0
@@ -290,7 +306,12 @@ class ExpertBot(Bot):
                         f"native playouts seat at most {MAX_PLAYERS} players, not {view.players}"
                     )
                 return None
-            self._native = Playouts(view.rules, view.players, _EXP)
+            mine = theirs = None
+            if self.policy != "heuristic":
+                from nomercy.native.policy import TUNED_WEIGHTS
+
+                mine = theirs = TUNED_WEIGHTS
+            self._native = Playouts(view.rules, view.players, _EXP, mine=mine, theirs=theirs)
         self._native.clear()
         return self._native
 

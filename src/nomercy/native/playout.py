@@ -6,9 +6,11 @@ decisions, and scores the end for one seat. :func:`playout_values` does the same
 tables, for a whole list of (world, action) pairs in one call, so that the search pays
 Python's overhead once per round rather than once per playout:
 
-* the heuristic is :func:`nomercy.native.heuristic.heuristic_choose`, exactly the
-  reference's choice, and the engine is exactly the reference's (reshuffles included: a
-  loaded world keeps its seed), so each playout reaches the same position;
+* the heuristic is :func:`nomercy.native.heuristic.weighted_choose` with the reference's
+  weights, exactly the reference's choice, and the engine is exactly the reference's
+  (reshuffles included: a loaded world keeps its seed), so each playout reaches the same
+  position (the expert's default ``policy="tuned"`` passes the tuned weights of
+  :mod:`nomercy.native.policy` instead: other playouts, by design);
 * like the reference playout, no seat reacts out of turn (the heuristic always calls Uno,
   so nobody is open to a catch unless the world starts so, and nobody catches then);
 * the score is ``expert._evaluate``'s: 1 or 0 for a finished round, else the seat's share
@@ -33,7 +35,7 @@ from nomercy.actions import Action
 from nomercy.engine import GameState
 from nomercy.native.batch import Batch, action_index
 from nomercy.native.convert import write_cards
-from nomercy.native.heuristic import heuristic_choose
+from nomercy.native.heuristic import BASE_WEIGHTS, weighted_choose
 from nomercy.native.kernels import _inline, _kernel, apply_action
 from nomercy.native.layout import (
     ACTIVE,
@@ -76,14 +78,16 @@ def _evaluate(s, seat, weights):
 
 
 @_kernel
-def playout_values(W, R, deck, world, action, seat, depth, weights, s, mask, lst, values):
+def playout_values(W, R, deck, world, action, seat, depth, weights, s, mask, lst, values, mine, theirs):
     """For every ``j``: copy table ``W[world[j]]`` into ``s``, apply the legal action
     ``action[j]`` by ``seat``, play the heuristic for every deciding seat for up to
     ``depth`` decisions and write the score for ``seat`` into ``values[j]``.
 
     ``R``, ``deck``, ``mask`` (zeros) and ``lst`` are as :func:`heuristic_choose` takes
     them; ``weights`` float64 (``weights[k]``: a hand of ``k`` cards, the last entry for
-    any larger hand); ``s`` an int32 scratch row as wide as ``W``'s.
+    any larger hand); ``s`` an int32 scratch row as wide as ``W``'s. ``seat`` plays the
+    heuristic with the score weights ``mine``, the other seats with ``theirs``
+    (:func:`weighted_choose`; ``BASE_WEIGHTS`` is the reference heuristic).
     """
     width = W.shape[1]
     for j in range(world.shape[0]):
@@ -95,7 +99,8 @@ def playout_values(W, R, deck, world, action, seat, depth, weights, s, mask, lst
             cur = s[CURRENT]
             if cur < 0:
                 break
-            apply_action(s, R, cur, heuristic_choose(s, R, cur, deck, mask, lst))
+            policy = mine if cur == seat else theirs
+            apply_action(s, R, cur, weighted_choose(s, R, cur, deck, mask, lst, policy))
         values[j] = _evaluate(s, seat, weights)
 
 
@@ -121,10 +126,21 @@ class Playouts:
     """Sampled worlds of one table kind, loaded once, and their playouts in one call.
 
     ``weights`` is the score of a hand by its size (``weights[k]`` for ``k`` cards, the
-    last entry for larger hands): the expert passes its own table.
+    last entry for larger hands): the expert passes its own table. ``mine`` and
+    ``theirs`` are the heuristic's score weights for the searching seat and the others
+    in the playouts (``native.heuristic.WEIGHTS``; the reference's by default, the
+    tuned ones of :mod:`nomercy.native.policy` for the expert's ``policy="tuned"``).
     """
 
-    def __init__(self, rules: Rules, players: int, weights: Sequence[float], capacity: int = 64) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        weights: Sequence[float],
+        capacity: int = 64,
+        mine: Sequence[float] | np.ndarray | None = None,
+        theirs: Sequence[float] | np.ndarray | None = None,
+    ) -> None:
         if not 2 <= players <= MAX_PLAYERS:
             raise ValueError(f"native playouts seat 2 to {MAX_PLAYERS} players, not {players}")
         if len(weights) < 1:
@@ -133,6 +149,11 @@ class Playouts:
         self.players = players
         self._batch = Batch(rules, max(1, capacity), players)
         self._weights = np.array(weights, np.float64)
+        #: The heuristic's score weights for the searching seat and for the others.
+        self.mine = np.array(BASE_WEIGHTS if mine is None else mine, np.float64)
+        self.theirs = np.array(BASE_WEIGHTS if theirs is None else theirs, np.float64)
+        if self.mine.shape != BASE_WEIGHTS.shape or self.theirs.shape != BASE_WEIGHTS.shape:
+            raise ValueError(f"score weights are {len(BASE_WEIGHTS)} numbers (native.heuristic.WEIGHTS)")
         self._scratch = np.zeros(self._batch.tables.shape[1], np.int32)
         self._count = 0
         #: The first world's table since :meth:`clear` with its hidden cards taken out.
@@ -201,5 +222,7 @@ class Playouts:
             batch._mask,
             batch._list,
             out,
+            self.mine,
+            self.theirs,
         )
         return [float(v) for v in out]
