@@ -553,6 +553,9 @@ def test_offline_overlay_blocks_input_until_the_server_is_back(browser: Any, tmp
         code, tokens = seated(srv, 2, 1, turn_seconds=0)
         page = pages.sit(srv, code, tokens[0], 0, PHONE)
         page.wait_for_selector("#hand .card")
+        # On Ann's own turn, with no turn timer, the table stands still: a newer table
+        # (the bot moving first) would close a game question as stale before it is seen.
+        wait_turn(page)
         # A question open when the connection drops (as a bot's Roulette asks one) closes:
         # a modal dialog would stand above the overlay and take answers nobody receives.
         page.evaluate("() => { askColor('Name the colour in play'); }")  # not awaiting the answer
