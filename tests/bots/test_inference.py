@@ -279,7 +279,8 @@ def test_t5_assumed_color_naming_is_followed_only_while_the_hand_is_unchanged() 
     for assume in (False, True):
         inference.assume = assume
         sampler = inference.sampler(view)
-        agree[assume] = sum(_agrees(sampler.sample(rng), {1: Color.BLUE}) for _ in range(200))
+        worlds = [sampler.sample(rng) for _ in range(200)]
+        agree[assume] = sum(_agrees([[c.index for c in h] for h in w.hands], {1: Color.BLUE}) for w in worlds)
     assert agree[True] > 150 > agree[False]
     inference.observe([Drew(1, 1, None, "stack")])
     assert inference.named == {}

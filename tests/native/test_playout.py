@@ -77,6 +77,8 @@ def test_native_playouts_give_the_python_values(mix: str, players: int) -> None:
             s.apply(a, seat)
             assert value == playout(s, seat, depth), (mix, players, state.to_json(), str(a), depth)
             checked += 1
+        grid = native.grid(0, len(worlds), native.codes(actions, seat), seat, depth)
+        assert grid.ravel().tolist() == got  # world-major, the actions in order within
     assert checked > 20
 
 
@@ -213,7 +215,16 @@ def test_playouts_check_their_arguments() -> None:
         native.values([0], [action], seat, 0)
     with pytest.raises(ValueError, match="seats 3"):
         native.add(new_game(3, seed=1))
-    assert len(native) == 1
+    codes = native.codes([action], seat)
+    with pytest.raises(ValueError, match="not all loaded"):
+        native.grid(0, 2, codes, seat, 5)
+    with pytest.raises(ValueError, match="seat 2 is not"):
+        native.grid(0, 1, codes, 2, 5)
+    assert native.grid(0, 1, codes, seat, 5).shape == (1, 1)
+    native.clear()
+    with pytest.raises(ValueError, match="first world"):
+        native.add_hidden([[], []], [], [], [], 1)
+    assert len(native) == 0
 
 
 @pytest.mark.parametrize(("mix", "players"), [c for c in CASES if c[1] in (2, 4)])
@@ -235,10 +246,18 @@ def test_worlds_of_one_view_load_as_a_full_load(mix: str, players: int) -> None:
         inference.sync(view)
         sampler = inference.sampler(view)
         playouts = Playouts(rules, players, _EXP, capacity=2)
-        for k in range(5):
-            world = sampler.sample(rng) if k % 2 else determinize(view, rng)
-            index = playouts.add(world, like_first=True)
+        for k in range(7):
+            if k % 3 == 2:  # a deal's card indices, written with no state
+                deal = sampler.deal(rng)
+                world = deal if isinstance(deal, GameState) else sampler.world(deal)
+                if isinstance(deal, GameState):
+                    index = playouts.add(world, like_first=True)
+                else:
+                    index = playouts.add_hidden(*deal)  # hands, draw pile, discard, aside, seed
+            else:
+                world = sampler.sample(rng) if k % 3 else determinize(view, rng)
+                index = playouts.add(world, like_first=True)
             full.load(0, world)
             assert (playouts._batch.tables[index] == full.tables[0]).all()
             loaded += 1
-    assert loaded >= 10
+    assert loaded >= 14

@@ -59,13 +59,12 @@ import importlib.util
 import math
 import random
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from nomercy.actions import Action, Play
 from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
-from nomercy.bots.inference import HandInference
+from nomercy.bots.inference import Deal, HandInference
 from nomercy.bots.memory import CardMemory
 from nomercy.engine import GameState
 from nomercy.events import Event
@@ -135,6 +134,31 @@ def _other_colors(pick: Action, ranked: list[tuple[float, Action]], have: list[A
         and a.color != pick.color
         and a not in have
     ]
+
+
+class _Worlds(Protocol):
+    """A decision's world sampler (:class:`~nomercy.bots.inference.WorldSampler`)."""
+
+    def deal(self, rng: random.Random) -> Deal | GameState: ...
+
+    def world(self, deal: Deal) -> GameState: ...
+
+
+class _Uniform:
+    """Worlds as the expert sampled them before inference: ``determinize``, then the
+    cards the memory knows moved into their hands (always a state, never a deal)."""
+
+    def __init__(self, view: PlayerView, memory: CardMemory) -> None:
+        self.view = view
+        self.memory = memory
+
+    def deal(self, rng: random.Random) -> GameState:
+        world = determinize(self.view, rng)
+        self.memory.constrain(world, rng)
+        return world
+
+    def world(self, deal: Deal) -> GameState:  # pragma: no cover - deal() gives no Deal
+        raise TypeError("the uniform sampler deals states")
 
 
 @register("expert")
@@ -229,8 +253,10 @@ class ExpertBot(Bot):
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms is not None else None
         rng = self.rng
         native = self._native_playouts(view)
-        sample = self._sampler(view)
-        worlds: list[GameState] = []
+        codes = native.codes(candidates, seat) if native is not None else None
+        sampler = self._sampler(view)
+        worlds: list[GameState] = []  # for Python playouts; native ones keep theirs loaded
+        sampled = 0
         values: list[list[float]] = [[] for _ in candidates]
         alive = list(range(len(candidates)))
         rounds, n = 1, len(candidates)
@@ -244,21 +270,26 @@ class ExpertBot(Bot):
             for j0 in range(0, share, step):
                 first = len(values[0])
                 count = min(step, share - j0)
-                while len(worlds) < first + count:  # drawn in order, before any playout of theirs
-                    world = sample(rng)
-                    worlds.append(world)
-                    if native is not None:
-                        native.add(world, like_first=True)  # every world of one view
-                jobs = [(first + j, c) for j in range(count) for c in alive]
-                if native is not None:
-                    scores = native.values(
-                        [w for w, _ in jobs], [candidates[c] for _, c in jobs], seat, self.depth
-                    )
+                while sampled < first + count:  # drawn in order, before any playout of theirs
+                    deal = sampler.deal(rng)
+                    sampled += 1
+                    if native is None:
+                        worlds.append(deal if isinstance(deal, GameState) else sampler.world(deal))
+                    elif isinstance(deal, GameState):
+                        native.add(deal, like_first=True)  # every world of one view
+                    elif len(native):  # no state needed: the hidden cards over the first world's
+                        native.add_hidden(deal.hands, deal.draw_pile, deal.discard, deal.aside, deal.seed)
+                    else:
+                        native.add(sampler.world(deal))
+                if native is not None and codes is not None:
+                    grid = native.grid(first, count, codes[alive], seat, self.depth)
+                    for c, column in zip(alive, grid.T.tolist(), strict=True):
+                        values[c].extend(column)
                 else:
-                    scores = [self._playout(worlds[w], candidates[c], seat) for w, c in jobs]
-                for (_, c), v in zip(jobs, scores, strict=True):
-                    values[c].append(v)
-                left -= len(jobs)
+                    for w in range(first, first + count):
+                        for c in alive:
+                            values[c].append(self._playout(worlds[w], candidates[c], seat))
+                left -= count * len(alive)
                 if deadline is not None and count == step and time.perf_counter() > deadline:
                     left = 0
                     break
@@ -272,19 +303,13 @@ class ExpertBot(Bot):
             best = 0
         return candidates[best]
 
-    def _sampler(self, view: PlayerView) -> Callable[[random.Random], GameState]:
+    def _sampler(self, view: PlayerView) -> _Worlds:
         """How this decision samples worlds: with the inferred groups, or (``infer=false``)
         uniformly with the known cards moved in."""
         memory = self.memory
         if isinstance(memory, HandInference):
-            return memory.sampler(view).sample
-
-        def uniform(rng: random.Random) -> GameState:
-            world = determinize(view, rng)
-            memory.constrain(world, rng)
-            return world
-
-        return uniform
+            return memory.sampler(view)
+        return _Uniform(view, memory)
 
     def _playout(self, world: GameState, action: Action, seat: int) -> float:
         """One Python playout: ``action`` applied to a copy of ``world``."""

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from nomercy.cards import Card, Color, Face, deck_cards
 from nomercy.engine import GameState
@@ -58,7 +58,7 @@ from nomercy.views import PlayerView, determinize, world_from
 
 from .memory import CardMemory
 
-__all__ = ["ALL_CARDS", "HandInference", "WorldSampler", "mask_of", "unplayable_mask"]
+__all__ = ["ALL_CARDS", "Deal", "HandInference", "WorldSampler", "mask_of", "unplayable_mask"]
 
 #: Deals tried for a world that agrees with the colors other seats named (``assume``).
 NAMED_TRIES = 8
@@ -322,16 +322,30 @@ def _take(groups: list[Group], bit: int) -> bool:
     return True
 
 
-def _agrees(world: GameState, named: dict[int, Color]) -> bool:
+def _agrees(hands: list[list[int]], named: dict[int, Color]) -> bool:
     """Whether each seat in ``named`` holds the most cards of the color it named."""
+    cards = Card.ALL
     for seat, color in named.items():
         counts = [0, 0, 0, 0]
-        for card in world.hands[seat]:
-            if card.color is not None:
-                counts[card.color] += 1
+        for index in hands[seat]:
+            card_color = cards[index].color
+            if card_color is not None:
+                counts[card_color] += 1
         if counts[color] < max(counts):
             return False
     return True
+
+
+class Deal(NamedTuple):
+    """One sampled world's hidden cards as card indices (``Card.index``), with its seed:
+    what two worlds of one view differ in (:meth:`WorldSampler.world` makes the state;
+    the expert's native playouts write it into a table without one)."""
+
+    hands: list[list[int]]
+    draw_pile: list[int]
+    discard: list[int]
+    aside: list[int]
+    seed: int
 
 
 class WorldSampler:
@@ -343,16 +357,19 @@ class WorldSampler:
         unseen = Counter(deck_cards(view.rules.deck))
         unseen.subtract(view.hand)
         unseen.subtract(view.discard)
-        self.known: list[list[Card]] = [[] for _ in range(view.players)]
+        #: Cards as their indices (``Card.index``) from here on: a deal is lists of them.
+        self.known: list[list[int]] = [[] for _ in range(view.players)]
         ok = True
         for seat, known in enumerate(memory.known):
             if seat == view.seat or not known or not view.active[seat]:
                 continue
-            self.known[seat] = list(known.elements())
+            self.known[seat] = [c.index for c in known.elements()]
             unseen.subtract(known)
         if any(n < 0 for n in unseen.values()):
             ok = False
-        self.pool = sorted(unseen.elements(), key=lambda c: c.index) if ok else []
+        self.pool = sorted(c.index for c in unseen.elements()) if ok else []
+        self._mine = [c.index for c in view.hand]
+        self._public = [c.index for c in view.discard]
         #: (seat, count, mask) of every constrained group, the tightest first.
         self.groups: list[tuple[int, int, int]] = []
         self.free = [0] * view.players
@@ -364,12 +381,11 @@ class WorldSampler:
                     self.free[seat] += count
                 else:
                     self.groups.append((seat, count, mask))
-        bits = [1 << c.index for c in self.pool]
+        bits = [1 << i for i in self.pool]
         self.groups.sort(key=lambda g: (sum(1 for b in bits if b & g[2]) - g[1], g[0]))
         self.ok = ok and self._sizes_fit()
         self.fallbacks = 0
         self._gen: Any = None
-        self._cards: Any = None
         self._kinds: Any = None
         self._allowed: list[Any] = []
 
@@ -387,29 +403,47 @@ class WorldSampler:
         """One world; the uniform sample with known cards when the groups cannot be met.
         With ``assume``, a few deals are tried for one where each seat that named a color
         with its last wild holds at least as many of it as of any other color."""
+        deal = self.deal(rng)
+        return deal if isinstance(deal, GameState) else self.world(deal)
+
+    def deal(self, rng: random.Random) -> Deal | GameState:
+        """:meth:`sample`'s world as its hidden cards, or the state itself where the
+        groups could not be met (the fallback); the same draws from ``rng`` either way."""
         named = self.memory.named if self.memory.assume and self.ok else {}
-        world = self._deal(rng) if self.ok else None
+        deal = self._deal(rng) if self.ok else None
         tries = 1
-        while named and world is not None and tries < NAMED_TRIES and not _agrees(world, named):
-            world = self._deal(rng)
+        while named and deal is not None and tries < NAMED_TRIES and not _agrees(deal.hands, named):
+            deal = self._deal(rng)
             tries += 1
-        if world is None:
+        if deal is None:
             self.fallbacks += 1
             world = determinize(self.view, rng)
             self.memory.constrain(world, rng)
-        return world
+            return world
+        return deal
 
-    def _deal(self, rng: random.Random) -> GameState | None:
+    def world(self, deal: Deal) -> GameState:
+        """The state of this view with ``deal``'s hidden cards."""
+        cards = Card.ALL
+        view = self.view
+        hands = [[cards[i] for i in hand] for hand in deal.hands]
+        hands[view.seat] = list(view.hand)  # type: ignore[index]
+        buried = [cards[i] for i in deal.discard[: view.buried]]
+        return world_from(
+            view, hands, [cards[i] for i in deal.aside], buried, [cards[i] for i in deal.draw_pile], deal.seed
+        )
+
+    def _deal(self, rng: random.Random) -> Deal | None:
         """Known cards, then each constrained group from the tightest, then the rest."""
         view = self.view
-        hands: list[list[Card]] = [list(k) for k in self.known]
+        hands: list[list[int]] = [list(k) for k in self.known]
         np = _numpy()
         rest = self._deal_numpy(np, rng, hands) if np is not None else self._deal_python(rng, hands)
         if rest is None:
             return None
         for seat in range(view.players):
             if seat == view.seat:
-                hands[seat] = list(view.hand)
+                hands[seat] = self._mine
                 continue
             hand = hands[seat]
             mixed = bool(hand)  # known or constrained cards first: shuffled in below
@@ -423,9 +457,9 @@ class WorldSampler:
         del rest[: view.aside_size]
         buried = rest[: view.buried]
         del rest[: view.buried]
-        return world_from(view, hands, aside, buried, rest, rng.getrandbits(63))
+        return Deal(hands, rest, buried + self._public, aside, rng.getrandbits(63))
 
-    def _deal_python(self, rng: random.Random, hands: list[list[Card]]) -> list[Card] | None:
+    def _deal_python(self, rng: random.Random, hands: list[list[int]]) -> list[int] | None:
         """The groups' cards into ``hands``; the rest of the pool shuffled (None: no fit)."""
         pool = self.pool[:]
         rng.shuffle(pool)
@@ -437,7 +471,7 @@ class WorldSampler:
             for i, card in enumerate(pool):
                 if count == 0:
                     break
-                if not taken[i] and mask >> card.index & 1:
+                if not taken[i] and mask >> card & 1:
                     taken[i] = True
                     hand.append(card)
                     count -= 1
@@ -445,28 +479,25 @@ class WorldSampler:
                 return None
         return [c for i, c in enumerate(pool) if not taken[i]]
 
-    def _deal_numpy(self, np: Any, rng: random.Random, hands: list[list[Card]]) -> list[Card] | None:
+    def _deal_numpy(self, np: Any, rng: random.Random, hands: list[list[int]]) -> list[int] | None:
         """As :meth:`_deal_python`, with one numpy permutation a world (a Python shuffle of
         the 140 or so unseen cards was most of a sample's time). Its generator is seeded
         from ``rng`` once a decision, so a seed still gives the same worlds."""
         if self._gen is None:
             self._gen = np.random.Generator(np.random.PCG64(rng.getrandbits(64)))
-            self._cards = np.array(self.pool, dtype=object)
-            self._kinds = np.array([c.index for c in self.pool], dtype=np.intp)
+            self._kinds = np.array(self.pool, dtype=np.intp)
             kinds = range(len(Card.ALL))
             self._allowed = [np.array([m >> i & 1 for i in kinds], dtype=bool) for _, _, m in self.groups]
-        perm = self._gen.permutation(len(self.pool))
-        cards = self._cards[perm]
+        kinds = self._kinds[self._gen.permutation(len(self.pool))]
         if not self.groups:
-            rest: list[Card] = cards.tolist()
+            rest: list[int] = kinds.tolist()
             return rest
-        kinds = self._kinds[perm]
-        free = np.ones(len(perm), dtype=bool)
+        free = np.ones(len(kinds), dtype=bool)
         for (seat, count, _), allowed in zip(self.groups, self._allowed, strict=True):
             idx = np.flatnonzero(allowed[kinds] & free)[:count]
             if len(idx) < count:
                 return None
             free[idx] = False
-            hands[seat].extend(cards[idx].tolist())
-        rest = cards[free].tolist()
+            hands[seat].extend(kinds[idx].tolist())
+        rest = kinds[free].tolist()
         return rest

@@ -8,6 +8,7 @@ knock-outs as the engine writes it. Anything else is refused with :class:`ValueE
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from nomercy.native import layout as L
 from nomercy.rules import Rules
 from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason
 
-__all__ = ["from_state", "to_state", "write_cards"]
+__all__ = ["from_state", "to_state", "write_cards", "write_hidden"]
 
 _REASONS: tuple[OutcomeReason, OutcomeReason] = ("played_out", "last_standing")
 
@@ -156,19 +157,39 @@ def write_cards(v: Any, state: GameState, deck: int) -> None:
     """Write ``state``'s cards (hands, draw, discard and set-aside piles, their lengths)
     and its seed into the table ``v`` (a list or an int32 row): what two sampled worlds
     of one view differ in, besides the drawn card and the decision."""
-    seed = state.seed
+    write_hidden(
+        v,
+        [[c.index for c in hand] for hand in state.hands],
+        [c.index for c in state.draw_pile],
+        [c.index for c in state.discard],
+        [c.index for c in state.aside],
+        state.seed,
+        deck,
+    )
+
+
+def write_hidden(
+    v: Any,
+    hands: Sequence[Sequence[int]],
+    draw_pile: Sequence[int],
+    discard: Sequence[int],
+    aside: Sequence[int],
+    seed: int,
+    deck: int,
+) -> None:
+    """:func:`write_cards` from the cards' indices (``Card.index``), with no state."""
     lo, hi = seed & 0xFFFFFFFF, seed >> 32
     v[L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
     v[L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
-    for seat, hand in enumerate(state.hands):
+    for seat, hand in enumerate(hands):
         start = L.HANDS + seat * deck
-        v[start : start + len(hand)] = [c.index for c in hand]
+        v[start : start + len(hand)] = hand
         v[L.HLEN + seat] = len(hand)
     pile0 = L.HANDS + L.MAX_PLAYERS * deck
     for start, zone, length in (
-        (pile0, state.draw_pile, L.PILE_LEN),
-        (pile0 + deck, state.discard, L.DISC_LEN),
-        (pile0 + 2 * deck, state.aside, L.ASIDE_LEN),
+        (pile0, draw_pile, L.PILE_LEN),
+        (pile0 + deck, discard, L.DISC_LEN),
+        (pile0 + 2 * deck, aside, L.ASIDE_LEN),
     ):
-        v[start : start + len(zone)] = [c.index for c in zone]
+        v[start : start + len(zone)] = zone
         v[length] = len(zone)

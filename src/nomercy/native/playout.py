@@ -34,7 +34,7 @@ import numpy as np
 from nomercy.actions import Action
 from nomercy.engine import GameState
 from nomercy.native.batch import Batch, action_index
-from nomercy.native.convert import write_cards
+from nomercy.native.convert import write_cards, write_hidden
 from nomercy.native.heuristic import BASE_WEIGHTS, weighted_choose
 from nomercy.native.kernels import _inline, _kernel, apply_action
 from nomercy.native.layout import (
@@ -177,12 +177,9 @@ class Playouts:
         written then, over a copy of the first world's table (the same table as a full
         load, several times faster).
         """
-        if self._count == len(self._batch):
-            bigger = Batch(self.rules, 2 * len(self._batch), self.players)
-            bigger.tables[: self._count] = self._batch.tables
-            self._batch = bigger
+        row = self._next_row()
         if like_first and self._blank is not None:
-            _load_hidden(self._batch.tables[self._count], self._blank, world, len(self._batch.deck))
+            _load_hidden(row, self._blank, world, len(self._batch.deck))
         else:
             self._batch.load(self._count, world)
             if self._count == 0:
@@ -190,22 +187,75 @@ class Playouts:
         self._count += 1
         return self._count - 1
 
+    def add_hidden(
+        self,
+        hands: Sequence[Sequence[int]],
+        draw_pile: Sequence[int],
+        discard: Sequence[int],
+        aside: Sequence[int],
+        seed: int,
+    ) -> int:
+        """Load a world given by its cards' indices (``Card.index``) and seed, like the
+        first world loaded since :meth:`clear` in everything else (as ``add(world,
+        like_first=True)`` with the state of those cards; a world of one view needs no
+        state then). Returns its index."""
+        if self._blank is None:
+            raise ValueError("add_hidden needs a first world: add() one since clear()")
+        row = self._next_row()
+        row[:] = self._blank
+        write_hidden(row, hands, draw_pile, discard, aside, seed, len(self._batch.deck))
+        self._count += 1
+        return self._count - 1
+
+    def _next_row(self) -> np.ndarray:
+        """The table the next world is written into (the batch doubled when full)."""
+        if self._count == len(self._batch):
+            bigger = Batch(self.rules, 2 * len(self._batch), self.players)
+            bigger.tables[: self._count] = self._batch.tables
+            self._batch = bigger
+        row: np.ndarray = self._batch.tables[self._count]
+        return row
+
     def values(self, worlds: Sequence[int], actions: Sequence[Action], seat: int, depth: int) -> list[float]:
         """The playout value for ``seat`` of ``actions[j]`` (legal for ``seat`` in every
         world) applied to world ``worlds[j]``, then ``depth`` heuristic decisions."""
         if len(worlds) != len(actions):
             raise ValueError(f"{len(worlds)} worlds for {len(actions)} actions")
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat {seat} is not at this {self.players}-player table")
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}")
+        self._check(seat, depth)
         index = np.array(worlds, np.int64)
         if index.size and (index.min() < 0 or index.max() >= self._count):
             raise ValueError(f"world indices must be 0-{self._count - 1}")
         codes: dict[Action, int] = {}
-        moves = np.array(
-            [codes.setdefault(a, action_index(a, seat, self.players)) for a in actions], np.int64
-        )
+        for a in actions:
+            if a not in codes:
+                codes[a] = action_index(a, seat, self.players)
+        moves = np.array([codes[a] for a in actions], np.int64)
+        return [float(v) for v in self._run(index, moves, seat, depth)]
+
+    def codes(self, actions: Sequence[Action], seat: int) -> np.ndarray:
+        """The native table's codes of ``actions`` by ``seat``, for :meth:`grid`."""
+        return np.array([action_index(a, seat, self.players) for a in actions], np.int64)
+
+    def grid(self, first: int, count: int, codes: np.ndarray, seat: int, depth: int) -> np.ndarray:
+        """:meth:`values` of every action code in ``codes`` (:meth:`codes`) on each of the
+        worlds ``first`` to ``first + count - 1``: a ``(count, len(codes))`` array. The
+        expert's search calls this once per look at the clock, so it checks only the
+        world range (the codes come from :meth:`codes` of this search's candidates)."""
+        self._check(seat, depth)
+        if first < 0 or count < 0 or first + count > self._count:
+            raise ValueError(f"worlds {first}-{first + count - 1} are not all loaded (0-{self._count - 1})")
+        index = np.repeat(np.arange(first, first + count, dtype=np.int64), len(codes))
+        moves = np.tile(codes, count)
+        return self._run(index, moves, seat, depth).reshape(count, len(codes))
+
+    def _check(self, seat: int, depth: int) -> None:
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not at this {self.players}-player table")
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+
+    def _run(self, index: np.ndarray, moves: np.ndarray, seat: int, depth: int) -> np.ndarray:
+        """The playout kernel over (world, action code) pairs, already checked."""
         out = np.zeros(len(index), np.float64)
         batch = self._batch
         batch._mask[:] = 0
@@ -225,4 +275,4 @@ class Playouts:
             self.mine,
             self.theirs,
         )
-        return [float(v) for v in out]
+        return out
