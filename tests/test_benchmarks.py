@@ -104,14 +104,22 @@ def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_pat
     out_file = tmp_path / "expert.json"
     args = ["--workers", "1", "--decisions", "2", "--budget", "20", "--games-2p", "2", "--games-4p", "4"]
     args += ["--games-python", "2", "--worlds", "3"]
-    out = _run("benchmarks/expert_native.py", *args, "--ms", "5", "--json", str(out_file))
+    out = _run("benchmarks/expert_native.py", *args, "--ms", "5", "10", "--json", str(out_file))
     for line in ("python ", "native ", "native / python: ", "2 players", "4 players (2 each)", "new side"):
         assert line in out
+    assert "ms=5    new   mean" in out and "ms=10   today mean" in out
     assert "command: " in out and "benchmarks/expert_native.py --workers 1" in out
     data = json.loads(out_file.read_text())
     assert data["speed"]["python"]["playouts"] == data["speed"]["native"]["playouts"] > 0
     assert data["sampling"]["uniform"]["per_s"] > 0 and data["sampling"]["inferred"]["per_s"] > 0
-    assert [c["games"] for c in data["tournaments"]] == [2, 4, 2]
+    assert [t["ms"] for t in data["timing"]] == [5, 10]
+    assert all(
+        t[side]["decisions"] == 2 and t[side]["mean_ms"] > 0
+        for t in data["timing"]
+        for side in ("new", "today")
+    )
+    assert [c["games"] for c in data["tournaments"]] == [2, 4, 2, 2, 4, 2]
+    assert "10 ms, 2 players" in data["tournaments"][3]["title"]
 
 
 def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:

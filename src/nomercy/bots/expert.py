@@ -45,7 +45,7 @@ with one sensible action return at once, without search.
 Playouts run on the native engine (:mod:`nomercy.native.playout`) when the ``fast``
 extra is installed (``native=None``, the default; ``True`` requires it, ``False`` keeps
 them in Python). With ``policy="heuristic"`` they give the Python playouts' values bit for
-bit, so the same decisions for a seed and a budget, in about a quarter of the time. The
+bit, so the same decisions for a seed and a budget, in a tenth of the time or less. The
 native default is ``policy="tuned"``: every seat of a playout plays the heuristic with
 score weights tuned by self-play (:mod:`nomercy.native.policy`, which wins 55% of two-player
 games against the reference's weights), because a playout is only as good an
