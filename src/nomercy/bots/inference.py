@@ -339,7 +339,8 @@ def _agrees(hands: list[list[int]], named: dict[int, Color]) -> bool:
 class Deal(NamedTuple):
     """One sampled world's hidden cards as card indices (``Card.index``), with its seed:
     what two worlds of one view differ in (:meth:`WorldSampler.world` makes the state;
-    the expert's native playouts write it into a table without one)."""
+    the expert's native playouts write it into a table without one). Read it only: the
+    viewer's own hand is one list shared by every deal of a decision."""
 
     hands: list[list[int]]
     draw_pile: list[int]
@@ -427,7 +428,6 @@ class WorldSampler:
         cards = Card.ALL
         view = self.view
         hands = [[cards[i] for i in hand] for hand in deal.hands]
-        hands[view.seat] = list(view.hand)  # type: ignore[index]
         buried = [cards[i] for i in deal.discard[: view.buried]]
         return world_from(
             view, hands, [cards[i] for i in deal.aside], buried, [cards[i] for i in deal.draw_pile], deal.seed
