@@ -239,8 +239,8 @@ class Playouts:
     def grid(self, first: int, count: int, codes: np.ndarray, seat: int, depth: int) -> np.ndarray:
         """:meth:`values` of every action code in ``codes`` (:meth:`codes`) on each of the
         worlds ``first`` to ``first + count - 1``: a ``(count, len(codes))`` array. The
-        expert's search calls this once per look at the clock, so it checks only the
-        world range (the codes come from :meth:`codes` of this search's candidates)."""
+        expert's search calls this once per look at the clock with the codes of its
+        candidates, so the codes are not checked again; the seat, depth and worlds are."""
         self._check(seat, depth)
         if first < 0 or count < 0 or first + count > self._count:
             raise ValueError(f"worlds {first}-{first + count - 1} are not all loaded (0-{self._count - 1})")
