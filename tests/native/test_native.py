@@ -144,6 +144,32 @@ def test_the_native_generator_is_cpythons_mt19937_for_the_shuffle_key(seed: int,
     assert words == [rng.getrandbits(32) for _ in range(1300)]
 
 
+@pytest.mark.parametrize("length", [0, 1, 2, 5, 168, 1000])
+@pytest.mark.parametrize(("seed", "number"), [(0, 0), (7, 2), (2**40 + 7, 1)])
+def test_the_block_twisting_shuffle_is_cpythons_shuffle(length: int, seed: int, number: int) -> None:
+    """S1, T4: ``_shuffle`` twists the generator a block at a time and never branches on
+    a draw, yet orders a region as ``random.Random(key).shuffle`` does, past 624 draws too
+    (1,000 cards take about 1,400, so two block twists); a draw after it (the dealer's)
+    is the generator's next ``randrange``."""
+    import random
+
+    from nomercy.dealing import shuffle_key
+    from nomercy.native import kernels
+
+    table = np.zeros(L.MT_WORDS + 1000, np.int32)
+    start = L.MT_WORDS
+    table[start : start + length] = np.arange(length) * 3 + 1
+    kernels.mt_seed(table, 0, seed & 0xFFFFFFFF, seed >> 32, number)
+    kernels._shuffle(table, 0, start, length)
+    expected = [int(x) for x in np.arange(length) * 3 + 1]
+    rng = random.Random(shuffle_key(seed, number))
+    rng.shuffle(expected)
+    assert table[start : start + length].tolist() == expected
+    assert [kernels._below_block(table, 0, n) for n in (4, 3, 1000, 2)] == [
+        rng.randrange(n) for n in (4, 3, 1000, 2)
+    ]
+
+
 @pytest.mark.parametrize("first", [0, 1, 1000, 2**32 - 2, 2**32, 2**40 + 7, 2**62])
 @pytest.mark.parametrize("number", [0, 3])
 def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, number: int) -> None:
