@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from nomercy.native.kernels import legal
+from nomercy.native.kernels import _wrap, legal
 from nomercy.native.layout import (
     ACTIVE,
     ASIDE_LEN,
@@ -94,15 +94,15 @@ def observe(s, seat, offsets, out):
         out[offsets[_DRAWN] + s[DRAWN]] = 1.0
     n = s[PLAYERS]
     for k in range(n):
-        other = (seat + k) % n
+        other = _wrap(seat + k, n)
         out[offsets[_PRESENT] + k] = 1.0
         if s[ACTIVE + other]:
             out[offsets[_ACTIVE] + k] = 1.0
         out[offsets[_SIZES] + k] = s[HLEN + other]
     if current >= 0:
-        out[offsets[_CURRENT] + (current - seat) % n] = 1.0
+        out[offsets[_CURRENT] + _wrap(current - seat, n)] = 1.0
     for i in range(s[UO_LEN]):
-        out[offsets[_UNO] + (s[UO + i] - seat) % n] = 1.0
+        out[offsets[_UNO] + _wrap(s[UO + i] - seat, n)] = 1.0
     discard = offsets[_DISCARD]
     for i in range(s[BURIED], size):
         out[discard + s[d0 + i]] += 1.0

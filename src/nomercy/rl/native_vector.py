@@ -167,6 +167,8 @@ class _Rows:
         self._sitting = np.zeros(MAX_PLAYERS, np.int64)
         self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
         self._pool = np.zeros((SEED_LANES, MT_WORDS), np.int32)  # their generators
+        self._bound_before: tuple[Any, ...] | None = None
+        self._bound_after: tuple[Any, ...] | None = None
 
     def reset(self, words: npt.NDArray[np.uint64]) -> None:
         self.rng[:] = words
@@ -181,16 +183,35 @@ class _Rows:
         a["rewards"].fill(0.0)
         a["dones"].fill(False)
 
-    def step(self, native_actions: npt.NDArray[np.int64]) -> None:
-        b, a = self.batch, self.a
-        code = V.step(
-            b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting, self.catch_miss,
-            self.rng, native_actions,
-            self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
-            a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
-            self.logn, self._waiting, self._pool,
-        )  # fmt: skip
+    def step(self, native_actions: npt.NDArray[np.int64]) -> int:
+        """Step every row; returns how many rows finished a round."""
+        code: int = V.step(*self._step_before, native_actions, *self._step_after)
         self._check(code)
+        return code
+
+    @property
+    def _step_before(self) -> tuple[Any, ...]:
+        """:func:`vector.step`'s arguments before the actions, bound once (the kernel is
+        called on every step, and looking each one up cost a few percent of a step)."""
+        if self._bound_before is None:
+            b = self.batch
+            self._bound_before = (
+                b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting,
+                self.catch_miss, self.rng,
+            )  # fmt: skip
+        return self._bound_before
+
+    @property
+    def _step_after(self) -> tuple[Any, ...]:
+        """:func:`vector.step`'s arguments after the actions, bound once."""
+        if self._bound_after is None:
+            a = self.a
+            self._bound_after = (
+                self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
+                a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
+                self.logn, self._waiting, self._pool,
+            )  # fmt: skip
+        return self._bound_after
 
     @staticmethod
     def _check(code: int) -> None:
@@ -291,7 +312,6 @@ class NativeVectorEnv:
         self.episode_returns: list[float] = []
         self._started = False
         self._closed = False
-        self._rows_arange = np.arange(num_envs)
         self._sample_rng = np.ones((num_envs, 3), np.uint64)
         config: dict[str, Any] = {
             "rules": self.rules,
@@ -351,20 +371,20 @@ class NativeVectorEnv:
             raise ValueError(f"expected {self.num_envs} actions, got shape {acts.shape}")
         if acts.dtype.kind not in "iu":
             raise ValueError(f"actions must be integer action indices, got dtype {acts.dtype}")
-        bad = (acts < 0) | (acts >= NUM_ACTIONS)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"row {row}: action {int(acts[row])} is outside 0..{NUM_ACTIONS - 1}")
-        legal = self._legal[self._rows_arange, acts]
-        if not legal.all():
-            row = int(np.flatnonzero(legal == 0)[0])
-            raise ValueError(f"row {row}: action {int(acts[row])} is not legal now (see masks[{row}])")
-        self._actions[:] = NATIVE_OF_RL[acts]
+        if acts.dtype != np.int64:  # uint64 above 2**63 turns negative: out of range below
+            acts = acts.astype(np.int64)
+        row = V.take_actions(acts, self._legal, NATIVE_OF_RL, self._actions)
+        if row >= 0:
+            action = int(np.asarray(actions)[row])
+            if not 0 <= action < NUM_ACTIONS:
+                raise ValueError(f"row {row}: action {action} is outside 0..{NUM_ACTIONS - 1}")
+            raise ValueError(f"row {row}: action {action} is not legal now (see masks[{row}])")
         if self._rows is not None:
-            self._rows.step(self._actions)
+            finished = self._rows.step(self._actions)
         else:
             self._command([("step", None)] * len(self._bounds))
-        if self.dones.any():
+            finished = int(self.dones.any())
+        if finished:
             self.episode_returns.extend(self.rewards[self.dones].tolist())
         return self.observations, self.masks, self.rewards, self.dones
 
