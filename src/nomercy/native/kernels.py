@@ -296,11 +296,18 @@ def _temper(y):
 
 
 @_inline
+def _twisted(word, after, far):
+    """The twist of one state word from itself, the word after it and the word 397 on
+    (all as stored: int32 slots, read back masked)."""
+    y = (np.int64(word) & 0x80000000) | (np.int64(after) & 0x7FFFFFFF)
+    return (np.int64(far) & M32) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+
+
+@_inline
 def _mt_twisted(s, m0, i):
     """Word ``i`` of the next block, regenerated in place, then tempered."""
-    y = (_mt_word(s, m0 + i) & 0x80000000) | (_mt_word(s, m0 + (i + 1 if i < 623 else 0)) & 0x7FFFFFFF)
     other = i + 397 if i < 227 else i - 227
-    y = _mt_word(s, m0 + other) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+    y = _twisted(s[m0 + i], s[m0 + (i + 1 if i < 623 else 0)], s[m0 + other])
     s[m0 + i] = y
     return _temper(y)
 
@@ -312,13 +319,20 @@ def _twist_block(mt):
     code (word i reads words i+1 and i+397 not yet regenerated, or i-227 already
     regenerated, 227 or more apart)."""
     for i in range(227):
-        y = (np.int64(mt[i]) & 0x80000000) | (np.int64(mt[i + 1]) & 0x7FFFFFFF)
-        mt[i] = (np.int64(mt[i + 397]) & M32) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+        mt[i] = _twisted(mt[i], mt[i + 1], mt[i + 397])
     for i in range(227, 623):
-        y = (np.int64(mt[i]) & 0x80000000) | (np.int64(mt[i + 1]) & 0x7FFFFFFF)
-        mt[i] = (np.int64(mt[i - 227]) & M32) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
-    y = (np.int64(mt[623]) & 0x80000000) | (np.int64(mt[0]) & 0x7FFFFFFF)
-    mt[623] = (np.int64(mt[396]) & M32) ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+        mt[i] = _twisted(mt[i], mt[i + 1], mt[i - 227])
+    mt[623] = _twisted(mt[623], mt[0], mt[396])
+
+
+@_inline
+def _block_word(mt, at):
+    """The tempered word at position ``at`` of a generator in the block form, the block
+    twisted first when ``at`` has reached its end; and the next position."""
+    if at >= 624:
+        _twist_block(mt)
+        at = 0
+    return _temper(np.int64(mt[at]) & M32), at + 1
 
 
 @_inline
@@ -380,11 +394,8 @@ def _shuffle(s, m0, start, length):
         # unforeseen way on many of the draws (about a quarter are drawn again); without
         # it, and with the block twist, a 168-card shuffle takes half the time.
         k -= np.int64(i + 1 < 1 << (k - 1))
-        if at >= 624:
-            _twist_block(mt)
-            at = np.int64(0)
-        r = _temper(np.int64(mt[at]) & M32) >> (32 - k)
-        at += 1
+        word, at = _block_word(mt, at)
+        r = word >> (32 - k)
         taken = r <= i
         j = r if taken else i
         a = deck[i]
@@ -400,12 +411,9 @@ def _below_block(s, m0, n):
     mt = s[m0 : m0 + MT_WORDS]
     k = _bit_length(n)
     while True:
-        at = mt[624]
-        if at >= 624:
-            _twist_block(mt)
-            at = 0
-        mt[624] = at + 1
-        r = _temper(np.int64(mt[at]) & M32) >> (32 - k)
+        word, at = _block_word(mt, np.int64(mt[624]))
+        mt[624] = at
+        r = word >> (32 - k)
         if r < n:
             return r
 

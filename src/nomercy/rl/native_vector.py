@@ -167,17 +167,24 @@ class _Rows:
         self._sitting = np.zeros(MAX_PLAYERS, np.int64)
         self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
         self._pool = np.zeros((SEED_LANES, MT_WORDS), np.int32)  # their generators
-        self._bound_before: tuple[Any, ...] | None = None
-        self._bound_after: tuple[Any, ...] | None = None
+        # vector.step's arguments before and after the actions, bound once: the kernel is
+        # called on every step, and looking each one up cost a few percent of a step.
+        b, a = self.batch, arrays
+        self._step_before = (
+            b.tables, b.encoded, b.deck, players, seat, kinds, self.reacting, self.catch_miss, self.rng,
+        )  # fmt: skip
+        self._step_after = (
+            self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
+            a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
+            self.logn, self._waiting, self._pool,
+        )  # fmt: skip
 
     def reset(self, words: npt.NDArray[np.uint64]) -> None:
         self.rng[:] = words
-        b, a = self.batch, self.a
+        a = self.a
         code = V.reset(
-            b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting, self.catch_miss,
-            self.rng, OBS_OFFSETS,
-            RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch, self._lst, self._sitting,
-            self.log, self.logn, self._waiting, self._pool,
+            *self._step_before, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch,
+            self._lst, self._sitting, self.log, self.logn, self._waiting, self._pool,
         )  # fmt: skip
         self._check(code)
         a["rewards"].fill(0.0)
@@ -188,30 +195,6 @@ class _Rows:
         code: int = V.step(*self._step_before, native_actions, *self._step_after)
         self._check(code)
         return code
-
-    @property
-    def _step_before(self) -> tuple[Any, ...]:
-        """:func:`vector.step`'s arguments before the actions, bound once (the kernel is
-        called on every step, and looking each one up cost a few percent of a step)."""
-        if self._bound_before is None:
-            b = self.batch
-            self._bound_before = (
-                b.tables, b.encoded, b.deck, self.players, self.seat, self.kinds, self.reacting,
-                self.catch_miss, self.rng,
-            )  # fmt: skip
-        return self._bound_before
-
-    @property
-    def _step_after(self) -> tuple[Any, ...]:
-        """:func:`vector.step`'s arguments after the actions, bound once."""
-        if self._bound_after is None:
-            a = self.a
-            self._bound_after = (
-                self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
-                a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
-                self.logn, self._waiting, self._pool,
-            )  # fmt: skip
-        return self._bound_after
 
     @staticmethod
     def _check(code: int) -> None:
