@@ -170,39 +170,86 @@ def test_the_block_twisting_shuffle_is_cpythons_shuffle(length: int, seed: int, 
     ]
 
 
-@pytest.mark.parametrize("first", [0, 1, 1000, 2**32 - 2, 2**32, 2**40 + 7, 2**62])
-@pytest.mark.parametrize("number", [0, 3])
+@pytest.mark.parametrize("first", [0, 1000, 2**32 - 20, 2**40 + 7, 2**64 - 30])
+@pytest.mark.parametrize("number", [0, 3, 2**32 - 1])
 def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, number: int) -> None:
-    """``mt_seed_lanes`` interleaves four seedings: each lane holds the words ``mt_seed``
-    leaves for its key, also where the keys' lengths differ (seeds 0 and 1, or either
-    side of 2**32), which it seeds one at a time."""
+    """``mt_seed_lanes`` steps the seedings of a pool's columns side by side: each column
+    holds the words ``mt_seed`` leaves for its key, also where the keys of one pass have
+    different lengths (seeds 0 and 1, or either side of 2**32), for a full pool and for
+    a few lanes."""
     from nomercy.native import kernels
 
-    pool = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
-    kernels.mt_seed_lanes(pool, first, first + 1, first + 2, first + 3, number)
-    for lane in range(kernels.SEED_LANES):
-        alone = np.zeros(L.MT_WORDS, np.int32)
-        seed = first + lane
-        kernels.mt_seed(alone, 0, seed & 0xFFFFFFFF, seed >> 32, number)
-        assert np.array_equal(pool[lane], alone), lane
+    for lanes in (kernels.SEED_LANES, 3):
+        pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.int64)
+        seeds = [(first + lane) % 2**64 for lane in range(lanes)]
+        for lane, seed in enumerate(seeds):
+            kernels.lane_key(pool, lane, seed - 2**64 if seed >= 2**63 else seed, number)  # int64
+        generators = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
+        kernels.mt_seed_lanes(pool, lanes, generators)
+        for lane, seed in enumerate(seeds):
+            alone = np.zeros(L.MT_WORDS, np.int32)
+            kernels.mt_seed(alone, 0, seed & 0xFFFFFFFF, seed >> 32, number)
+            assert np.array_equal(generators[lane], alone), (lanes, lane)
+            assert int(pool[kernels.POOL_ROWS - 1, lane]) % 2**64 == seed
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
-    """S1-S4: random play deals new rounds from generators seeded four at a time
+    """S1-S4: random play deals new rounds from generators seeded side by side
     (``deal_seeded``); each table is the one ``deal`` (and so ``new_game``) makes."""
     from nomercy.native import kernels
 
     batch = Batch(Rules(), 2, players)
-    pool = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
-    kernels.mt_seed_lanes(pool, 2**32 - 1, 2**32, 2**32 + 1, 2**32 + 2, 0)
-    for lane in range(kernels.SEED_LANES):
-        seed = 2**32 - 1 + lane
+    pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.int64)
+    seeds = [2**32 - 1 + lane for lane in range(4)]
+    for lane, seed in enumerate(seeds):
+        kernels.lane_key(pool, lane, seed, 0)
+    generators = np.zeros((kernels.SEED_LANES, L.MT_WORDS), np.int32)
+    kernels.mt_seed_lanes(pool, len(seeds), generators)
+    for lane, seed in enumerate(seeds):
         args = (batch.encoded, batch.deck, players, seed & 0xFFFFFFFF, seed >> 32, -1, batch._no_one)
         kernels.deal(batch.tables[0], *args)
-        kernels.deal_seeded(batch.tables[1], *args, pool[lane])
+        kernels.deal_seeded(batch.tables[1], *args, generators[lane])
         assert np.array_equal(batch.tables[0], batch.tables[1])
         assert batch.state(1) == new_game(players, Rules(), seed)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("no_mercy", 4), ("no_mercy", 6), ("classic", 3)])
+def test_random_play_is_the_reference_game_across_early_seeded_reshuffles(preset: str, players: int) -> None:
+    """T4, S1-S4: every decision of random play is a legal move of the reference engine,
+    and every new round is ``new_game`` of the next seed. Random play seeds a round's
+    first reshuffle at its deal (the table's ``MT_READY``); the reshuffles it plays from
+    those generators order the draw pile as the reference's ``(seed, shuffle)`` key does,
+    and the test checks that it saw some."""
+
+    def successors(state: GameState) -> list[GameState]:
+        out = []
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            out.append(after)
+        return out
+
+    rules = Rules.preset(preset)
+    batch = Batch(rules, 1, players)
+    batch.reset([3])
+    next_seed = 1000
+    early = 0
+    for decision in range(6000):
+        before = batch.state(0)
+        ready = int(batch.tables[0, L.MT_READY])
+        games = batch.random_play(1, seed=decision, first_game_seed=next_seed)
+        after = batch.state(0)
+        if games:
+            assert after == new_game(players, rules, next_seed)
+            assert int(batch.tables[0, L.MT_READY]) == (1 if after.shuffles == 0 else 0)
+            next_seed += 1
+            continue
+        assert after in successors(before), decision
+        if after.shuffles > before.shuffles:
+            early += ready == after.shuffles
+    assert early >= 3
+    assert next_seed - 1000 >= 4  # new rounds checked against new_game
 
 
 def test_random_play_plays_a_round_to_its_end_then_the_next_table() -> None:

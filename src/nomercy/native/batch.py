@@ -196,6 +196,7 @@ class Batch:
             self._mask,
             self._list,
             self._no_one,
+            np.zeros((K.POOL_ROWS, K.SEED_LANES), np.int64),
             np.zeros((K.SEED_LANES, L.MT_WORDS), np.int32),
         )
         return int(played)

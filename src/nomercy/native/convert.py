@@ -179,6 +179,7 @@ def write_hidden(
 ) -> None:
     """:func:`write_cards` from the cards' indices (``Card.index``), with no state."""
     lo, hi = seed & 0xFFFFFFFF, seed >> 32
+    v[L.MT_READY] = 0  # a generator seeded early was the old seed's
     v[L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
     v[L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
     for seat, hand in enumerate(hands):

@@ -72,6 +72,7 @@ from nomercy.native.layout import (
     LAST_BY,
     LAST_VALUE,
     MAX_PLAYERS,
+    MT_READY,
     MT_WORDS,
     NUM_ACTIONS,
     NUM_CARDS,
@@ -200,8 +201,11 @@ def mt_seed(s, m0, seed_lo, seed_hi, number):
     s[m0 + 624] = 624
 
 
-#: Deals that random play seeds at once (:func:`mt_seed_lanes`).
-SEED_LANES = 4
+#: Generators one seeding pass seeds side by side at most (:func:`mt_seed_lanes`).
+SEED_LANES = 64
+#: A seeding pool's rows (:func:`mt_seed_lanes`): a generator's 625 words, six rows of
+#: key words, and the seed.
+POOL_ROWS = MT_WORDS + 7
 
 
 @_inline
@@ -213,71 +217,79 @@ def _key_length(seed_lo, seed_hi):
 
 
 @_kernel
-def mt_seed_lanes(pool, seed0, seed1, seed2, seed3, number):
-    """:func:`mt_seed` for the :data:`SEED_LANES` keys ``seedq * 2**32 + number``, into
-    ``pool[q, :625]`` (int32 rows), the same words as one call per key.
+def lane_key(pool, lane, seed, number):
+    """Set column ``lane`` of ``pool`` to seed the key ``seed * 2**32 + number`` (seed
+    below 2**64): rows 625 to 630 take what ``init_by_array``'s first pass adds at its
+    step t, the key's word j = t mod (key length) plus j. A key has one to three words,
+    so the additions repeat every six steps, whatever the key's length. Row 631 keeps
+    the seed."""
+    pool[MT_WORDS + 6, lane] = seed
+    lo = seed & M32
+    hi = (seed >> 32) & M32
+    n = _key_length(lo, hi)
+    for r in range(6):
+        j = r % n
+        word = (number & M32) if j == 0 else (lo if j == 1 else hi)
+        pool[MT_WORDS + r, lane] = word + j
 
-    Seeding is one chain of 1,247 dependent multiply steps, so a lone chain leaves the
-    processor idle between them; four chains stepped side by side overlap and take little
-    longer than one (``benchmarks/README.md``). Keys of different lengths (seeds on both
-    sides of 2**32) take one call each."""
-    k0 = number & M32
-    lo0 = seed0 & M32
-    lo1 = seed1 & M32
-    lo2 = seed2 & M32
-    lo3 = seed3 & M32
-    hi0 = (seed0 >> 32) & M32
-    hi1 = (seed1 >> 32) & M32
-    hi2 = (seed2 >> 32) & M32
-    hi3 = (seed3 >> 32) & M32
-    n = _key_length(lo0, hi0)
-    if n != _key_length(lo1, hi1) or n != _key_length(lo2, hi2) or n != _key_length(lo3, hi3):
-        mt_seed(pool[0], 0, lo0, hi0, number)
-        mt_seed(pool[1], 0, lo1, hi1, number)
-        mt_seed(pool[2], 0, lo2, hi2, number)
-        mt_seed(pool[3], 0, lo3, hi3, number)
-        return
-    p0 = p1 = p2 = p3 = _MT_START[0]
-    j = 0
-    for i in range(1, 625):  # i 624 is the pass's 624th step, at word 1 again
-        if j == 0:
-            a0 = a1 = a2 = a3 = k0
-        elif j == 1:
-            a0, a1, a2, a3 = lo0 + 1, lo1 + 1, lo2 + 1, lo3 + 1
-        else:
-            a0, a1, a2, a3 = hi0 + 2, hi1 + 2, hi2 + 2, hi3 + 2
-        if i < 624:
-            b0 = b1 = b2 = b3 = _MT_START[i]
-            at = i
-        else:
-            pool[0, 0], pool[1, 0], pool[2, 0], pool[3, 0] = p0, p1, p2, p3
-            at = 1
-            b0 = np.int64(pool[0, 1]) & M32
-            b1 = np.int64(pool[1, 1]) & M32
-            b2 = np.int64(pool[2, 1]) & M32
-            b3 = np.int64(pool[3, 1]) & M32
-        p0 = ((b0 ^ ((p0 ^ (p0 >> 30)) * 1664525)) + a0) & M32
-        p1 = ((b1 ^ ((p1 ^ (p1 >> 30)) * 1664525)) + a1) & M32
-        p2 = ((b2 ^ ((p2 ^ (p2 >> 30)) * 1664525)) + a2) & M32
-        p3 = ((b3 ^ ((p3 ^ (p3 >> 30)) * 1664525)) + a3) & M32
-        pool[0, at], pool[1, at], pool[2, at], pool[3, at] = p0, p1, p2, p3
-        j += 1
-        if j >= n:
-            j = 0
-    i = 2
-    for _ in range(623):
-        p0 = (((np.int64(pool[0, i]) & M32) ^ ((p0 ^ (p0 >> 30)) * 1566083941)) - i) & M32
-        p1 = (((np.int64(pool[1, i]) & M32) ^ ((p1 ^ (p1 >> 30)) * 1566083941)) - i) & M32
-        p2 = (((np.int64(pool[2, i]) & M32) ^ ((p2 ^ (p2 >> 30)) * 1566083941)) - i) & M32
-        p3 = (((np.int64(pool[3, i]) & M32) ^ ((p3 ^ (p3 >> 30)) * 1566083941)) - i) & M32
-        pool[0, i], pool[1, i], pool[2, i], pool[3, i] = p0, p1, p2, p3
-        i += 1
-        if i >= 624:
-            pool[0, 0], pool[1, 0], pool[2, 0], pool[3, 0] = p0, p1, p2, p3
-            i = 1
-    for q in range(SEED_LANES):
-        pool[q, 0] = 0x80000000
-        pool[q, 624] = 624
+
+@_kernel
+def mt_seed_lanes(pool, lanes, generators):
+    """:func:`mt_seed` for the keys of columns ``0 .. lanes-1`` of ``pool`` (an int64
+    ``(POOL_ROWS, columns)`` scratch array, keys set by :func:`lane_key`), into the rows
+    ``0 .. lanes-1`` of ``generators`` (int32, ``(rows, MT_WORDS)``): the same words as
+    one call per key.
+
+    Seeding is one chain of 1,247 dependent multiply steps, which leaves a processor idle
+    between them. Here a step of every lane is one loop over a pool row, which the
+    compiler turns into vector code: 64 generators take about four times one's time. The
+    last pass hands its words over in blocks of 16 steps while they are in the first-level
+    cache, so that a generator is then one contiguous row (``benchmarks/README.md``)."""
+    for q in range(lanes):
+        pool[0, q] = _MT_START[0]
+    r = 0
+    for i in range(1, 624):
+        start = _MT_START[i]
+        for q in range(lanes):
+            p = pool[i - 1, q]
+            pool[i, q] = ((start ^ ((p ^ (p >> 30)) * 1664525)) + pool[MT_WORDS + r, q]) & M32
+        r = r + 1 if r < 5 else 0
+    for q in range(lanes):  # i reached 624: word 0 takes word 623; the 624th step, at i = 1
+        p = pool[623, q]
+        pool[0, q] = p
+        pool[1, q] = ((pool[1, q] ^ ((p ^ (p >> 30)) * 1664525)) + pool[MT_WORDS + r, q]) & M32
+    for b in range(0, 624, 16):  # the second pass, from i = 2; words 0 and 1 are set last
+        for i in range(max(b, 2), b + 16):
+            for q in range(lanes):
+                p = pool[i - 1, q]
+                pool[i, q] = ((pool[i, q] ^ ((p ^ (p >> 30)) * 1566083941)) - i) & M32
+        for q in range(lanes):
+            for k in range(16):
+                generators[q, b + k] = pool[b + k, q]
+    for q in range(lanes):  # the second pass's last step, at i = 1 again
+        p = pool[623, q]
+        generators[q, 1] = ((pool[1, q] ^ ((p ^ (p >> 30)) * 1566083941)) - 1) & M32
+        generators[q, 0] = 0x80000000
+        generators[q, 624] = 624
+
+
+@_inline
+def _load_generator(s, mt):
+    """A seeded generator's 625 words (``mt``) into the table's MT19937 region."""
+    m0 = _mt0(s)
+    for i in range(MT_WORDS):
+        s[m0 + i] = mt[i]
+
+
+@_inline
+def seeded_reshuffle(s, mt):
+    """Right after a deal: ``mt``, the round's shuffle 1 seeded early (with the deal's
+    own generator, by :func:`mt_seed_lanes`), into the table's generator region, which
+    nothing reads until the round's first reshuffle; ``MT_READY`` tells
+    :func:`shuffle_region` to use it. Not when the deal reshuffled already (S3)."""
+    if s[SHUFFLES] == 0:
+        _load_generator(s, mt)
+        s[MT_READY] = 1
 
 
 @_inline
@@ -422,7 +434,10 @@ def _below_block(s, m0, n):
 def shuffle_region(s, start, length, number):
     """``dealing.shuffle`` of ``s[start:start+length]`` with shuffle ``number`` of the seed."""
     m0 = _mt0(s)
-    mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
+    ready = s[MT_READY]
+    if ready == 0 or ready != number:  # random play may have seeded it at the deal
+        mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
+    s[MT_READY] = 0
     _shuffle(s, m0, start, length)
 
 
@@ -1365,11 +1380,9 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
 @_kernel
 def deal_seeded(s, R, deck, players, seed_lo, seed_hi, dealer, sitting, mt):
     """:func:`deal` with shuffle 0's generator seeded already: ``mt`` holds the 625 words
-    :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds several at once)."""
+    :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds many at once)."""
     _deal_start(s, deck, players, seed_lo, seed_hi)
-    m0 = _mt0(s)
-    for i in range(625):
-        s[m0 + i] = mt[i]
+    _load_generator(s, mt)
     _deal_rest(s, R, deck, players, dealer, sitting)
 
 
@@ -1491,7 +1504,7 @@ def _below(state, n):
 
 
 @_kernel
-def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, pool):
+def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, pool, generators):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
     ``S``: a table's round is played to its end, then dealt again with the next seed
     (``seeds[0]``, counted up), and play moves on to the next table. (Whole rounds keep a
@@ -1500,28 +1513,34 @@ def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, 
     deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is:
     :func:`legal_count` counts them, one exactly uniform draw (:func:`_below`) picks an
     index, :func:`legal_at` makes that action alone (the list :func:`legal` would build
-    holds the same actions in the same order). New rounds' generators are seeded
-    :data:`SEED_LANES` at a time into ``pool`` (``(SEED_LANES, 625)`` int32 scratch).
-    ``lst`` has room for every action, ``sitting`` is all zeros; ``mask`` is not used
-    (left all zeros). Returns the rounds finished."""
+    holds the same actions in the same order). New rounds' generators are seeded side by
+    side (:func:`mt_seed_lanes`, ``pool`` and ``generators`` its scratch, with ``2 *
+    half`` columns and rows): ``half`` rounds' shuffle 0 and, with them, each one's first reshuffle
+    (shuffle 1), which waits in the table's generator region (``MT_READY``) from the
+    deal until the round reshuffles. ``lst`` has room for every action, ``sitting`` is
+    all zeros; ``mask`` is not used (left all zeros). Returns the rounds finished."""
     tables = S.shape[0]
     games = 0
     t = 0
     s = S[0]
-    lanes = SEED_LANES
-    seeded = lanes  # the pool's rows used so far: none seeded yet
+    half = pool.shape[1] // 2
+    seeded = half  # the pool's rounds dealt so far: none seeded yet
     for _ in range(decisions):
         count = legal_count(s, R, lst)
         apply_inline(s, R, -1, legal_at(s, R, lst, _below(rng, count)))
         if s[CURRENT] < 0:
             games += 1
-            if seeded == lanes:
+            if seeded == half:
                 first = seeds[0]
-                mt_seed_lanes(pool, first, first + 1, first + 2, first + 3, 0)
+                for q in range(half):
+                    lane_key(pool, q, first + q, 0)
+                    lane_key(pool, half + q, first + q, 1)
+                mt_seed_lanes(pool, 2 * half, generators)
                 seeded = 0
             seed = seeds[0]
             seeds[0] += 1
-            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, pool[seeded])
+            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, generators[seeded])
+            seeded_reshuffle(s, generators[half + seeded])
             seeded += 1
             t += 1
             if t == tables:

@@ -39,16 +39,19 @@ from numba import njit
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
 from nomercy.native.kernels import (
+    POOL_ROWS,
     SEED_LANES,
     _rand,
     apply_action,
     apply_inline,
     deal,
     deal_seeded,
+    lane_key,
     legal,
     legal_at,
     legal_count,
     mt_seed_lanes,
+    seeded_reshuffle,
 )
 from nomercy.native.layout import (
     A_KIND,
@@ -224,28 +227,31 @@ def _deal(
 
 @_kernel
 def _deal_rows(
-    S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool,
+    S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators,
     offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
 ):  # fmt: skip
     """:func:`_deal` for the rows ``waiting[:count]`` and encode each one's first decision,
-    their first deals' generators seeded :data:`~nomercy.native.kernels.SEED_LANES` at a
-    time (``kernels.mt_seed_lanes``; ``pool`` is their scratch): the same seeds from each
-    row's own stream, the same deals, with four seeding chains overlapped. A row whose
-    first deal does not reach the learner deals again as :func:`_deal` does. Returns 0,
-    or -1 - row for a row where no deal reached the learner."""
-    for g in range(0, count, SEED_LANES):
-        lanes = min(SEED_LANES, count - g)
-        k0 = _next_seed(rng, waiting[g])
-        k1 = _next_seed(rng, waiting[g + 1]) if lanes > 1 else k0
-        k2 = _next_seed(rng, waiting[g + 2]) if lanes > 2 else k0
-        k3 = _next_seed(rng, waiting[g + 3]) if lanes > 3 else k0
-        mt_seed_lanes(pool, k0, k1, k2, k3, 0)
+    their first deals' generators seeded side by side, :data:`~nomercy.native.kernels.SEED_LANES`
+    at a time (``kernels.mt_seed_lanes``; ``pool`` and ``generators`` are its scratch):
+    the same seeds from each row's own stream, the same deals. Each deal's first
+    reshuffle is seeded with it and waits in the table (``MT_READY``), as in random play.
+    A row whose first deal does not reach the learner deals again as :func:`_deal` does.
+    Returns 0, or -1 - row for a row where no deal reached the learner."""
+    half = SEED_LANES // 2
+    for g in range(0, count, half):
+        lanes = min(half, count - g)
+        for q in range(lanes):
+            seed = _next_seed(rng, waiting[g + q])
+            lane_key(pool, q, seed, 0)
+            lane_key(pool, lanes + q, seed, 1)
+        mt_seed_lanes(pool, 2 * lanes, generators)
         for q in range(lanes):
             row = waiting[g + q]
             s = S[row]
             r = rng[row]
-            seed = k0 if q == 0 else (k1 if q == 1 else (k2 if q == 2 else k3))
-            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, pool[q])
+            seed = pool[POOL_ROWS - 1, q]
+            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, generators[q])
+            seeded_reshuffle(s, generators[lanes + q])
             _note(log, logn, row, -(seed + 1))
             _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row)
             if s[WINNER] >= 0 or not s[ACTIVE + learner]:
@@ -286,18 +292,18 @@ def _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, scratch
 @_kernel
 def reset(
     S, R, deck, players, learner, kinds, reacting, catch_miss, rng,
-    offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn, waiting, pool,
+    offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn, waiting, pool, generators,
 ):  # fmt: skip
     """Deal every row (from its seed stream) and encode its learner's first decision.
     ``reacting``: whether any opponent kind reacts (the reaction rounds are skipped
     otherwise), ``catch_miss`` the heuristic's chance to miss a catch; ``waiting`` (a row
-    index per row) and ``pool`` (``(SEED_LANES, 625)`` int32) are scratch. Returns 0, or
+    index per row), ``pool`` and ``generators`` (``kernels.mt_seed_lanes``) are scratch. Returns 0, or
     -1 - row for a row where no deal reached the learner."""
     for row in range(S.shape[0]):
         logn[row] = 0
         waiting[row] = row
     return _deal_rows(
-        S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.shape[0], pool,
+        S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.shape[0], pool, generators,
         offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
     )  # fmt: skip
 
@@ -306,7 +312,7 @@ def reset(
 def step(
     S, R, deck, players, learner, kinds, reacting, catch_miss, rng, actions, points, knockout,
     offsets, rl_of_native, obs, masks, legal_out, rewards, dones, final_obs, mask, lst, sitting,
-    log, logn, waiting, pool,
+    log, logn, waiting, pool, generators,
 ):  # fmt: skip
     """Apply ``actions[row]`` (a native index, checked legal by the caller) for the
     learner of every row, play the opponents, reset a row whose round ended for the
@@ -336,7 +342,7 @@ def step(
             rewards[row] = 0.0
             _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
     code = _deal_rows(
-        S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool,
+        S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators,
         offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
     )  # fmt: skip
     return code if code < 0 else count

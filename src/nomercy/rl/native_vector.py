@@ -44,7 +44,7 @@ from nomercy.native import Batch, index_action
 from nomercy.native import encode as E
 from nomercy.native import vector as V
 from nomercy.native.convert import to_state
-from nomercy.native.kernels import SEED_LANES
+from nomercy.native.kernels import POOL_ROWS, SEED_LANES
 from nomercy.native.layout import MT_WORDS
 from nomercy.rl.common import (
     check_num_envs,
@@ -166,7 +166,8 @@ class _Rows:
         self._lst = np.zeros(NUM_ACTIONS + 1, np.int64)
         self._sitting = np.zeros(MAX_PLAYERS, np.int64)
         self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
-        self._pool = np.zeros((SEED_LANES, MT_WORDS), np.int32)  # their generators
+        self._pool = np.zeros((POOL_ROWS, SEED_LANES), np.int64)  # their generators, seeded
+        self._generators = np.zeros((SEED_LANES, MT_WORDS), np.int32)
         # vector.step's arguments before and after the actions, bound once: the kernel is
         # called on every step, and looking each one up cost a few percent of a step.
         b, a = self.batch, arrays
@@ -176,7 +177,7 @@ class _Rows:
         self._step_after = (
             self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
             a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
-            self.logn, self._waiting, self._pool,
+            self.logn, self._waiting, self._pool, self._generators,
         )  # fmt: skip
 
     def reset(self, words: npt.NDArray[np.uint64]) -> None:
@@ -184,7 +185,7 @@ class _Rows:
         a = self.a
         code = V.reset(
             *self._step_before, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch,
-            self._lst, self._sitting, self.log, self.logn, self._waiting, self._pool,
+            self._lst, self._sitting, self.log, self.logn, self._waiting, self._pool, self._generators,
         )  # fmt: skip
         self._check(code)
         a["rewards"].fill(0.0)
