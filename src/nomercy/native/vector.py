@@ -231,10 +231,11 @@ def _deal_rows(
     offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
 ):  # fmt: skip
     """:func:`_deal` for the rows ``waiting[:count]`` and encode each one's first decision,
-    their first deals' generators seeded side by side, :data:`~nomercy.native.kernels.SEED_LANES`
-    at a time (``kernels.mt_seed_lanes``; ``pool`` and ``generators`` are its scratch):
-    the same seeds from each row's own stream, the same deals. Each deal's first
-    reshuffle is seeded with it and waits in the table (``MT_READY``), as in random play.
+    their first deals' generators seeded side by side, half of
+    :data:`~nomercy.native.kernels.SEED_LANES` rows at a time (``kernels.mt_seed_lanes``;
+    ``pool`` and ``generators`` are its scratch): the same seeds from each row's own
+    stream, the same deals. Each deal's first reshuffle is seeded in the same pass and
+    waits in the table (``MT_READY``), as in random play.
     A row whose first deal does not reach the learner deals again as :func:`_deal` does.
     Returns 0, or -1 - row for a row where no deal reached the learner."""
     half = SEED_LANES // 2
