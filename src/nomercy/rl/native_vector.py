@@ -168,8 +168,8 @@ class _Rows:
         self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
         self._pool = np.zeros((POOL_ROWS, SEED_LANES), np.int64)  # their generators, seeded
         self._generators = np.zeros((SEED_LANES, MT_WORDS), np.int32)
-        # vector.step's arguments before and after the actions, bound once: the kernel is
-        # called on every step, and looking each one up cost a few percent of a step.
+        # vector.step's arguments before and after the actions, and vector.reset's after the
+        # same first ones, bound once: looking each one up cost a few percent of a step.
         b, a = self.batch, arrays
         self._step_before = (
             b.tables, b.encoded, b.deck, players, seat, kinds, self.reacting, self.catch_miss, self.rng,
@@ -179,15 +179,15 @@ class _Rows:
             a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
             self.logn, self._waiting, self._pool, self._generators,
         )  # fmt: skip
+        self._reset_after = (
+            OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch, self._lst,
+            self._sitting, self.log, self.logn, self._waiting, self._pool, self._generators,
+        )  # fmt: skip
 
     def reset(self, words: npt.NDArray[np.uint64]) -> None:
         self.rng[:] = words
         a = self.a
-        code = V.reset(
-            *self._step_before, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch,
-            self._lst, self._sitting, self.log, self.logn, self._waiting, self._pool, self._generators,
-        )  # fmt: skip
-        self._check(code)
+        self._check(V.reset(*self._step_before, *self._reset_after))
         a["rewards"].fill(0.0)
         a["dones"].fill(False)
 
