@@ -122,6 +122,48 @@ def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_pat
     assert "10 ms, 2 players" in data["tournaments"][3]["title"]
 
 
+def test_expert_ceiling_prints_every_mode_and_the_command() -> None:
+    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    out = _run("benchmarks/expert_ceiling.py", "--games", "4", "--budget", "20")
+    for mode in ("view", "draws", "hands", "all"):
+        assert re.search(rf"^  {mode} +\d+/4 ", out, re.M), out
+    assert "reproduce: " in out and "benchmarks/expert_ceiling.py --games 4 --budget 20" in out
+    refused = subprocess.run(
+        [sys.executable, "benchmarks/expert_ceiling.py", "--games", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert refused.returncode == 2 and "--games must be even" in refused.stderr
+
+
+def test_expert_ceiling_worlds_are_the_true_state_or_its_hands() -> None:
+    """``all`` plays out the true state itself; ``hands`` keeps every hand but not the
+    order of the draw pile or the seed that keys its reshuffles."""
+    import importlib.util
+    import random
+
+    spec = importlib.util.spec_from_file_location("expert_ceiling", ROOT / "benchmarks" / "expert_ceiling.py")
+    assert spec is not None and spec.loader is not None
+    ceiling = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ceiling)
+    state = nomercy.new_game(2, seed=5)
+    rng = random.Random(1)
+    world = ceiling._Truth([state], "all", 0).deal(rng)
+    assert world is not state and world.to_json() == state.to_json()
+    shown = ceiling._Truth([state], "hands", 0).deal(rng)
+    assert shown.hands == state.hands and shown.discard == state.discard
+    assert sorted(c.index for c in shown.draw_pile) == sorted(c.index for c in state.draw_pile)
+    assert shown.draw_pile != state.draw_pile and shown.seed != state.seed
+    draws = ceiling._Truth([state], "draws", 0).deal(rng)
+    assert draws.hands[0] == state.hands[0] and len(draws.hands[1]) == len(state.hands[1])
+    assert [c for c in draws.hands[1] if c.is_draw] == [c for c in state.hands[1] if c.is_draw]
+    assert draws.hands[1] != state.hands[1]
+    unseen = sorted(c.index for c in state.hands[1] + state.draw_pile)
+    assert sorted(c.index for c in draws.hands[1] + draws.draw_pile) == unseen
+
+
 def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
     pytest.importorskip("numba", reason="the native engine needs the fast extra")
     out = _run("benchmarks/tune_policy.py", "--deals-2p", "40", "--deals-4p", "10")
