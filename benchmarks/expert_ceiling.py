@@ -45,13 +45,13 @@ class _Truth:
     and a new seed (``hands``), or only the other seats' Draw cards kept, their other
     cards dealt again from those and the draw pile (``draws``)."""
 
-    def __init__(self, table: list[nomercy.GameState], mode: str, seat: int) -> None:
-        self.table = table
+    def __init__(self, state: nomercy.GameState, mode: str, seat: int) -> None:
+        self.state = state  # the round's live state: the runner applies every action to it
         self.mode = mode
         self.seat = seat
 
     def deal(self, rng: random.Random) -> nomercy.GameState:
-        world = self.table[0].clone()
+        world = self.state.clone()
         if self.mode == "all":
             return world
         if self.mode == "draws":
@@ -77,16 +77,16 @@ class _Truth:
 
 
 class _Seeing(ExpertBot):
-    """The expert whose worlds come from the true state of ``table[0]`` (``mode``)."""
+    """The expert whose worlds come from the true ``state`` (``mode``)."""
 
-    def __init__(self, table: list[nomercy.GameState], mode: str, **options: Any) -> None:
+    def __init__(self, state: nomercy.GameState, mode: str, **options: Any) -> None:
         super().__init__(**options)
-        self._table = table
+        self._state = state
         self._mode = mode
 
     def _sampler(self, view: nomercy.PlayerView) -> Any:
         assert view.seat is not None
-        return _Truth(self._table, self._mode, view.seat)
+        return _Truth(self._state, self._mode, view.seat)
 
 
 def _games(job: tuple[str, int, int, int, str, int]) -> int:
@@ -95,9 +95,8 @@ def _games(job: tuple[str, int, int, int, str, int]) -> int:
     wins = 0
     for g in range(first, first + count):
         state = nomercy.new_game(2, seed=seed * 1_000_000 + g // 2)
-        table = [state]
         options: dict[str, Any] = {"seed": g, "budget": budget, "native": True}
-        me: ExpertBot = ExpertBot(**options) if mode == "view" else _Seeing(table, mode, **options)
+        me: ExpertBot = ExpertBot(**options) if mode == "view" else _Seeing(state, mode, **options)
         other = parse_bots(opponent)[0].build(g + 1_000_003)
         seat = g % 2
         play_round(state, [me, other] if seat == 0 else [other, me])

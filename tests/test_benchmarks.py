@@ -150,13 +150,13 @@ def test_expert_ceiling_worlds_are_the_true_state_or_its_hands() -> None:
     spec.loader.exec_module(ceiling)
     state = nomercy.new_game(2, seed=5)
     rng = random.Random(1)
-    world = ceiling._Truth([state], "all", 0).deal(rng)
+    world = ceiling._Truth(state, "all", 0).deal(rng)
     assert world is not state and world.to_json() == state.to_json()
-    shown = ceiling._Truth([state], "hands", 0).deal(rng)
+    shown = ceiling._Truth(state, "hands", 0).deal(rng)
     assert shown.hands == state.hands and shown.discard == state.discard
     assert sorted(c.index for c in shown.draw_pile) == sorted(c.index for c in state.draw_pile)
     assert shown.draw_pile != state.draw_pile and shown.seed != state.seed
-    draws = ceiling._Truth([state], "draws", 0).deal(rng)
+    draws = ceiling._Truth(state, "draws", 0).deal(rng)
     assert draws.hands[0] == state.hands[0] and len(draws.hands[1]) == len(state.hands[1])
     assert [c for c in draws.hands[1] if c.is_draw] == [c for c in state.hands[1] if c.is_draw]
     assert draws.hands[1] != state.hands[1]
