@@ -168,21 +168,22 @@ class _Rows:
         self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
         self._pool = np.zeros((POOL_ROWS, SEED_LANES), np.int64)  # their generators, seeded
         self._generators = np.zeros((SEED_LANES, MT_WORDS), np.int32)
-        # vector.step's arguments before and after the actions, and vector.reset's after the
-        # same first ones, bound once: looking each one up cost a few percent of a step.
+        # vector.step's and vector.reset's arguments, bound once: looking each one up cost a
+        # few percent of a step. Both kernels take the first ones, then the arrays that
+        # encode a decision and the scratch; step also the rewards and the round's end.
         b, a = self.batch, arrays
         self._step_before = (
             b.tables, b.encoded, b.deck, players, seat, kinds, self.reacting, self.catch_miss, self.rng,
         )  # fmt: skip
+        encoding = (OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"])
+        scratch = (
+            self._scratch, self._lst, self._sitting, self.log, self.logn, self._waiting, self._pool,
+            self._generators,
+        )  # fmt: skip
         self._step_after = (
-            self.points, self.knockout, OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"],
-            a["rewards"], a["dones"], a["final_obs"], self._scratch, self._lst, self._sitting, self.log,
-            self.logn, self._waiting, self._pool, self._generators,
+            self.points, self.knockout, *encoding, a["rewards"], a["dones"], a["final_obs"], *scratch,
         )  # fmt: skip
-        self._reset_after = (
-            OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"], self._scratch, self._lst,
-            self._sitting, self.log, self.logn, self._waiting, self._pool, self._generators,
-        )  # fmt: skip
+        self._reset_after = (*encoding, *scratch)
 
     def reset(self, words: npt.NDArray[np.uint64]) -> None:
         self.rng[:] = words
