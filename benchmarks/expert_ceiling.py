@@ -6,7 +6,7 @@ Not a timing. The native expert (``policy=tuned``, inference) plays 2-player rou
 against ``--opponent`` (by default the fixed-budget stand-in for today's expert at 5 ms a
 decision on this machine: ``infer=false``, 40 playouts of the reference heuristic, the
 median it reaches at 5 ms, ``benchmarks/README.md``). Every deal is played twice, once
-with each bot in each seat. Three ways to sample the worlds the search plays out:
+with each bot in each seat. Four ways to sample the worlds the search plays out:
 
 * ``view``: as the expert does, from its view and what it inferred (the control);
 * ``draws``: the opponent's Draw cards as they are, its other cards and the draw pile
