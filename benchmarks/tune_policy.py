@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/tune_policy.py                 # measure TUNED_WEIGHTS
     .venv/bin/python benchmarks/tune_policy.py --tune          # tune again (about 4 minutes)
+    .venv/bin/python benchmarks/tune_policy.py --tune --from-tuned  # go on from TUNED_WEIGHTS
 
 ``--tune`` runs :func:`nomercy.native.policy.tune` with the arguments that made
 ``TUNED_WEIGHTS`` (``--iterations 300 --games 20000 --seed 1 --gain 40``) and prints the
@@ -10,6 +11,8 @@ weights to paste into ``src/nomercy/native/policy.py``. Every run then measures
 duplicate duels on deals the tuning never saw (seeds from ``2**40``): 2 players, each
 deal played with each side in each seat, and 4 players, one tuned seat against three
 reference seats (fair share 25%), with 95% Wilson intervals and the games per second.
+``--from-tuned`` tunes on from ``TUNED_WEIGHTS`` and also measures the result against
+them on the same deals: whether more tuning of the same constants still gains.
 The native kernels must be in numba's cache, or the first run compiles them.
 """
 
@@ -29,11 +32,16 @@ from nomercy.native.policy import BASE_WEIGHTS, TUNED_WEIGHTS, duel_wins, tune, 
 from nomercy.rules import Rules
 
 
-def measure(weights: npt.NDArray[np.float64], deals_2p: int, deals_4p: int) -> None:
+def measure(
+    weights: npt.NDArray[np.float64],
+    deals_2p: int,
+    deals_4p: int,
+    against: npt.NDArray[np.float64] = BASE_WEIGHTS,
+) -> None:
     for players, deals in ((2, deals_2p), (4, deals_4p)):
         seeds = np.arange(2**40, 2**40 + deals, dtype=np.int64)
         start = time.process_time()
-        wins, games = duel_wins(Rules(), players, weights, BASE_WEIGHTS, seeds)
+        wins, games = duel_wins(Rules(), players, weights, against, seeds)
         cpu = time.process_time() - start
         lo, hi = wilson(wins, games)
         print(
@@ -52,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--gain", type=float, default=40.0)
     parser.add_argument(
+        "--from-tuned",
+        action="store_true",
+        help="with --tune: start from TUNED_WEIGHTS rather than the reference's, and measure "
+        "the result against TUNED_WEIGHTS too (does more tuning still gain?)",
+    )
+    parser.add_argument(
         "--deals-2p", type=int, default=50000, help="2-player deals measured (two games each)"
     )
     parser.add_argument(
@@ -69,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
                 seconds = time.perf_counter() - start
                 print(f"  step {k:4d}: the nudged weights' duel {rate:.3f} ({seconds:.0f} s)")
 
-        weights = tune(Rules(), 2, args.iterations, args.games, args.seed, gain=args.gain, progress=progress)
+        begin = TUNED_WEIGHTS if args.from_tuned else BASE_WEIGHTS
+        weights = tune(
+            Rules(), 2, args.iterations, args.games, args.seed, start=begin, gain=args.gain, progress=progress
+        )
         print("tuned weights (WEIGHT_NAMES' order, three significant figures):")
         print("  (" + ", ".join(f"{float(f'{v:.3g}')!r}" for v in weights) + ")")
     print("weights: name, reference, tuned")
@@ -77,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:<20} {base:8.2f} {value:9.3f}")
     print("tuned against the reference (duplicate deals the tuning never saw):")
     measure(weights, args.deals_2p, args.deals_4p)
+    if args.tune and args.from_tuned:
+        print("tuned again against TUNED_WEIGHTS (the same deals):")
+        measure(weights, args.deals_2p, args.deals_4p, against=TUNED_WEIGHTS)
     return 0
 
 

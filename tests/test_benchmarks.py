@@ -175,6 +175,13 @@ def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
         "benchmarks/tune_policy.py", "--tune", "--iterations", "2", "--games", "40", "--deals-2p", "5"
     )
     assert "step    0:" in tuned and "step    1:" in tuned and "tuned weights" in tuned
+    assert "against TUNED_WEIGHTS" not in tuned
+    onward = _run(
+        "benchmarks/tune_policy.py", "--tune", "--from-tuned", "--iterations", "1", "--games", "40",
+        "--deals-2p", "5", "--deals-4p", "2",
+    )  # fmt: skip
+    assert "step    0:" in onward and "tuned again against TUNED_WEIGHTS" in onward
+    assert onward.count("2 players: tuned seat won ") == 2 and "/10 " in onward
 
 
 def test_differential_run_counts_what_it_compared() -> None:
