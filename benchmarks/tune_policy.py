@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         "--deals-4p", type=int, default=25000, help="4-player deals measured (four games each)"
     )
     args = parser.parse_args(argv)
+    if args.from_tuned and not args.tune:
+        parser.error("--from-tuned says where --tune starts: give --tune too")
     print(f"nomercy {nomercy.__version__}, Python {platform.python_version()}, {platform.machine()}")
     print(f"command: {' '.join([sys.executable, *sys.argv])}")
     weights = np.array(TUNED_WEIGHTS)

@@ -178,10 +178,23 @@ def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
     assert "against TUNED_WEIGHTS" not in tuned
     onward = _run(
         "benchmarks/tune_policy.py", "--tune", "--from-tuned", "--iterations", "1", "--games", "40",
-        "--deals-2p", "5", "--deals-4p", "2",
+        "--gain", "1", "--deals-2p", "5", "--deals-4p", "2",
     )  # fmt: skip
     assert "step    0:" in onward and "tuned again against TUNED_WEIGHTS" in onward
     assert onward.count("2 players: tuned seat won ") == 2 and "/10 " in onward
+    # One step at gain 1 moves a weight by a factor of 1.8 at most: from TUNED_WEIGHTS'
+    # Color Roulette weight (about 152), never near the reference's 3.
+    roulette = next(line.split() for line in onward.splitlines() if line.split()[:1] == ["roulette_base"])
+    assert float(roulette[1]) == 3.0 and float(roulette[2]) > 50
+    alone = subprocess.run(
+        [sys.executable, "benchmarks/tune_policy.py", "--from-tuned"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert alone.returncode == 2 and "give --tune too" in alone.stderr
 
 
 def test_differential_run_counts_what_it_compared() -> None:
