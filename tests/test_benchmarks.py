@@ -27,6 +27,15 @@ def _run(*args: str) -> str:
     return done.stdout
 
 
+def _refused(*args: str) -> str:
+    """Run a benchmark script that must refuse its options (argparse's exit 2); its stderr."""
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    return done.stderr
+
+
 def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path: Path) -> None:
     out_file = tmp_path / "bench.json"
     out = _run(
@@ -54,15 +63,7 @@ def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path
 
 
 def test_engine_benchmark_refuses_bad_options() -> None:
-    done = subprocess.run(
-        [sys.executable, "benchmarks/engine.py", "--seconds", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2 and "--seconds must be > 0" in done.stderr
+    assert "--seconds must be > 0" in _refused("benchmarks/engine.py", "--seconds", "0")
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="no valgrind (.ci/run installs it)")
@@ -128,14 +129,7 @@ def test_expert_ceiling_prints_every_mode_and_the_command() -> None:
     for mode in ("view", "draws", "hands", "all"):
         assert re.search(rf"^  {mode} +\d+/4 ", out, re.M), out
     assert "reproduce: " in out and "benchmarks/expert_ceiling.py --games 4 --budget 20" in out
-    refused = subprocess.run(
-        [sys.executable, "benchmarks/expert_ceiling.py", "--games", "3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert refused.returncode == 2 and "--games must be even" in refused.stderr
+    assert "--games must be even" in _refused("benchmarks/expert_ceiling.py", "--games", "3")
 
 
 def test_expert_ceiling_worlds_are_the_true_state_or_its_hands() -> None:
@@ -186,15 +180,7 @@ def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
     # Color Roulette weight (about 152), never near the reference's 3.
     roulette = next(line.split() for line in onward.splitlines() if line.split()[:1] == ["roulette_base"])
     assert float(roulette[1]) == 3.0 and float(roulette[2]) > 50
-    alone = subprocess.run(
-        [sys.executable, "benchmarks/tune_policy.py", "--from-tuned"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert alone.returncode == 2 and "give --tune too" in alone.stderr
+    assert "give --tune too" in _refused("benchmarks/tune_policy.py", "--from-tuned")
 
 
 def test_differential_run_counts_what_it_compared() -> None:
@@ -222,12 +208,4 @@ def test_findings_script_prints_every_question_and_the_command() -> None:
 
 def test_findings_script_refuses_bad_sizes() -> None:
     pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
-    done = subprocess.run(
-        [sys.executable, "benchmarks/findings.py", "--games", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2 and "--games must be >= 1" in done.stderr
+    assert "--games must be >= 1" in _refused("benchmarks/findings.py", "--games", "0")
