@@ -1,4 +1,4 @@
-"""Bot strength and speed: the measurements that issue 3 asks for, in one command.
+"""Bot strength and speed: the bots' bars and the expert's decision time, in one command.
 
     nice -n 10 .venv/bin/python benchmarks/bots.py --workers 2 [--json out.json]
 

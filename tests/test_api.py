@@ -1,4 +1,4 @@
-"""The public surface of issue 2 exists and behaves as its snippet says."""
+"""The public API exists and behaves as documented: the core calls, the presets, parsing."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from nomercy.views import player_view
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def test_the_issue_snippet_runs() -> None:
+def test_the_core_calls_work_together() -> None:
     rules = nomercy.Rules()
     assert rules == nomercy.Rules.preset("no_mercy")
     classic = nomercy.Rules.preset("classic")

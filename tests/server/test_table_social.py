@@ -1,4 +1,4 @@
-"""The server side of the table (issue 12): nicknames, chat history, removal and its undo,
+"""The server side of the table: nicknames, chat history, removal and its undo,
 the rematch, revealed hands, HEAD and the installable app's files.
 
 Each state change goes through the same pipeline and storage as the game, so each test
