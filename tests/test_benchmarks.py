@@ -16,22 +16,25 @@ import nomercy
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(*args: str) -> str:
+def _script(*args: str) -> subprocess.CompletedProcess[str]:
     """Run a benchmark script; the time limit leaves room for numba's first compilation of
     the native kernels (two to three minutes on a 2-core machine) when nothing has cached
     them yet."""
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )
+
+
+def _run(*args: str) -> str:
+    """A benchmark script that must succeed; its stdout."""
+    done = _script(*args)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 def _refused(*args: str) -> str:
-    """Run a benchmark script that must refuse its options (argparse's exit 2); its stderr."""
-    done = subprocess.run(
-        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
-    )
+    """A benchmark script that must refuse its options (argparse's exit 2); its stderr."""
+    done = _script(*args)
     assert done.returncode == 2, done.stderr
     return done.stderr
 
