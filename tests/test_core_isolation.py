@@ -52,7 +52,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(("dealing", "tables", "engine"), 2),  # the rules
     "views": 3,  # what a seat sees
     **dict.fromkeys(("record", "match", "seeding", "testing"), 4),  # built on them
-    **dict.fromkeys(("decisions", "summary"), 4),  # what a seat may decide, the rules in words
+    **dict.fromkeys(("decisions", "summary", "narration"), 4),  # what a seat may decide, the rules in words
     "__init__": 5,
     "__main__": 5,
     # The native engine (a package, optional): above the engine and views it mirrors and

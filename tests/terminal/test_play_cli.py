@@ -118,6 +118,6 @@ def test_a_finished_game_is_not_resumed_but_replayed(tmp_path: Path, spawn: Spaw
     child.close()
     assert child.exitstatus == 1
     child = spawn(["replay", "--fast", "--reveal", str(save)])
-    child.expect("P0 played R\\+4")
+    child.expect("You played R\\+4")
     child.expect("P0 You played their last card and wins the round")
     child.expect(pexpect.EOF)

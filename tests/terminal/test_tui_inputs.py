@@ -38,7 +38,7 @@ def test_lines_that_mean_something(line: str, expected: Command) -> None:
 @pytest.mark.parametrize(
     ("line", "explanation"),
     [
-        ("", "type a card's number or code"),
+        ("", "Type a card's number or code"),
         ("zz", "'zz' is not a card or a key"),
         ("r77", "'r77' is not a card or a key"),
         ("w+6 purple", "'purple': after a card, give a color"),

@@ -43,7 +43,8 @@ def test_a_match_and_a_bare_record_replay_move_by_move(tmp_path: Path) -> None:
     # Nobody sat at seat 0 as a person here: drawn cards stay hidden unless revealed.
     hidden, revealed = shown(tmp_path / "record.json"), shown(tmp_path / "record.json", reveal=True)
     assert any(cards for _, cards in drawn)
-    for seat, cards in drawn:
+    for _seat, cards in drawn:
         if cards:
-            assert f"P{seat} drew {len(cards)} ({' '.join(cards)})" in revealed
-            assert f"({' '.join(cards)})" not in hidden
+            noun = "card" if len(cards) == 1 else "cards"
+            assert f"{len(cards)} {noun}: {' '.join(cards)}" in " ".join(revealed.split())
+            assert f"{noun}: {' '.join(cards)}" not in " ".join(hidden.split())

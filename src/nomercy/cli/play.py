@@ -15,6 +15,7 @@ from nomercy import bots as bot_registry
 from nomercy.cli.options import load_rules
 from nomercy.engine import GameState
 from nomercy.errors import NoMercyError
+from nomercy.i18n import catalog, resolve_language
 from nomercy.tui.game import Game
 from nomercy.tui.session import SaveError, Session, new_session
 
@@ -50,8 +51,13 @@ def play(
     seed: int | None = typer.Option(
         None, "--seed", "-s", min=0, help="seed: the same seed deals the same game"
     ),
-    name: str = typer.Option("You", "--name", help="your name at the table"),
+    name: str | None = typer.Option(None, "--name", help="your name at the table [default: You]"),
     speed: float = typer.Option(0.6, "--speed", min=0.0, help="seconds to pause after each bot move"),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help="language of the game: en (English) or nb (Norwegian Bokmål) [default: from LANG]",
+    ),
     fast: bool = typer.Option(False, "--fast", help="no pauses between bot moves"),
     save: Path | None = typer.Option(None, "--save", help="save file (default: under your data directory)"),
     resume: Path | None = typer.Option(None, "--resume", help="continue a game saved with q or Ctrl-C"),
@@ -61,6 +67,10 @@ def play(
 ) -> None:
     """Play No Mercy against bots. q or Ctrl-C saves; --resume FILE continues."""
     console = Console(highlight=False)
+    try:
+        language = resolve_language(lang)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--lang") from None
     if resume is not None:
         try:
             session = Session.load(resume)
@@ -70,9 +80,11 @@ def play(
             raise fail(console, f"that game is over; watch it with: nomercy replay {resume}")
         save_path = save or resume
     else:
+        if name is None:
+            name = catalog(language).text("term.default_name")
         session = _new(console, players, bots, preset, rule, rules_file, match, seed, name, start_state)
         save_path = save or default_save_path()
-    game = Game(session, console, save_path, delay=0.0 if fast else speed)
+    game = Game(session, console, save_path, delay=0.0 if fast else speed, lang=language)
     try:
         game.run()
     except SaveError as exc:

@@ -18,14 +18,17 @@ from rich.text import Text
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
 from nomercy.bots.runner import StepResult, reactions, step
 from nomercy.cards import Card, Color, Face
+from nomercy.decisions import Decisions, decisions
 from nomercy.engine import started_event
-from nomercy.errors import IllegalAction, NoMercyError
-from nomercy.events import redact
+from nomercy.errors import NoMercyError
+from nomercy.events import Event, redact
+from nomercy.i18n import Catalog, catalog
 from nomercy.rules import Rules
 from nomercy.state import Decision
+from nomercy.summary import rules_summary as summary_lines
 from nomercy.tui import render
-from nomercy.tui.hand import playable, plays_of, sort_key
-from nomercy.tui.inputs import HELP, Command, InputError, parse_color, parse_command, parse_seat
+from nomercy.tui.hand import playable, sort_key
+from nomercy.tui.inputs import Command, InputError, parse_color, parse_command, parse_seat
 from nomercy.tui.session import Session
 from nomercy.views import PlayerView, player_view
 
@@ -38,33 +41,18 @@ class Cancelled(Exception):
     """An empty line at a color or target prompt: back to the main prompt."""
 
 
-def rules_summary(rules: Rules) -> str:
-    """The rules that matter at the table, in a few lines, naming the rule IDs."""
-    lines = ["Match the top card by color, number or symbol; a wild goes on anything (T1)."]
-    if rules.draw_rule == "until_playable":
-        keep = "play it" if rules.must_play_drawn else "play it or keep it"
-        lines.append(f"Nothing to play? Draw until you get a playable card, then {keep} (T2).")
-    else:
-        lines.append("Nothing to play? Draw one card; play it if it matches (T2).")
-    if rules.stacking:
-        top = "" if rules.draw10_stackable else "; nothing goes on a Wild Draw 10"
-        lines.append(f"Facing +N: stack a Draw card of equal or higher value, or take it all (K2-K3{top}).")
-    else:
-        lines.append("A Draw card's victim draws and loses the turn; no stacking (K2).")
-    if rules.seven_zero:
-        lines.append("A 7 swaps your hand with a player you pick; a 0 passes every hand on (N1-N2).")
-    if rules.mercy_limit is not None:
-        lines.append(f"Holding {rules.mercy_limit} cards or more knocks you out of the round (M1).")
-    if rules.uno_calls:
-        lines.append(
-            f"Call Uno with the play that leaves one card (r5 u); caught: +{rules.uno_penalty} (U1-U2)."
-        )
-    bonus = ", and 250 per knock-out" if rules.mercy_limit is not None else ""
-    lines.append(f"The winner scores the cards left in other hands{bonus} (E3).")
-    lines.append(f"A match goes to {rules.target_score} points (E4).")
+def rules_summary(rules: Rules, cat: Catalog | None = None) -> str:
+    """The rules that matter at the table, in a few lines, naming the rule IDs (the
+    core's summary, :func:`nomercy.summary.rules_summary`, in the player's words)."""
+    cat = cat or catalog("en")
+    lines = [
+        cat.text("term.rule_id", text=cat.line(line).rstrip("."), rule=line.rule)
+        for line in summary_lines(rules)
+    ]
     changed = rules.to_dict(only_changes=True)
     if changed:
-        lines.append("House rules changed here: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        listed = ", ".join(f"{k}={v}" for k, v in changed.items())
+        lines.append(cat.text("term.house_rules_changed", list=listed))
     return "\n".join(lines)
 
 
@@ -78,18 +66,31 @@ class Game:
         save_path: Path,
         delay: float = 0.6,
         read: Callable[[str], str] | None = None,
+        lang: str = "en",
+        cat: Catalog | None = None,
     ) -> None:
         self.session = session
         self.console = console
         self.save_path = save_path
         self.delay = delay
         self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
+        self.cat = cat or catalog(lang)
         self.log: list[str] = []
         self.uno_armed = False
 
     @property
     def human(self) -> int:
         return self.session.human
+
+    def t(self, key: str, **params: object) -> str:
+        """A message of the catalog, seats named ``P<n> name``, the person "you"."""
+        return self.cat.text(key, render.words_for(self.human, self.session.names), **params)
+
+    def phrase(self, key: str, **params: object) -> str:
+        return self.cat.phrase(key, render.words_for(self.human, self.session.names), **params)
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style), soft_wrap=True)
 
     # -- the whole game ------------------------------------------------------------------
 
@@ -101,31 +102,29 @@ class Game:
                 self.end_of_round()
                 if self.session.finished:
                     break
-                self.pause("Enter deals the next round, q saves and quits: ")
+                self.pause(self.t("term.next_round_prompt"))
                 match = self.session.match
                 assert match is not None
                 match.next_round()
                 self.log.clear()
         except (QuitGame, KeyboardInterrupt, EOFError):
             self.session.save(self.save_path)
-            self.console.print(f"\nGame saved to {self.save_path}", soft_wrap=True, markup=False)
-            self.console.print(
-                f"Continue it with: nomercy play --resume {self.save_path}", soft_wrap=True, markup=False
-            )
+            self.say("\n" + self.t("term.saved", path=str(self.save_path)))
+            self.say(self.t("term.continue", path=str(self.save_path)))
             return False
         self.session.save(self.save_path)
-        self.console.print(f"\nThe game is saved in {self.save_path}", soft_wrap=True, markup=False)
-        self.console.print(f"Watch it again: nomercy replay {self.save_path}", soft_wrap=True, markup=False)
+        self.say("\n" + self.t("term.saved_final", path=str(self.save_path)))
+        self.say(self.t("term.watch_again", path=str(self.save_path)))
         return True
 
     def play_round(self) -> None:
         state = self.session.state
         if not self.log:
             if self.session.round_actions:
-                self.log.extend(self.session.replayed_log[-5:])
-                self.log.append(f"(game resumed after {len(self.session.round_actions)} moves)")
+                self.log.extend(self.describe(events) for events in self.session.replayed[-5:])
+                self.log.append(self.t("term.resumed", count=len(self.session.round_actions)))
             elif self.session.started is None:
-                self.log.append(started_event(state).describe())
+                self.log.append(self.describe([started_event(state)]))
         while not state.is_over:
             if state.current == self.human:
                 self.human_turn()
@@ -139,30 +138,34 @@ class Game:
         assert outcome is not None
         names = self.session.names
         self.console.print()
-        self.console.print(render.outcome_panel(outcome, names))
+        self.console.print(render.outcome_panel(outcome, names, self.cat))
         for seat in range(state.players):
             if seat != outcome.winner and state.active[seat] and state.hands[seat]:
-                line = Text(f"  {render.player_name(seat, names)} held ")
+                line = Text("  " + self.cat.text("term.held", render.words_for(None, names), seat=seat) + " ")
                 for i, card in enumerate(sorted(state.hands[seat], key=sort_key)):
                     if i:
                         line.append(" ")
                     line.append_text(render.card_text(card))
-                line.append(f"  ({sum(c.points for c in state.hands[seat])} points)")
+                line.append("  " + self.t("term.points", count=sum(c.points for c in state.hands[seat])))
                 self.console.print(line)
         match = self.session.match
         if match is not None and self.session.match_mode:
-            self.console.print(render.scoreboard(match.rounds, match.scores, names, match.rules.target_score))
+            self.console.print(
+                render.scoreboard(match.rounds, match.scores, names, match.rules.target_score, self.cat)
+            )
             if match.is_over and match.winner is not None:
-                self.console.print(
-                    Text(f"{render.player_name(match.winner, names)} wins the match!", style="bold green")
-                )
+                winner = self.cat.text("term.match_winner", render.words_for(None, names), seat=match.winner)
+                self.say(winner, "bold green")
 
     # -- showing what happened --------------------------------------------------------
+
+    def describe(self, events: list[Event]) -> str:
+        return render.describe(events, self.cat, render.words_for(self.human, self.session.names))
 
     def show(self, results: list[StepResult]) -> None:
         """Log each action's events, pausing after a bot's so a person can follow."""
         for result in results:
-            line = render.describe(redact(result.events, self.human))
+            line = self.describe(redact(result.events, self.human))
             self.log.append(line)
             style = "" if result.seat == self.human else "cyan"
             self.console.print(Text("  " + line, style=style))
@@ -171,24 +174,34 @@ class Game:
 
     def title(self, view: PlayerView) -> str:
         match = self.session.match
-        where = f"round {match.round_number}" if match is not None else "practice round"
-        if match is not None and self.session.match_mode:
-            where += f" of a match to {match.rules.target_score}"
-        turn = "your turn" if view.is_my_turn else f"P{view.current_player}'s turn"
+        if match is None:
+            where = self.phrase("term.title_practice")
+        elif self.session.match_mode:
+            where = self.phrase(
+                "term.title_round_match", number=match.round_number, points=match.rules.target_score
+            )
+        else:
+            where = self.phrase("term.title_round", number=match.round_number)
+        turn = (
+            self.phrase("term.your_turn")
+            if view.is_my_turn
+            else self.phrase("term.turn_of", seat=view.current_player)
+        )
         return f"nomercy · {where} · {turn}"
 
-    def draw_screen(self, view: PlayerView) -> None:
-        notices = [render.decision_hint(view)]
+    def draw_screen(self, view: PlayerView, d: Decisions) -> None:
+        words = render.words_for(self.human, self.session.names)
+        notices = [render.decision_hint(view, d, self.cat, words)]
         for seat in view.uno_open:
             if seat != self.human:
-                notices.append(f"P{seat} did not call Uno: c catches them (U2).")
+                notices.append(self.t("term.catch_notice", seat=seat))
         if self.uno_armed:
-            notices.append("Uno is armed: your next play calls it.")
+            notices.append(self.t("term.uno_armed"))
         log_limit = self.log_room(view, len(notices))
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(
-            render.screen(view, self.session.names, self.log, self.title(view), notices, log_limit)
+            render.screen(view, self.session.names, self.log, self.title(view), notices, log_limit, self.cat)
         )
 
     def log_room(self, view: PlayerView, notices: int) -> int:
@@ -204,25 +217,34 @@ class Game:
     def error(self, message: str) -> None:
         self.console.print(Text(f"✗ {message}", style="bold red"))
 
+    def explain(self, exc: InputError) -> str:
+        return self.t(exc.key, **exc.params)
+
     # -- the person's decisions -------------------------------------------------------
 
     def human_turn(self) -> None:
         state = self.session.state
         view = player_view(state, self.human)
-        self.draw_screen(view)
-        prompt = "Your move (? for help): "
+        d = decisions(view)
+        self.draw_screen(view, d)
+        prompt = self.t("term.prompt_move")
         if view.decision in (Decision.ROULETTE, Decision.CHOOSE_COLOR):
-            prompt = "Name a color, r y g or b (? for help): "
+            prompt = self.t("term.prompt_color")
         while True:
             line = self.read(prompt)
             try:
-                action = self.interpret(line, view)
+                action = self.interpret(line, view, d)
                 if action is None:
                     continue
+                if action not in view.legal_actions:
+                    raise self.refusal(action, view, d)
                 events = self.session.apply(action, self.human)
             except Cancelled:
                 continue
-            except (InputError, NoMercyError) as exc:
+            except InputError as exc:
+                self.error(self.explain(exc))
+                continue
+            except NoMercyError as exc:
                 self.error(str(exc))
                 continue
             break
@@ -232,14 +254,33 @@ class Game:
         self.show([StepResult(self.human, action, events)])
         self.show(reactions(state, self.session.bots, after=self.human, apply=self.session.apply))
 
-    def interpret(self, line: str, view: PlayerView) -> Action | None:
+    def refusal(self, action: Action, view: PlayerView, d: Decisions) -> InputError:
+        """Why ``action`` is not one of the choices, from the core's reasons and prompt."""
+        if isinstance(action, Play):
+            reason = d.reason(action.card)
+            if action.card not in view.hand:
+                return InputError(
+                    "term.err.not_held", card=action.card.code, name=self.cat.card_name(action.card)
+                )
+            if reason is not None:
+                return InputError(reason.key, **reason.args)
+            return InputError("term.err.play_variant", card=action.card.code)
+        if isinstance(action, Catch):
+            return InputError("term.err.cannot_catch", seat=action.seat)
+        if action == CALL_UNO:
+            return InputError("term.err.uno_when")
+        words = render.words_for(self.human, self.session.names)
+        what = self.phrase("term.what." + action.kind)
+        return InputError("term.err.not_now", what=what, prompt=self.cat.line(d.prompt, words))
+
+    def interpret(self, line: str, view: PlayerView, d: Decisions) -> Action | None:
         """The action a line asks for (None: help shown, nothing to apply)."""
         if view.decision in (Decision.ROULETTE, Decision.CHOOSE_COLOR):
             word = line.strip().lower()
             if word in ("q", "quit", "save"):
                 raise QuitGame
             if word in ("?", "h", "help"):
-                self.console.print(HELP)
+                self.console.print(self.t("term.help"), markup=False)
                 return None
             if word in ("c", "catch") or word.startswith("catch "):
                 return self.catch(parse_command(line), view)
@@ -249,10 +290,10 @@ class Game:
         if kind == "quit":
             raise QuitGame
         if kind == "help":
-            self.console.print(HELP)
+            self.console.print(self.t("term.help"), markup=False)
             return None
         if kind == "rules":
-            self.console.print(rules_summary(view.rules))
+            self.console.print(rules_summary(view.rules, self.cat), markup=False)
             return None
         if kind == "draw":
             return DRAW
@@ -266,17 +307,14 @@ class Game:
             return self.catch(command, view)
         if kind == "uno":
             return self.uno(view)
-        return self.play(command, view)
+        return self.play(command, view, d)
 
     def catch(self, command: Command, view: PlayerView) -> Action:
         if command.seat is not None:
             return Catch(command.seat)
         catches = [a for a in view.legal_actions if isinstance(a, Catch)]
         if not catches:
-            raise InputError(
-                "nobody can be caught now: only a player who left themselves one card without "
-                "calling Uno, until the next turn begins (U2)"
-            )
+            raise InputError("term.err.nobody_to_catch")
         return catches[0]
 
     def uno(self, view: PlayerView) -> Action | None:
@@ -284,59 +322,42 @@ class Game:
             return CALL_UNO
         if view.is_my_turn and len(view.hand) == 2 and view.decision in (Decision.PLAY, Decision.PLAY_DRAWN):
             self.uno_armed = True
-            self.console.print("Uno! Your next play calls it.")
+            self.say(self.t("term.uno_ready"))
             return None
-        raise InputError(
-            "call Uno with the play that leaves you one card (U1): e.g. r5 u, or u then your card"
-        )
+        raise InputError("term.err.uno_when")
 
-    def play(self, command: Command, view: PlayerView) -> Action:
-        card = self.chosen_card(command, view)
-        plays = plays_of(view.legal_actions, card)
+    def play(self, command: Command, view: PlayerView, d: Decisions) -> Action:
+        card = self.chosen_card(command, view, d)
+        plays = d.plays_of(card)
         if not plays:
-            raise InputError(self.why_not(card, command, view))
+            raise self.refusal(Play(card), view, d)
         color = command.color
         if card.is_wild and card.face is not Face.WILD_COLOR_ROULETTE and color is None:
-            color = self.ask_color(f"Color to name for {card.code}? r y g b; Enter: back: ")
+            color = self.ask_color(self.t("term.prompt_wild_color", card=card.code))
         target = command.target
         if target is None and any(p.target is not None for p in plays):
             target = self.ask_target(view, [p.target for p in plays if p.target is not None])
         want_uno = command.uno or self.uno_armed
         action = Play(card, color, target, want_uno)
-        if want_uno and not command.uno and action not in plays:
+        if want_uno and not command.uno and action not in view.legal_actions:
             action = Play(card, color, target, False)  # an armed call that this play does not need
         return action
 
-    def chosen_card(self, command: Command, view: PlayerView) -> Card:
+    def chosen_card(self, command: Command, view: PlayerView, d: Decisions) -> Card:
         if command.card is not None:
             return command.card
         assert command.number is not None
-        cards = playable(view)
+        cards = playable(view, d)
         if not cards:
-            what = "t to take the stack" if view.decision is Decision.STACK else "d to draw"
-            raise InputError(f"none of your cards can be played now: {what}")
-        if not 1 <= command.number <= len(cards):
-            raise InputError(
-                f"there is no card {command.number}: the playable cards are numbered 1-{len(cards)}"
+            key = (
+                "term.err.none_playable_take"
+                if view.decision is Decision.STACK
+                else "term.err.none_playable_draw"
             )
+            raise InputError(key)
+        if not 1 <= command.number <= len(cards):
+            raise InputError("term.err.no_card_number", number=command.number, count=len(cards))
         return cards[command.number - 1]
-
-    def why_not(self, card: Card, command: Command, view: PlayerView) -> str:
-        """The engine's reason that no play of ``card`` is legal, in game terms."""
-        if card not in view.hand:
-            return f"you have no {card.code} ({card.face.title}) in your hand"
-        trial = self.session.state.clone()
-        color = command.color
-        if card.is_wild and card.face is not Face.WILD_COLOR_ROULETTE and color is None:
-            color = Color.RED  # any color: the question is whether the card may be played at all
-        target = command.target
-        if target is None and card.face is Face.SEVEN:
-            target = next((s for s in range(view.players) if s != self.human and view.active[s]), None)
-        try:
-            trial.apply(Play(card, color, target, command.uno), self.human)
-        except IllegalAction as exc:
-            return str(exc)
-        return f"{card.code} cannot be played now"
 
     def read_answer(self, prompt: str) -> str:
         """A prompt's answer; a blank line goes back (Cancelled), q quits (QuitGame)."""
@@ -353,29 +374,33 @@ class Game:
             try:
                 return parse_color(line)
             except InputError as exc:
-                self.error(str(exc))
+                self.error(self.explain(exc))
 
     def ask_target(self, view: PlayerView, targets: list[int]) -> int:
-        choices = ", ".join(f"{t}=P{t} ({view.hand_sizes[t]} cards)" for t in sorted(set(targets)))
-        prompt = f"Swap hands with whom? {choices}; Enter: back: "
+        words = render.words_for(None, self.session.names)
+        choices = ", ".join(
+            self.cat.text("term.target_choice", words, number=t, seat=t, count=view.hand_sizes[t])
+            for t in sorted(set(targets))
+        )
+        prompt = self.t("term.prompt_target", choices=choices)
         while True:
             line = self.read_answer(prompt)
             try:
                 seat = parse_seat(line)
                 if seat not in targets:
-                    raise InputError(self.why_not_target(view, seat))
+                    raise self.why_not_target(view, seat)
                 return seat
             except InputError as exc:
-                self.error(str(exc))
+                self.error(self.explain(exc))
 
-    def why_not_target(self, view: PlayerView, seat: int) -> str:
+    def why_not_target(self, view: PlayerView, seat: int) -> InputError:
         if seat == self.human:
-            return "that is you: a Seven swaps with another player (N1)"
+            return InputError("term.err.target_self")
         if not 0 <= seat < view.players:
-            return f"there is no P{seat} at this table: pick one of the players listed"
+            return InputError("term.err.target_none", number=seat)
         if not view.active[seat]:
-            return f"P{seat} is knocked out and cannot be swapped with (M3)"
-        return f"P{seat} cannot be picked: choose one of the players listed"
+            return InputError("term.err.target_out", seat=seat)
+        return InputError("term.err.target_other", seat=seat)
 
     # -- catching a bot that forgot Uno ----------------------------------------------
 
@@ -388,8 +413,7 @@ class Game:
         seat = others[0]
         if Catch(seat) not in state.legal_actions(self.human):
             return
-        name = render.player_name(seat, self.session.names)
-        line = self.read(f"{name} is down to one card and did not call Uno! c catches, Enter lets it go: ")
+        line = self.read(self.t("term.prompt_catch", seat=seat))
         word = line.strip().lower()
         if word in ("q", "quit"):
             raise QuitGame

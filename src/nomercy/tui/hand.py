@@ -1,13 +1,14 @@
 """How a hand is shown and numbered: grouped by color, playable cards numbered 1, 2, ...
 
 The screen and the input parser share this order, so that ``3`` always means the card
-the screen marked ``3``.
+the screen marked ``3``. Which cards are playable is the core's word
+(:func:`nomercy.decisions.decisions`).
 """
 
 from __future__ import annotations
 
-from nomercy.actions import Action, Play
 from nomercy.cards import Card, Color
+from nomercy.decisions import Choice, Decisions, decisions
 from nomercy.views import PlayerView
 
 #: Group order on screen: the four colors, then the wild cards.
@@ -28,14 +29,15 @@ def grouped(hand: tuple[Card, ...] | list[Card]) -> list[tuple[Color | None, lis
     return out
 
 
-def plays_of(actions: tuple[Action, ...] | list[Action], card: Card) -> list[Play]:
+def plays_of(d: Decisions, card: Card) -> list[Choice]:
     """The legal plays of ``card`` (its colors, Seven targets, with and without Uno)."""
-    return [a for a in actions if isinstance(a, Play) and a.card is card]
+    return d.plays_of(card)
 
 
-def playable(view: PlayerView) -> list[Card]:
+def playable(view: PlayerView, d: Decisions | None = None) -> list[Card]:
     """The distinct playable cards in screen order; their position + 1 is their number."""
-    legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
+    d = d or decisions(view)
+    legal = {c.card for c in d.of_kind("play")}
     seen: list[Card] = []
     for _group, cards in grouped(view.hand):
         for card in cards:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from nomercy.cards import Card, Color
 from nomercy.errors import InvalidCard
+from nomercy.i18n import catalog
 
 KEYS = {
     "d": "draw",
@@ -36,22 +37,17 @@ KEYS = {
     "save": "quit",
 }
 
-HELP = """\
-Type, then Enter:
-  3       play the card marked 3       r7  g+4  wcr  play a card by its code
-  w+6 b   play a wild, naming blue     r7 2          play a Seven at P2
-  r5 u    play and call Uno            u             call Uno with your next play
-  d       draw                         t             take the pending stack
-  c       catch a player who did not call Uno
-  x       challenge a Wild Draw 4 played at you (classic; t takes it)
-  p       keep a card you drew (only where the house rules allow it)
-  r       rules summary      ?  this help      q  save and quit (Ctrl-C too)
-Cards: a color letter R Y G B and a face: 0-9, S skip, R reverse, +2, +4,
-DA discard all, SE skip everyone. Wilds: WR+4, W+6, W+10, WCR (roulette)."""
-
 
 class InputError(ValueError):
-    """A line that means nothing here; the message says what to type instead."""
+    """A line that means nothing here; the message says what to type instead.
+
+    It carries a catalog ``key`` and its ``params`` (:mod:`nomercy.i18n`): the game
+    shows it in the player's language; ``str()`` gives the English sentence."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(catalog("en").text(key, **params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +67,21 @@ def parse_command(line: str) -> Command:
     """Read one line of the main prompt."""
     words = line.strip().split()
     if not words:
-        raise InputError("type a card's number or code (e.g. 3 or r7), d to draw, or ? for help")
+        raise InputError("term.err.empty")
     first = words[0].lower()
     if first in KEYS:
         kind = KEYS[first]
         if kind == "catch" and len(words) == 2:
             return Command("catch", seat=parse_seat(words[1]))
         if len(words) > 1:
-            raise InputError(f"{first!r} takes nothing after it; ? shows every key")
+            raise InputError("term.err.extra", word=first)
         return Command(kind)
     if first.isdigit():
         return _play(words[1:], number=int(first))
     try:
         card = Card.parse(first)
     except InvalidCard:
-        raise InputError(
-            f"{words[0]!r} is not a card or a key: type a number, a code like r7, or ? for help"
-        ) from None
+        raise InputError("term.err.not_a_card", word=words[0]) from None
     return _play(words[1:], card=card)
 
 
@@ -105,9 +99,7 @@ def _play(rest: list[str], card: Card | None = None, number: int | None = None) 
             try:
                 color = Color.parse(word)
             except InvalidCard:
-                raise InputError(
-                    f"{word!r}: after a card, give a color (r y g b), a seat for a Seven, or u for Uno"
-                ) from None
+                raise InputError("term.err.after_card", word=word) from None
     return Command("play", card=card, number=number, color=color, target=target, uno=uno)
 
 
@@ -116,12 +108,12 @@ def parse_color(line: str) -> Color:
     try:
         return Color.parse(line)
     except InvalidCard:
-        raise InputError(f"{line.strip()!r} is not a color: type r, y, g or b") from None
+        raise InputError("term.err.not_a_color", word=line.strip()) from None
 
 
 def parse_seat(word: str) -> int:
     """A seat: ``2``, ``P2`` or ``@2``."""
     digits = word.strip().lower().lstrip("@p")
     if not digits.isdigit():
-        raise InputError(f"{word.strip()!r} is not a seat: type a player's number, e.g. 2 for P2")
+        raise InputError("term.err.not_a_seat", word=word.strip())
     return int(digits)

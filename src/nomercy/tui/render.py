@@ -4,6 +4,10 @@ Every card is written with its code (color letter and face symbol, ``R7``, ``G+4
 ``WCR``) and colored on top of that, so the game reads the same without color: Rich
 drops the colors when ``NO_COLOR`` is set or the output is not a terminal, never the
 letters. Playable cards carry their number, the one the player types.
+
+Every word comes from the message catalog (:mod:`nomercy.i18n`, ``--lang``); what the
+player may do and why not comes from :func:`nomercy.decisions.decisions`, the sentences
+of the log from :func:`nomercy.narration.event_lines`.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from rich.table import Table
 from rich.text import Text
 
 from nomercy.cards import Card, Color
+from nomercy.decisions import Decisions, decisions
 from nomercy.events import Event
+from nomercy.i18n import Catalog, Words, catalog
 from nomercy.match import RoundResult
+from nomercy.narration import event_lines
 from nomercy.state import Decision, Outcome
 from nomercy.tui.hand import grouped, playable
 from nomercy.views import PlayerView
@@ -39,20 +46,33 @@ DIM_STYLE: dict[Color | None, str] = {
     Color.BLUE: "bright_blue",
     None: "magenta",
 }
-GROUP_NAMES: dict[Color | None, str] = {
-    Color.RED: "Red",
-    Color.YELLOW: "Yellow",
-    Color.GREEN: "Green",
-    Color.BLUE: "Blue",
-    None: "Wild",
-}
 #: Warn when a hand is this close to the Mercy limit (M1).
 MERCY_WARNING = 6
 
 
-def describe(events: Sequence[Event]) -> str:
+def english() -> Catalog:
+    return catalog("en")
+
+
+def words_for(seat: int | None, names: Sequence[str]) -> Words:
+    """Sentences for the reader at ``seat``: seats by ``P<n> name``, cards by code."""
+    return Words(me=seat, seat_name=lambda s: player_name(s, names), card=lambda c: c.code)
+
+
+def describe(events: Sequence[Event], cat: Catalog | None = None, words: Words | None = None) -> str:
     """One log line for the events of one action (already redacted for the reader)."""
-    return "; ".join(e.describe() for e in events)
+    cat = cat or english()
+    words = words or Words(card=lambda c: c.code)
+    parts = []
+    for event, line in zip(events, event_lines(events), strict=True):
+        if line is None:
+            continue
+        text = cat.line(line, words)
+        cards = getattr(event, "cards", None)
+        if event.type == "drew" and cards:
+            text = text.rstrip(".") + ": " + " ".join(c.code for c in cards)
+        parts.append(text)
+    return " ".join(parts)
 
 
 def card_text(card: Card, number: int | None = None, dim: bool = False) -> Text:
@@ -67,19 +87,21 @@ def card_text(card: Card, number: int | None = None, dim: bool = False) -> Text:
     return text
 
 
-def color_text(color: Color | None) -> Text:
+def color_text(color: Color | None, cat: Catalog | None = None) -> Text:
     """The color in play, written out in full (``RED``) and colored."""
+    cat = cat or english()
     if color is None:
-        return Text("none")
-    return Text(f" {color.name} ", style=FACE_STYLE[color])
+        return Text(cat.color(None))
+    return Text(f" {cat.color(color).upper()} ", style=FACE_STYLE[color])
 
 
 def player_name(seat: int, names: Sequence[str]) -> str:
     return f"P{seat} {names[seat]}"
 
 
-def player_cell(view: PlayerView, seat: int, names: Sequence[str]) -> Text:
+def player_cell(view: PlayerView, seat: int, names: Sequence[str], cat: Catalog | None = None) -> Text:
     """One seat: whose turn, name, card count, Uno and Mercy warnings (M1, U2)."""
+    cat = cat or english()
     limit = view.rules.mercy_limit
     turn = seat == view.current_player
     text = Text("▶ " if turn else "  ", style="bold")
@@ -88,26 +110,26 @@ def player_cell(view: PlayerView, seat: int, names: Sequence[str]) -> Text:
         style += " underline"
     text.append(player_name(seat, names), style=style.strip())
     if not view.active[seat]:
-        text.append("  knocked out", style="bold red")
+        text.append("  " + cat.phrase("term.knocked_out"), style="bold red")
         return text
     size = view.hand_sizes[seat]
-    text.append(f"  {size} card{'s' if size != 1 else ''}")
+    text.append("  " + cat.phrase("term.cards", count=size))
     if size == 1:
-        text.append(" UNO", style="bold yellow")
+        text.append(" " + cat.text("term.uno"), style="bold yellow")
         if seat in view.uno_open:
-            text.append(" (not called!)", style="bold red")
+            text.append(" " + cat.text("term.uno_not_called"), style="bold red")
     if limit is not None and size >= limit - MERCY_WARNING:
-        text.append(f" ⚠ {limit - size} to Mercy", style="bold red")
+        text.append(" " + cat.text("term.to_mercy", count=limit - size), style="bold red")
     return text
 
 
-def players_grid(view: PlayerView, names: Sequence[str]) -> Table:
+def players_grid(view: PlayerView, names: Sequence[str], cat: Catalog | None = None) -> Table:
     """Every seat, two to a row from four players on, so six fit in three lines."""
     per_row = 2 if view.players > 3 else 1
     grid = Table.grid(padding=(0, 3))
     for _ in range(per_row):
         grid.add_column(no_wrap=True)
-    cells = [player_cell(view, seat, names) for seat in range(view.players)]
+    cells = [player_cell(view, seat, names, cat) for seat in range(view.players)]
     for i in range(0, len(cells), per_row):
         row = cells[i : i + per_row]
         grid.add_row(*row, *([Text()] * (per_row - len(row))))
@@ -125,45 +147,48 @@ def turn_order(view: PlayerView) -> str:
     return " → ".join(order) + " → …"
 
 
-def table_line(view: PlayerView) -> Text:
+def table_line(view: PlayerView, cat: Catalog | None = None) -> Text:
     """The top card, the color in play and the draw pile."""
-    text = Text("Top ")
+    cat = cat or english()
+    text = Text(cat.text("term.top") + " ")
     text.append_text(card_text(view.top))
-    text.append("   color in play ")
-    text.append_text(color_text(view.color))
-    text.append(f"   draw pile {view.draw_pile_size}", style="dim")
+    text.append("   " + cat.phrase("term.color_in_play") + " ")
+    text.append_text(color_text(view.color, cat))
+    text.append("   " + cat.phrase("term.draw_pile", count=view.draw_pile_size), style="dim")
     return text
 
 
-def order_line(view: PlayerView) -> Text:
+def order_line(view: PlayerView, cat: Catalog | None = None) -> Text:
     """The direction of play (A2, W1) and the order it gives from the deciding seat."""
-    text = Text("↻ clockwise" if view.direction == 1 else "↺ counter-clockwise", style="bold")
+    cat = cat or english()
+    key = "term.clockwise" if view.direction == 1 else "term.counter_clockwise"
+    text = Text(cat.text(key), style="bold")
     text.append(f": {turn_order(view)}")
     return text
 
 
-def stack_text(view: PlayerView, names: Sequence[str]) -> Text | None:
+def stack_text(
+    view: PlayerView, names: Sequence[str], cat: Catalog | None = None, d: Decisions | None = None
+) -> Text | None:
     """The pending draw total (K1) and who faces it, or None when no stack is running."""
     if view.pending_total <= 0 or view.current_player is None:
         return None
-    who = "you" if view.current_player == view.seat else player_name(view.current_player, names)
-    if view.decision is Decision.CHALLENGE:  # W6: no stacking, a challenge instead
-        text = Text(f" WILD DRAW 4 +{view.pending_total} ", style="bold white on red")
-        text.append(f" on {who}", style="bold")
-        if view.current_player == view.seat:
-            text.append(": x to challenge it, or t to take the 4")
-        return text
-    text = Text(f" STACK +{view.pending_total} ", style="bold white on red")
-    text.append(f" pending on {who}", style="bold")
+    cat = cat or english()
+    d = d or decisions(view)
+    words = words_for(view.seat, names)
+    banner = "term.wd4_banner" if view.decision is Decision.CHALLENGE else "term.stack_banner"
+    text = Text(f" {cat.text(banner, total=view.pending_total)} ", style="bold white on red")
+    text.append(" " + cat.phrase("term.pending_on", words, seat=view.current_player), style="bold")
     if view.current_player == view.seat:
-        least = max(view.last_draw_value, 1)
-        text.append(f": stack a Draw card of {least} or more, or t to take {view.pending_total} cards")
+        text.append(": " + decision_hint(view, d, cat, words))
     return text
 
 
-def hand_panel(view: PlayerView) -> RenderableType:
+def hand_panel(view: PlayerView, cat: Catalog | None = None, d: Decisions | None = None) -> RenderableType:
     """The seat's hand grouped by color; playable cards bright and numbered."""
-    numbers = {card: i + 1 for i, card in enumerate(playable(view))} if view.is_my_turn else {}
+    cat = cat or english()
+    d = d or decisions(view)
+    numbers = {card: i + 1 for i, card in enumerate(playable(view, d))} if view.is_my_turn else {}
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True, min_width=6)
     grid.add_column()
@@ -177,20 +202,21 @@ def hand_panel(view: PlayerView) -> RenderableType:
             row.append_text(card_text(card, number, dim=number is None and bool(numbers)))
             if counts[card] > 1:
                 row.append(f"x{counts[card]}", style="bold")
-        grid.add_row(GROUP_NAMES[color], row)
-    size = len(view.hand)
-    title = Text(f"Your hand: {size} card{'s' if size != 1 else ''}", style="bold")
+        group = cat.text("term.group.wild") if color is None else cat.text("color." + color.letter)
+        grid.add_row(group, row)
+    title = Text(cat.text("term.your_hand", count=len(view.hand)), style="bold")
     if numbers:
-        title.append("  (numbered cards can be played)", style="dim")
+        title.append("  " + cat.text("term.numbered"), style="dim")
     return Group(title, grid)
 
 
-def log_panel(lines: Sequence[str], limit: int = 6) -> RenderableType:
+def log_panel(lines: Sequence[str], limit: int = 6, cat: Catalog | None = None) -> RenderableType:
     """The last ``limit`` lines of what happened."""
+    cat = cat or english()
     shown = list(lines[-limit:])
     text = Text()
     if len(lines) > limit:
-        text.append(f"  … {len(lines) - limit} earlier\n", style="dim")
+        text.append("  " + cat.text("term.earlier", count=len(lines) - limit) + "\n", style="dim")
     for i, line in enumerate(shown):
         text.append(f"  {line}")
         if i < len(shown) - 1:
@@ -198,24 +224,25 @@ def log_panel(lines: Sequence[str], limit: int = 6) -> RenderableType:
     return text
 
 
-def decision_hint(view: PlayerView) -> str:
-    """What the player must do now, in one line."""
-    if view.decision is Decision.STACK:
-        return f"You face +{view.pending_total}: stack a Draw card, or t to take."
-    if view.decision is Decision.PLAY_DRAWN and view.drawn is not None:
-        keep = " (or p to keep it)" if not view.rules.must_play_drawn else ""
-        return f"You drew {view.drawn.code}: play it{keep}."
-    if view.decision is Decision.ROULETTE:
-        return "Wild Color Roulette: name a color to turn up cards for (r, y, g or b)."
-    if view.decision is Decision.CHOOSE_COLOR:
-        return "The first card is a wild: name the color in play (r, y, g or b)."
-    if view.decision is Decision.CHALLENGE:
-        return "A Wild Draw 4 at you: x to challenge it (wrong: you draw 6), or t to take the 4."
-    if any(a.kind == "draw" for a in view.legal_actions):
-        if not playable(view):
-            return "Nothing matches: d to draw."
-        return "Play a card: its number or code, or d to draw (T3)."
-    return "Play a card: its number or code."
+#: The key that makes each kind of choice, in the order the hint names them.
+_KEYS = (("draw", "term.keys.draw"), ("take", "term.keys.take"), ("pass", "term.keys.pass"))
+
+
+def decision_hint(
+    view: PlayerView, d: Decisions | None = None, cat: Catalog | None = None, words: Words | None = None
+) -> str:
+    """What the player must do now, in one line: the core's prompt and the keys for it."""
+    cat = cat or english()
+    d = d or decisions(view)
+    words = words or Words(me=view.seat, card=lambda c: c.code)
+    kinds = {c.kind for c in d.choices}
+    keys = [cat.phrase(key) for kind, key in _KEYS if kind in kinds]
+    if "challenge" in kinds:
+        keys.append(cat.phrase("term.keys.challenge"))
+    if "color" in kinds:
+        keys.append(cat.phrase("term.keys.color"))
+    text = cat.line(d.prompt, words)
+    return f"{text} ({', '.join(keys)})" if keys else text
 
 
 def screen(
@@ -225,42 +252,56 @@ def screen(
     title: str,
     notices: Sequence[str] = (),
     log_limit: int = 6,
+    cat: Catalog | None = None,
 ) -> RenderableType:
     """The whole table as the person at ``view.seat`` sees it."""
+    cat = cat or english()
+    d = decisions(view)
     parts: list[RenderableType] = [
         Rule(title, style="dim"),
-        players_grid(view, names),
-        table_line(view),
-        order_line(view),
+        players_grid(view, names, cat),
+        table_line(view, cat),
+        order_line(view, cat),
     ]
-    stack = stack_text(view, names)
+    stack = stack_text(view, names, cat, d)
     if stack is not None:
         parts.append(stack)
     if log:
-        parts.append(log_panel(log, log_limit))
-    parts.append(hand_panel(view))
+        parts.append(log_panel(log, log_limit, cat))
+    parts.append(hand_panel(view, cat, d))
     for notice in notices:
         parts.append(Text(notice, style="bold yellow"))
     return Group(*parts)
 
 
-def outcome_panel(outcome: Outcome, names: Sequence[str]) -> RenderableType:
+def outcome_panel(outcome: Outcome, names: Sequence[str], cat: Catalog | None = None) -> RenderableType:
     """How a round ended: the winner, why, the knock-outs and the points (E1-E3)."""
-    how = "played their last card" if outcome.reason == "played_out" else "is the last one standing"
-    text = Text(f"{player_name(outcome.winner, names)} {how} and wins the round", style="bold")
-    text.append(f", scoring {outcome.points[outcome.winner]} points.")
+    cat = cat or english()
+    words = words_for(None, names)
+    key = "term.outcome_out" if outcome.reason == "played_out" else "term.outcome_last"
+    text = Text(
+        cat.text(key, words, seat=outcome.winner, points=outcome.points[outcome.winner]), style="bold"
+    )
     for ko in outcome.knocked_out:
-        by = f" by {player_name(ko.by, names)}" if ko.by is not None else ""
-        text.append(f"\n{player_name(ko.seat, names)} was knocked out{by} (M1).")
+        if ko.by is not None:
+            line = cat.text("term.outcome_ko_by", words, seat=ko.seat, by=ko.by)
+        else:
+            line = cat.text("term.outcome_ko", words, seat=ko.seat)
+        text.append("\n" + line)
     return text
 
 
 def scoreboard(
-    rounds: Sequence[RoundResult], scores: Sequence[int], names: Sequence[str], target: int
+    rounds: Sequence[RoundResult],
+    scores: Sequence[int],
+    names: Sequence[str],
+    target: int,
+    cat: Catalog | None = None,
 ) -> Table:
     """Each round's points and the running totals (E3, E4); ``*`` marks a round's winner."""
-    table = Table(title=f"Scores (first to {target} wins the match)", show_footer=True)
-    table.add_column("Round", footer="Total")
+    cat = cat or english()
+    table = Table(title=cat.text("term.scores_title", points=target), show_footer=True)
+    table.add_column(cat.text("term.round"), footer=cat.text("term.total"))
     for seat, name in enumerate(names):
         table.add_column(f"P{seat} {name}", justify="right", footer=Text(str(scores[seat]), style="bold"))
     for r in rounds:
@@ -270,7 +311,7 @@ def scoreboard(
             if seat == r.winner:
                 cell = Text(f"*{r.points[seat]}", style="bold green")
             elif seat in r.knocked_out:
-                cell = Text("out", style="red")
+                cell = Text(cat.phrase("term.out"), style="red")
             cells.append(cell)
         table.add_row(*cells)
     return table

@@ -111,7 +111,8 @@ def replay(game: Replayable, console: Console, delay: float = 0.4, reveal: bool 
         you = " (the person)" if seat == game.human else ""
         console.print(Text(f"  {render.player_name(seat, names)}{you}"))
     state = game.start.clone()
-    console.print("  " + started_event(state).describe())
+    words = render.words_for(game.human, names)
+    console.print("  " + render.describe([started_event(state)], words=words))
     for i, (seat, action) in enumerate(game.actions, start=1):
         if seat == game.human or reveal:
             hand = Text(f"  {render.player_name(seat, names)} holds ", style="dim")
@@ -126,7 +127,7 @@ def replay(game: Replayable, console: Console, delay: float = 0.4, reveal: bool 
             raise SaveError(f"move {i} ({action} by P{seat}) is illegal: {exc}") from None
         shown = events if reveal else redact(events, game.human)
         line = Text(f"{i:>4} ", style="dim")
-        line.append(render.describe(shown), style="bold" if seat == game.human else "")
+        line.append(render.describe(shown, words=words), style="bold" if seat == game.human else "")
         console.print(line)
         if delay > 0:
             time.sleep(delay)

@@ -27,7 +27,6 @@ from nomercy.match import Match
 from nomercy.record import GameRecord
 from nomercy.rules import Rules
 from nomercy.seeding import derive_seed
-from nomercy.tui.render import describe
 
 SESSION_FORMAT = "nomercy.session"
 SESSION_VERSION = 1
@@ -87,7 +86,7 @@ class Session:
         self.match = match
         self.started = started
         #: What the person saw of the moves replayed on loading (for the log on resume).
-        self.replayed_log: list[str] = []
+        self.replayed: list[list[Event]] = []
         self.bots: list[Bot | None] = [
             None if s is None else bot_registry.make(s.name, seed=s.seed) for s in specs
         ]
@@ -238,7 +237,7 @@ def _rebuild(data: dict[str, Any]) -> Session:
         except NoMercyError as exc:
             raise SaveError(f"the saved game is damaged: action {i} ({action} by P{seat}): {exc}") from None
         session.tell(events)
-        session.replayed_log.append(describe(redact(events, human)))
+        session.replayed.append(redact(events, human))
     if session.started is not None:
         session.started.state = fresh
         session.started.actions = list(actions)
