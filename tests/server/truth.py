@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from nomercy.actions import Action
+from nomercy.decisions import decisions
 from nomercy.engine import GameState, started_event
 from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.rules import Rules
-from nomercy.server.rooms import event_dict
+from nomercy.server.seen import event_dicts
 from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom
 from nomercy.views import player_view
 
@@ -91,6 +92,8 @@ def check_no_leak(messages: list[dict[str, Any]], seat: int | None, t: Truth) ->
             continue
         expected = player_view(state, seat).to_dict()
         assert view == expected, f"seat {seat} at version {version}: view differs from view(seat)"
+        # The decisions are the view's own, nothing more (nomercy.decisions reads only it).
+        assert msg["decisions"] == decisions(player_view(state, seat)).to_dict(), (seat, version)
         if seat is None:
             assert view["hand"] == [] and view["drawn"] is None and view["legal_actions"] == []
         # Hands are revealed only once the round is over, and then exactly as they were.
@@ -102,7 +105,7 @@ def check_no_leak(messages: list[dict[str, Any]], seat: int | None, t: Truth) ->
             if event["type"] == "drew" and event["seat"] != seat and event["reason"] != "roulette":
                 assert event["cards"] is None, f"seat {seat} saw P{event['seat']}'s drawn cards: {event}"
         if not msg["snapshot"] and version > 0:
-            expected_events = [event_dict(e) for e in redact(t.events[version - 1], seat)]
+            expected_events = event_dicts(redact(t.events[version - 1], seat))
             assert msg["events"] == expected_events, (seat, version)
         checked += 1
     return checked

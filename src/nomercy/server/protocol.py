@@ -18,7 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from nomercy.server.names import NICKNAME_MAX as NICKNAME_MAX
 from nomercy.server.names import clean_nickname
 
-PROTOCOL_VERSION = 1
+#: 2: ``state`` carries ``decisions`` (every legal choice as data, the reason each blocked
+#: card cannot be played, the prompt) and each event's ``line``; ``RoomInfo.summary``; the
+#: chat history keeps reactions. A client of version 1 is refused at ``hello``.
+PROTOCOL_VERSION = 2
 
 #: Join codes: no 0/O, 1/I/L, so they can be read aloud and typed from a phone.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -214,6 +217,8 @@ class RoomInfo(_Model):
     removed: list[dict[str, Any]] = Field(default_factory=list)
     #: Seats whose players confirmed a rematch (after the game).
     rematch: list[int] = Field(default_factory=list)
+    #: The table's rules in a few sentences (``nomercy.summary``): ``key``, ``params``, ``rule``.
+    summary: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class Welcome(_Model):
@@ -233,8 +238,11 @@ class StateMessage(_Model):
     #: The room's state version: the number of entries in its action log. It grows by one
     #: with every applied action and every new round; an action must name the current one.
     version: int
-    #: Redacted events (``Event.to_dict()``) with a ``text`` line each.
+    #: Redacted events (``Event.to_dict()``) with an English ``text`` and a ``line`` each
+    #: (a catalog key and its parameters, ``nomercy.narration``; null: told with another).
     events: list[dict[str, Any]]
+    #: ``Decisions.to_dict()`` of this seat (``nomercy.decisions``), or null in the lobby.
+    decisions: dict[str, Any] | None = None
     #: True on a (re)connect snapshot: ``events`` is then the recent log, not news.
     snapshot: bool = False
     #: Seconds left on the turn timer of the deciding seat, or null.
@@ -255,18 +263,18 @@ class ChatOut(_Model):
     text: str
 
 
-class ChatHistory(_Model):
-    """The room's recent chat lines, oldest first: sent on every (re)connect."""
-
-    type: Literal["chat_history"] = "chat_history"
-    messages: list[ChatOut]
-
-
 class ReactionOut(_Model):
     type: Literal["reaction"] = "reaction"
     seat: int | None
     nickname: str
     reaction: str
+
+
+class ChatHistory(_Model):
+    """The room's recent chat lines and reactions, oldest first: sent on every (re)connect."""
+
+    type: Literal["chat_history"] = "chat_history"
+    messages: list[Annotated[ChatOut | ReactionOut, Field(discriminator="type")]]
 
 
 class ErrorMessage(_Model):

@@ -40,10 +40,11 @@ from nomercy.server.leases import LeaseLost
 from nomercy.server.limits import TokenBucket
 from nomercy.server.metrics import Metrics
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
+from nomercy.server.seen import seen_by
 from nomercy.server.settings import Settings
 from nomercy.server.social import CHAT_HISTORY, ChatLine, Removed, SocialStore
 from nomercy.server.storage import NEXT_ROUND, REMATCH, Entry, Storage, StoredRoom, StoredSeat, token_hash
-from nomercy.views import player_view
+from nomercy.summary import rules_summary
 
 log = logging.getLogger("nomercy.server")
 
@@ -238,6 +239,7 @@ class Room:
                 for r in sorted(self.removed.values(), key=lambda r: r.seat)
             ],
             rematch=sorted(self.rematch_ready),
+            summary=[line.to_dict() for line in rules_summary(self.rules)],
         )
 
     def winner(self) -> int | None:
@@ -254,12 +256,6 @@ class Room:
         if self.controller(self.match.state.current) is not None:
             return None
         return max(0.0, self.changed_at + self.turn_seconds - time.monotonic())
-
-
-def event_dict(event: Event) -> dict[str, Any]:
-    out = event.to_dict()
-    out["text"] = event.describe()
-    return out
 
 
 class RoomManager:
@@ -558,6 +554,15 @@ class RoomManager:
             room.chat.append(line)
             room.touched = time.monotonic()
             self.broadcast(room, P.ChatOut(seat=seat, nickname=line.nickname, text=text).model_dump_json())
+
+    def react(self, room: Room, seat: int, reaction: str) -> None:
+        """A quick reaction: shown to everyone and kept with the recent chat in memory, so a
+        reload shows it again (unlike chat lines it is not stored: a restart forgets it)."""
+        line = ChatLine(seat, room.seats[seat].nickname or f"P{seat}", "", reaction)
+        room.chat.append(line)
+        self.broadcast(
+            room, P.ReactionOut(seat=seat, nickname=line.nickname, reaction=reaction).model_dump_json()
+        )
 
     # -- rematch ---------------------------------------------------------------------------
 
@@ -862,15 +867,14 @@ class RoomManager:
 
     def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
         """The ``state`` message for one seat: its own view and its redacted events only."""
-        view = player_view(room.match.state, seat).to_dict() if room.match is not None else None
+        seen = seen_by(room.match.state if room.match is not None else None, seat, events)
         # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
         # validates real messages against the model).
         return dumps(
             {
                 "type": "state",
-                "view": view,
+                **seen,
                 "version": room.version,
-                "events": [event_dict(e) for e in redact(events, seat)],
                 "snapshot": snapshot,
                 "deadline": room.deadline(),
                 "reveal": revealed_hands(room),
@@ -1116,8 +1120,13 @@ def moving(ref: str | None = None) -> ProtocolError:
 
 
 def chat_history_text(room: Room) -> str:
-    """The recent chat lines, sent on every (re)connect."""
-    lines = [P.ChatOut(seat=c.seat, nickname=c.nickname, text=c.text) for c in room.chat]
+    """The recent chat lines and reactions, sent on every (re)connect."""
+    lines: list[P.ChatOut | P.ReactionOut] = [
+        P.ReactionOut(seat=c.seat, nickname=c.nickname, reaction=c.reaction)
+        if c.reaction is not None
+        else P.ChatOut(seat=c.seat, nickname=c.nickname, text=c.text)
+        for c in room.chat
+    ]
     return P.ChatHistory(messages=lines).model_dump_json()
 
 

@@ -47,6 +47,8 @@ class ChatLine:
     seat: int
     nickname: str
     text: str
+    #: A quick reaction's name instead of a text (kept in memory only, never stored).
+    reaction: str | None = None
 
 
 @dataclass(frozen=True)

@@ -211,9 +211,7 @@ class Connection:
             if isinstance(msg, P.ChatMessage):
                 await self.manager.chat(room, client.seat, msg.text)
             else:
-                nickname = room.seats[client.seat].nickname or f"P{client.seat}"
-                out = P.ReactionOut(seat=client.seat, nickname=nickname, reaction=msg.reaction)
-                self.manager.broadcast(room, out.model_dump_json())
+                self.manager.react(room, client.seat, msg.reaction)
         elif isinstance(msg, P.RematchMessage):
             self.manager.confirm_rematch(room, client.seat, msg.ready)
 

@@ -1,0 +1,42 @@
+"""What one connection is told about the game: its seat's view, decisions and events.
+
+Everything a ``state`` message says about the game is built here from one seat's
+:func:`~nomercy.player_view` and :func:`~nomercy.redact` (spectators: ``None``), so the
+hidden-information guarantee of ``docs/protocol.md`` has one place to look. Beside the
+view go the seat's decisions (:func:`nomercy.decisions.decisions`: every legal choice
+with its label and cost, every blocked card with its reason and rule ID, the prompt) and
+each event's sentence (:func:`nomercy.narration.event_lines`), so the browser client
+restates no rule and parses no action string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from nomercy.decisions import decisions
+from nomercy.engine import GameState
+from nomercy.events import Event, redact
+from nomercy.narration import event_lines
+from nomercy.views import player_view
+
+
+def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """Events as sent: ``Event.to_dict()`` with an English ``text`` and the ``line`` to
+    put in the reader's words (null for an event told with another)."""
+    out = []
+    for event, line in zip(events, event_lines(events), strict=True):
+        data = event.to_dict()
+        data["text"] = event.describe()
+        data["line"] = line.to_dict() if line is not None else None
+        out.append(data)
+    return out
+
+
+def seen_by(state: GameState | None, seat: int | None, events: Sequence[Event]) -> dict[str, Any]:
+    """The ``view``, ``decisions`` and ``events`` fields of a ``state`` message for ``seat``."""
+    shown = event_dicts(redact(list(events), seat))
+    if state is None:
+        return {"view": None, "decisions": None, "events": shown}
+    view = player_view(state, seat)
+    return {"view": view.to_dict(), "decisions": decisions(view).to_dict(), "events": shown}
