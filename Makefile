@@ -27,7 +27,7 @@ COMPILED_TESTS ?= tests/rules tests/golden tests/bots tests/test_api.py tests/te
 	tests/test_benchmarks.py tests/test_invariants.py tests/test_properties.py tests/test_rlcard_preset.py \
 	tests/test_shuffle.py
 
-.PHONY: play serve check test test-compiled compiled lint typecheck bench clean
+.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench clean
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,12 +52,18 @@ check: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/mypy
 	NOMERCY_HYPOTHESIS_PROFILE=fast $(BIN)/pytest -q -p no:cacheprovider $(CHECK_TESTS)
 
-## test: lint, type-check, run every test, then the core's tests compiled
+## test: lint, type-check, run every test (the browser client's modules under Node too),
+## then the core's tests compiled
 test: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest
+	$(MAKE) test-web
 	$(MAKE) test-compiled
+
+## test-web: the pure modules of the browser client (src/nomercy/web/js) under Node's test runner
+test-web:
+	node --test tests/web/
 
 ## test-compiled: the core's tests against the mypyc-compiled wheel, and the same behaviour
 ## fingerprint from both builds
@@ -88,7 +94,7 @@ $(CVENV)/.installed: pyproject.toml $(COMPILED) | $(VENV)/.installed-dev
 	touch $@
 
 # The package's other files as they are now, over the installed wheel (whose compiled
-# modules stay): a change to an adapter or to web/app.js costs a copy, not a build.
+# modules stay): a change to an adapter or to web/js/main.js costs a copy, not a build.
 $(CVENV)/.synced: $(CVENV)/.installed $(PLAIN)
 	dest=$$($(CBIN)/python -c 'import nomercy, os; print(os.path.dirname(nomercy.__file__))') \
 		&& cd src/nomercy && for f in $(patsubst src/nomercy/%,%,$(PLAIN)); do \

@@ -43,7 +43,7 @@ def test_the_compiled_modules_are_read_from_pyproject() -> None:
     assert "src/nomercy/engine.py" in modules and all((ROOT / m).exists() for m in modules)
 
 
-@pytest.mark.parametrize("changed", ["src/nomercy/web/app.js", "src/nomercy/bots/heuristic.py"])
+@pytest.mark.parametrize("changed", ["src/nomercy/web/js/main.js", "src/nomercy/bots/heuristic.py"])
 def test_other_files_are_copied_not_compiled(tmp_path: Path, changed: str) -> None:
     commands = _would_run(tmp_path, changed)
     assert "-m build" not in commands

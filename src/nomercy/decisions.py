@@ -269,9 +269,7 @@ def _play_cost(view: PlayerView, play: Play) -> Line | None:
             return Line.of("cost.wd4", seat=victim, count=card.draw_value)
         return Line.of("cost.penalty", seat=victim, count=card.draw_value)
     if face is Face.DISCARD_ALL:
-        return Line.of(
-            "cost.discard_all", count=len(hand) - 1 - left, color=card.color.letter if card.color else None
-        )
+        return Line.of("cost.discard_all", count=len(hand) - 1 - left, color=_letter(card.color))
     if rules.seven_zero:
         if face is Face.SEVEN and play.target is not None:
             return Line.of("cost.swap", seat=play.target, count=view.hand_sizes[play.target])

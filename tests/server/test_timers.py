@@ -92,7 +92,7 @@ def test_nomercy_serve_starts_and_serves_the_client(tmp_path: Path) -> None:
         assert invite.text == r.text.replace(f'127.0.0.1:{port}/">', f'127.0.0.1:{port}/join/ABCDEF">')
         # Script and style are linked with a digest of the files served, so a browser that
         # kept an earlier release's copy fetches the new one.
-        for name in ("app.js", "style.css"):
+        for name in ("js/main.js", "style.css"):
             link = re.search(rf'"/static/{re.escape(name)}\?v=([0-9a-f]{{12}})"', r.text)
             assert link, f"{name} is not linked with its digest"
             served = httpx.get(f"http://127.0.0.1:{port}/static/{name}?v={link[1]}")

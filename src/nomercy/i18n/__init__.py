@@ -1,6 +1,6 @@
 """Message catalogs: the words of the game in English and Norwegian Bokmål.
 
-The catalogs are JSON files beside this module, one folder per language, with the same
+The catalogs are JSON files in ``catalogs/`` beside this module, one folder per language, with the same
 keys in every language (``tests/test_catalogs.py`` holds them to that):
 
 - ``game.json``: what every front end says, the cards, the choices, costs, reasons and
@@ -13,8 +13,9 @@ picks a string: by CLDR plural category of the ``count`` parameter (``one``, ``o
 ``zero`` for a count of 0 where the sentence differs), or ``you``/``other`` when the
 ``seat`` parameter is the reader's own seat. Kinds: ``card``, ``cards``, ``color``,
 ``seat`` (a name, or the reader's "you"), ``object`` (the same as an object: "deg" in
-Norwegian), ``seats`` (a list of seats). The browser's ``i18n.js`` reads the same format
-with ``Intl.PluralRules``; here plural categories and numbers come from Babel (CLDR).
+Norwegian), ``owner`` ("your", "Ann's"), ``seats`` (a list of seats). The browser's
+``i18n.js`` reads the same format with ``Intl.PluralRules``; here plural categories and
+numbers come from Babel (CLDR).
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ def _ours(name: str) -> str | None:
 
 @cache
 def _messages(lang: str, part: str) -> dict[str, Any]:
-    data = resources.files("nomercy.i18n").joinpath(lang, f"{part}.json").read_text(encoding="utf-8")
+    data = (
+        resources.files("nomercy.i18n").joinpath("catalogs", lang, f"{part}.json").read_text(encoding="utf-8")
+    )
     messages: dict[str, Any] = json.loads(data)
     return messages
 
@@ -180,6 +183,10 @@ class Catalog:
             return self.color(value)
         if kind in ("seat", "object"):
             return self.seat(int(value), words, kind == "object")
+        if kind == "owner":  # "your", "Ann's"
+            if int(value) == words.me:
+                return str(self.messages["seat.your"])
+            return str(self.messages["seat.owner"]).format(name=words.seat_name(int(value)))
         if kind == "seats":  # seat numbers, comma-separated
             return self.seats([int(v) for v in str(value).split(",")], words)
         if isinstance(value, int) and not isinstance(value, bool):

@@ -70,10 +70,14 @@ from nomercy.server.ws import websocket_endpoint
 log = logging.getLogger("nomercy.server")
 
 WEB = Path(str(resources.files("nomercy") / "web"))
-# The page's own script and style, each linked with a digest of its content: a browser that
-# kept the file of an earlier release (static files carry no max-age, so browsers keep
-# them heuristically) loads the new one the first time the new page names it.
-ASSETS = ("app.js", "style.css")
+#: The message catalogs (``nomercy.i18n``): the page loads its language's ``game.json`` and
+#: ``web.json`` from ``/i18n/LANG/``.
+CATALOGS = Path(str(resources.files("nomercy") / "i18n" / "catalogs"))
+# The page's entry module and style, each linked with a digest of its content: a browser
+# that kept the file of an earlier release loads the new one the first time the new page
+# names it. The modules it imports and the catalogs are served with ``no-cache`` (checked
+# against their ETag on every load), so they are never stale either.
+ASSETS = ("js/main.js", "style.css")
 
 
 def asset_links(text: str) -> str:
@@ -219,6 +223,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["X-Frame-Options"] = "DENY"
+        if request.url.path.startswith(("/static/", "/i18n/")):
+            response.headers["Cache-Control"] = "no-cache"
         return response
 
     def manager(request: Request) -> RoomManager:
@@ -390,6 +396,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(data, media_type="image/png", headers=day)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/i18n", StaticFiles(directory=CATALOGS), name="i18n")
     # The last added runs first: the real client address and the Host check, then the body.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(FrontDoor, settings=settings)

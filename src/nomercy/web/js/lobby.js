@@ -1,0 +1,247 @@
+// The landing page (start a table, join one) and the lobby (seats, the invite, the rules
+// at this table: the server's summary and every setting, in the reader's language).
+import { $, el, button, clear } from "./dom.js";
+import { cardNode } from "./cards.js";
+
+// Room settings, grouped; every label, explanation and value is a catalog key
+// (rule.NAME.label, rule.NAME.help, rule.NAME.value.VALUE).
+export const RULE_GROUPS = [
+  ["dealing", ["max_players", "hand_size", "first_card"]],
+  ["drawing", ["draw_rule", "must_play_drawn", "draw_when_playable", "play_drawn_at_once"]],
+  ["stacking", ["stacking", "draw10_stackable", "stack_color"]],
+  ["special", ["two_player_reverse", "two_player_reverse_draw", "roulette_color", "wild_draw4_restricted", "wild_draw4_challenge"]],
+  ["sevens", ["seven_zero"]],
+  ["mercy", ["mercy_limit", "knockout_hand", "knocked_out_return"]],
+  ["uno", ["uno_calls", "uno_timing", "uno_penalty"]],
+  ["scoring", ["last_card_draw", "knockout_bonus_to", "target_score"]],
+];
+
+export function ruleValue(ctx, name, value) {
+  if (value === true) return ctx.t("rule.yes");
+  if (value === false) return ctx.t("rule.no");
+  if (value === null || value === undefined) return ctx.t("rule.off");
+  const key = `rule.${name}.value.${value}`;
+  return ctx.i18n.has(key) ? ctx.t(key, {}, { capital: false }) : ctx.i18n.number(Number(value));
+}
+
+export function renderHome(ctx, opts) {
+  const hero = clear($("hero-cards"));
+  ["WCR", "R7", "W+10", "B+2", "GS"].forEach((code, i) => {
+    const c = cardNode(code, "", "span", "hero-card");
+    c.removeAttribute("role");
+    c.removeAttribute("aria-label");
+    c.style.setProperty("--i", String(i - 2));
+    hero.appendChild(c);
+  });
+  const presets = $("presets");
+  const checked = presets.querySelector("input:checked");
+  const keep = checked ? checked.value : Object.keys(opts.presets)[0];
+  for (const p of presets.querySelectorAll(".preset")) p.remove();
+  for (const name of Object.keys(opts.presets)) {
+    const label = el("label", "preset");
+    const input = el("input");
+    input.type = "radio";
+    input.name = "preset";
+    input.value = name;
+    input.checked = name === keep;
+    const text = el("span", "preset-text");
+    text.append(el("strong", "", ctx.t(`preset.${name}.name`)), el("span", "preset-desc", ctx.t(`preset.${name}.text`)));
+    label.append(input, text);
+    presets.appendChild(label);
+  }
+  const bot = $("bot");
+  const botKeep = bot.value || (opts.bots.includes("heuristic") ? "heuristic" : opts.bots[0]);
+  clear(bot);
+  for (const b of opts.bots) bot.add(new Option(ctx.i18n.has(`bot.${b}`) ? ctx.t(`bot.${b}`) : b, b));
+  bot.value = botKeep;
+  renderRuleInputs(ctx, opts);
+}
+
+function renderRuleInputs(ctx, opts) {
+  const box = $("rules-box");
+  const values = {};
+  for (const input of box.querySelectorAll("[data-rule]")) values[input.dataset.rule] = input.type === "checkbox" ? input.checked : input.value;
+  clear(box);
+  const byName = Object.fromEntries(opts.rules.map((r) => [r.name, r]));
+  for (const [group, names] of RULE_GROUPS) {
+    const rules = names.map((n) => byName[n]).filter(Boolean);
+    if (!rules.length) continue;
+    const fs = el("fieldset", "rule-group");
+    fs.appendChild(el("legend", "", ctx.t(`rules.group.${group}`)));
+    for (const r of rules) {
+      const id = `rule-${r.name}`;
+      const row = el("div", `rule ${r.type}`);
+      let input;
+      if (r.type === "bool") {
+        input = el("input");
+        input.type = "checkbox";
+      } else if (r.type === "choice") {
+        input = el("select");
+        for (const c of r.choices) input.add(new Option(ruleValue(ctx, r.name, c), c));
+      } else {
+        input = el("input");
+        input.type = "number";
+        input.min = "0";
+        if (r.nullable) input.placeholder = ctx.t("rule.off");
+      }
+      input.id = id;
+      input.dataset.rule = r.name;
+      input.dataset.kind = r.type;
+      const label = el("label", "", ctx.t(`rule.${r.name}.label`));
+      label.htmlFor = id;
+      const help = el("span", "help", ctx.t(`rule.${r.name}.help`));
+      help.id = `${id}-help`;
+      input.setAttribute("aria-describedby", help.id);
+      if (r.type === "bool") row.append(input, label, help);
+      else row.append(label, input, help);
+      fs.appendChild(row);
+    }
+    box.appendChild(fs);
+  }
+  if (Object.keys(values).length) {
+    for (const input of box.querySelectorAll("[data-rule]")) {
+      const v = values[input.dataset.rule];
+      if (input.type === "checkbox") input.checked = Boolean(v);
+      else if (v !== undefined) input.value = v;
+    }
+  }
+}
+
+export function fillPreset(opts) {
+  const preset = $("presets").querySelector("input:checked").value;
+  const values = opts.presets[preset];
+  for (const input of $("rules-box").querySelectorAll("[data-rule]")) {
+    const v = values[input.dataset.rule];
+    if (input.type === "checkbox") input.checked = Boolean(v);
+    else input.value = v === null || v === undefined ? "" : String(v);
+  }
+  updateSeats();
+}
+
+export function updateSeats() {
+  const max = Number($("rules-box").querySelector('[data-rule="max_players"]').value) || 6;
+  const seats = $("seats");
+  const keep = Number(seats.value) || 4;
+  clear(seats);
+  for (let n = 2; n <= Math.min(max, 10); n++) seats.add(new Option(`${n}`, `${n}`));
+  seats.value = `${Math.min(keep, max)}`;
+  updateBots();
+}
+
+export function updateBots() {
+  const n = Number($("seats").value);
+  const bots = $("bots");
+  const keep = bots.value === "" ? n - 1 : Number(bots.value);
+  clear(bots);
+  for (let b = 0; b < n; b++) bots.add(new Option(`${b}`, `${b}`));
+  bots.value = `${Math.min(keep, n - 1)}`;
+}
+
+export function collectRules(opts) {
+  const preset = $("presets").querySelector("input:checked").value;
+  const values = opts.presets[preset];
+  const out = {};
+  for (const input of $("rules-box").querySelectorAll("[data-rule]")) {
+    const name = input.dataset.rule;
+    let v;
+    if (input.type === "checkbox") v = input.checked;
+    else if (input.dataset.kind === "int") v = input.value === "" ? null : Number(input.value);
+    else v = input.value;
+    if (v !== values[name]) out[name] = v;
+  }
+  return { preset, rules: out };
+}
+
+/** The server's nickname rules (nomercy.server.names), checked here first so a person
+ *  gets the reason at once, in their language; the server checks again. */
+export function nicknameProblem(raw) {
+  const v = raw.normalize("NFKC").trim();
+  if (!v) return "nick.empty";
+  if ([...v].length > 24) return "nick.long";
+  if (/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u.test(v)) return "nick.bidi";
+  if (!/[^\p{Z}\p{Cf}\p{Cc}\p{Mn}\p{Me}\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5]/u.test(v)) return "nick.invisible";
+  if (/^bot(?![a-z])/i.test(v)) return "nick.bot";
+  return null;
+}
+
+export function renderLobby(ctx) {
+  const s = ctx.store.get();
+  const room = s.room;
+  $("lobby-code").textContent = room.code;
+  $("invite-link").value = `${location.origin}/join/${room.code}`;
+  const list = clear($("lobby-seats"));
+  const me = s.seat !== null ? room.seats[s.seat] : null;
+  for (const seat of room.seats) {
+    const li = el("li", seat.kind === "open" ? "open" : "");
+    li.appendChild(el("span", "name", seat.kind === "open" ? ctx.t("lobby.open_seat") : seat.kind === "bot" ? ctx.nameOf(seat.seat) : seat.nickname));
+    const tags = [seat.host ? "host" : null, seat.kind === "bot" ? "bot" : null, seat.seat === s.seat ? "you" : null,
+      seat.kind === "human" && !seat.connected ? "away" : null].filter(Boolean);
+    for (const t of tags) li.appendChild(el("span", "tag", ctx.t(`lobby.tag.${t}`)));
+    if (me && me.host && seat.kind === "human" && seat.seat !== s.seat) li.appendChild(ctx.kickButton(seat));
+    list.appendChild(li);
+  }
+  for (const r of room.removed || []) {
+    const li = el("li", "removed");
+    li.appendChild(el("span", "name", r.nickname));
+    li.appendChild(el("span", "tag", ctx.t("lobby.tag.removed")));
+    if (me && me.host) li.appendChild(ctx.readmitButton(r));
+    list.appendChild(li);
+  }
+  const host = me && me.host;
+  $("start-btn").hidden = !host;
+  $("lobby-note").textContent = s.seat === null
+    ? ctx.t("lobby.watching", { count: room.seats.filter((x) => x.kind !== "open").length, seats: room.seats.length })
+    : ctx.t(host ? "lobby.host_note" : "lobby.guest_note");
+  renderRulesSummary(ctx, room);
+}
+
+export function renderRulesSummary(ctx, room) {
+  const preset = ctx.i18n.has(`preset.${room.preset}.text`) ? ctx.t(`preset.${room.preset}.text`) : room.preset;
+  const mode = room.mode === "match" ? ctx.t("lobby.mode_match", { points: room.rules.target_score }) : ctx.t("lobby.mode_round");
+  const timer = room.turn_seconds ? ctx.t("lobby.timer", { count: room.turn_seconds }) : ctx.t("lobby.no_timer");
+  $("rules-preset").textContent = `${preset} ${mode} ${timer}`;
+  const lines = clear($("rules-lines"));
+  for (const line of room.summary || []) {
+    const li = el("li", "");
+    li.append(ctx.i18n.line(line), " ");
+    if (line.rule) li.appendChild(el("span", "rule-id", line.rule));
+    lines.appendChild(li);
+  }
+  const listBox = clear($("rules-list"));
+  for (const [group, names] of RULE_GROUPS) {
+    const present = names.filter((n) => n in room.rules);
+    if (!present.length) continue;
+    listBox.appendChild(el("h3", "rule-group-title", ctx.t(`rules.group.${group}`)));
+    const dl = el("dl");
+    for (const n of present) {
+      dl.appendChild(el("dt", "", `${ctx.t(`rule.${n}.label`)}: ${ruleValue(ctx, n, room.rules[n])}`));
+      dl.appendChild(el("dd", "", ctx.t(`rule.${n}.help`)));
+    }
+    listBox.appendChild(dl);
+  }
+}
+
+export function kickButtonFactory(ctx) {
+  return (seat) => labelled(button("small-btn danger", ctx.t("lobby.remove"), async () => {
+    const s = ctx.store.get();
+    const ok = await ctx.prompts.askChoice(ctx.t("lobby.remove_title", { name: seat.nickname }),
+      [["yes", ctx.t("lobby.remove_confirm", { name: seat.nickname })]], "",
+      ctx.t(s.room.status === "lobby" ? "lobby.remove_lobby" : "lobby.remove_game"), false);
+    if (ok !== "yes") return;
+    try { await ctx.api(`/api/rooms/${s.code}/kick`, { seat: seat.seat }, s.token); ctx.toast(ctx.t("lobby.removed", { name: seat.nickname })); } catch (err) { ctx.toastError(err); }
+  }), ctx.t("lobby.remove_label", { name: seat.nickname }));
+}
+
+function labelled(b, label) { b.setAttribute("aria-label", label); return b; }
+
+export function readmitButtonFactory(ctx) {
+  return (r) => {
+    const b = button("small-btn", ctx.t("lobby.readmit"), async () => {
+      const s = ctx.store.get();
+      try { await ctx.api(`/api/rooms/${s.code}/readmit`, { seat: r.seat }, s.token); } catch (err) { ctx.toastError(err); }
+    });
+    b.setAttribute("aria-label", ctx.t("lobby.readmit_label", { name: r.nickname }));
+    b.classList.add("readmit");
+    return b;
+  };
+}
