@@ -37,7 +37,7 @@ from server.conftest import ServerProcess, create_room, join_room, start_room  #
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -95,12 +95,12 @@ class Pages:
     def sit(self, server: ServerProcess, code: str, token: str, seat: int, size: dict[str, Any]) -> Any:
         """A page that already holds a seat token (as after creating or joining a room)."""
         page = self.new(size)
-        page.goto(server.url + "/")
+        goto(page, server.url + "/")
         page.evaluate(
             "([k, v]) => localStorage.setItem(k, v)",
             [f"nomercy:seat:{code}", json.dumps({"seat": seat, "token": token})],
         )
-        page.goto(f"{server.url}/join/{code}")
+        goto(page, f"{server.url}/join/{code}")
         return page
 
     def close(self) -> None:
@@ -114,6 +114,12 @@ def pages(browser: Any) -> Iterator[Pages]:
     yield p
     p.close()
     assert not p.errors, f"console errors: {p.errors}"
+
+
+def goto(page: Any, url: str) -> None:
+    """Open a page of the client and wait until it has its words and the server's options."""
+    page.goto(url)
+    page.wait_for_selector("html[data-ready]", state="attached")
 
 
 def shot(page: Any, name: str) -> None:
@@ -216,7 +222,7 @@ def seated(server: ServerProcess, seats: int, bots: int, **room: Any) -> tuple[s
 
 def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, server: ServerProcess) -> None:
     host = pages.new(DESKTOP)
-    host.goto(server.url + "/")
+    goto(host, server.url + "/")
     host.wait_for_selector("#rules-box [data-rule]", state="attached")
     assert not host.is_visible("#screen-table")
     shot(host, "01-home")
@@ -244,7 +250,7 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     assert invite.endswith(f"/join/{code}") and len(code) == 6
 
     guest = pages.new(PHONE)
-    guest.goto(invite)
+    goto(guest, invite)
     assert guest.input_value("#join-code") == code
     shot(guest, "01-home-invited")
     # A nickname that pretends to be a bot is refused with a reason.
@@ -292,7 +298,7 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     # A spectator with the code: the table and every count, no hand, no chat box; the
     # players see that someone watches.
     watcher = pages.new(PHONE)
-    watcher.goto(server.url + "/")
+    goto(watcher, server.url + "/")
     watcher.fill("#join-code", code)
     watcher.click("#watch-btn")
     watcher.wait_for_selector("#screen-table:not([hidden]) #top-card")
@@ -300,7 +306,7 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     assert hand(watcher) == [] and watcher.evaluate("nomercy.store.get().seat") is None
     assert not watcher.is_visible("#actions") and not watcher.is_visible("#chat-text")
     assert "onerror" in watcher.inner_text("#chat")  # the chat is readable
-    host.wait_for_function("document.querySelector('#watchers').textContent.startsWith('1 watching')")
+    host.wait_for_function("document.querySelector('#watchers').getAttribute('aria-label').startsWith('1 watching')")
     shot(watcher, "03b-spectator")
 
 

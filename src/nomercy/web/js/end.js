@@ -66,14 +66,15 @@ function renderEndTable(ctx, s, isMatch) {
     const row = body.insertRow();
     if (seat === o.winner) row.className = "winner";
     const out = o.knocked_out.some((k) => k.seat === seat);
-    const name = el("th", "", `${seat === o.winner ? "★ " : ""}${ctx.who(seat)}${out ? ` (${ctx.t("seat.knocked_out")})` : ""}`);
+    const name = el("th", "", `${seat === o.winner ? "★ " : ""}${ctx.who(seat)}${out ? ` (${ctx.t("seat.knocked_out", {}, { capital: false })})` : ""}`);
     name.scope = "row";
     row.appendChild(name);
     const hc = row.insertCell();
     hc.className = "reveal";
     const hand = s.reveal ? s.reveal[seat] : seat === s.seat ? v.hand : null;
-    if (!v.active[seat]) hc.textContent = s.koCards[seat] ? ctx.t("end.ko_cards", { count: s.koCards[seat] }) : ctx.t("seat.knocked_out");
-    else if (hand && hand.length) for (const c of hand) hc.appendChild(chipNode(c, ctx.i18n.cardName(c)));
+    if (!v.active[seat]) hc.textContent = s.koCards[seat] ? ctx.t("end.ko_cards", { count: s.koCards[seat] }, { capital: false })
+      : ctx.t("seat.knocked_out", {}, { capital: false });
+    else if (hand && hand.length) for (const c of hand) hc.appendChild(chipNode(c, ctx.i18n.cardTitle(c)));
     else hc.textContent = hand ? ctx.t("end.no_cards") : ctx.t("seat.cards", { count: v.hand_sizes[seat] });
     for (const r of rounds) {
       const cell = row.insertCell();

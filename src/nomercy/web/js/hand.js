@@ -37,7 +37,7 @@ export function renderHand(ctx) {
     rowEl.setAttribute("role", "none");
     cards.slice(row.start, row.start + row.size).forEach((code, j) => {
       const ok = playable.has(code);
-      const b = cardNode(code, ctx.i18n.cardName(code), "button", ok ? "playable" : myTurn ? "dim" : "");
+      const b = cardNode(code, ctx.i18n.cardTitle(code), "button", ok ? "playable" : myTurn ? "dim" : "");
       if (v.drawn === code && v.decision === "play_drawn") b.classList.add("drawn");
       b.type = "button";
       b.style.marginLeft = j === 0 ? "0" : `${row.step - cardW}px`;
@@ -45,7 +45,7 @@ export function renderHand(ctx) {
       b.style.setProperty("--rot", `${fan.rot}deg`);
       b.style.setProperty("--lift", `${fan.lift}px`);
       b.tabIndex = -1;
-      const name = ctx.i18n.cardName(code);
+      const name = ctx.i18n.cardTitle(code);
       b.setAttribute("aria-label", ok ? ctx.t("hand.playable", { card: code }) : name);
       b.setAttribute("aria-disabled", ok ? "false" : "true");
       b.addEventListener("click", () => playCard(ctx, code));
@@ -146,9 +146,7 @@ function whyText(ctx, s, canArm, armed) {
   if (d.deciding || choiceOf(d, "catch") || choiceOf(d, "uno")) parts.push(ctx.i18n.line(d.prompt));
   const challenge = choiceOf(d, "challenge");
   const take = choiceOf(d, "take");
-  const colour = d.deciding ? choiceOf(d, "color") : null;
   if (challenge) parts.push(ctx.i18n.line(challenge.cost));
   else if (take && d.deciding) parts.push(ctx.i18n.line(take.cost));
-  else if (colour && colour.cost) parts.push(ctx.i18n.line(colour.cost));
   return parts.join(" ");
 }

@@ -126,7 +126,8 @@ export function createI18n(lang, messages, ctx = {}) {
   /** A sentence from the server ({key, params}) in words. */
   function line(l, opts) { return l ? t(l.key, l.params || {}, opts) : ""; }
 
-  return { lang, t, line, parts, has, cardName, number: (n) => numbers.format(n), colorName: (c) => String(raw(`color.${c}`)) };
+  const cardTitle = (code) => { const n = cardName(code); return n[0].toUpperCase() + n.slice(1); };
+  return { lang, t, line, parts, has, cardName, cardTitle, number: (n) => numbers.format(n), colorName: (c) => String(raw(`color.${c}`)) };
 }
 
 /** The catalogs of a language: the shared game words and the page's own. */

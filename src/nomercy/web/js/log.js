@@ -6,7 +6,7 @@ import { chipNode } from "./cards.js";
 export function renderParts(ctx, node, parts) {
   for (const p of parts) {
     if (typeof p === "string") node.appendChild(document.createTextNode(p));
-    else if (p && p.card) node.appendChild(chipNode(p.card, ctx.i18n.cardName(p.card)));
+    else if (p && p.card) node.appendChild(chipNode(p.card, ctx.i18n.cardTitle(p.card)));
   }
   return node;
 }
@@ -16,7 +16,7 @@ function entryNode(ctx, entry) {
   renderParts(ctx, li, ctx.i18n.parts(entry.line.key, entry.line.params || {}));
   if (entry.cards && entry.cards.length) {
     li.appendChild(document.createTextNode(" "));
-    for (const c of entry.cards) li.appendChild(chipNode(c, ctx.i18n.cardName(c)));
+    for (const c of entry.cards) li.appendChild(chipNode(c, ctx.i18n.cardTitle(c)));
   }
   return li;
 }

@@ -160,7 +160,17 @@ function renderWatchers() {
   const s = store.get();
   const w = $("watchers");
   w.hidden = !s.room || !s.room.spectators;
-  if (s.room) w.textContent = ctx.t(s.seat === null ? "watchers.you_too" : "watchers.count", { count: s.room.spectators });
+  if (!s.room) return;
+  const text = ctx.t(s.seat === null ? "watchers.you_too" : "watchers.count", { count: s.room.spectators });
+  const eye = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  eye.setAttribute("viewBox", "0 0 24 24");
+  eye.setAttribute("width", "18");
+  eye.setAttribute("height", "18");
+  eye.setAttribute("aria-hidden", "true");
+  eye.innerHTML = '<path d="M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3" fill="currentColor"/>';
+  const label = ctx.t(s.seat === null ? "watchers.label_you" : "watchers.label", {}, { capital: false });
+  w.replaceChildren(eye, el("strong", "", ctx.i18n.number(s.room.spectators)), el("span", "label", label));
+  w.setAttribute("aria-label", text);
 }
 
 let colorAsked = null;
@@ -468,16 +478,18 @@ function wireHome() {
 }
 
 async function main() {
+  const m = location.pathname.match(/^\/join\/([2-9A-HJ-NP-Za-hj-np-z]{6})$/);
+  if (m) $("join-code").value = m[1].toUpperCase();
   wire();
+  const loading = api("/api/options");
   await setLanguage(store.get().lang);
-  options = await api("/api/options");
+  options = await loading;
   renderHome(ctx, options);
   fillPreset(options);
   wireHome();
-  const m = location.pathname.match(/^\/join\/([2-9A-HJ-NP-Za-hj-np-z]{6})$/);
+  document.documentElement.dataset.ready = "1";
   if (m) {
     const code = m[1].toUpperCase();
-    $("join-code").value = code;
     if (loadJSON(seatKey(code))) { enterRoom(code); return; }
     const removed = loadJSON(`removed:${code}`);
     if (removed) { store.set({ removedSeat: removed.seat }); enterRoom(code, true); showRemovedNote(); return; }

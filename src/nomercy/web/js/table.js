@@ -155,7 +155,7 @@ function renderPiles(ctx, s) {
   const trail = s.trail.length && s.trail[s.trail.length - 1] === v.top ? s.trail.slice(-3) : [v.top];
   trail.forEach((code, i) => {
     const under = i < trail.length - 1;
-    const c = cardNode(code, ctx.i18n.cardName(code), "div", "big");
+    const c = cardNode(code, ctx.i18n.cardTitle(code), "div", "big");
     c.style.setProperty("--r", `${(i - trail.length + 1) * 9 + (i % 2 ? 3 : -2)}deg`);
     c.style.setProperty("--x", `${(i - trail.length + 1) * 10}px`);
     if (under) { c.classList.add("under"); c.removeAttribute("role"); c.removeAttribute("aria-label"); c.setAttribute("aria-hidden", "true"); }
