@@ -240,3 +240,36 @@ def whole_round_plan(rules: dict[str, Any] | None = None, tries: int = 3_000) ->
         if set(WHOLE_ROUND_FEATURES) <= set(game.features):
             return game
     raise AssertionError("no seed found")
+
+
+def big_take_plan(mercy: int = 17) -> Plan:
+    """Ann starts with a Wild Draw 10; Bob holds nothing to stack, takes the 10 (a big take)
+    and reaches the Mercy limit: knocked out, and Ann wins the round."""
+    rules = {"mercy_limit": mercy}
+    for seed in range(50_000):
+        state = Match(2, Rules(mercy_limit=mercy), seed).state
+        if state.current_player != 0:
+            continue
+        wild = next(
+            (a for a in _plays(state) if a.card.code == "W+10" and not a.uno and str(a).endswith(" R")), None
+        )
+        if wild is None:
+            continue
+        state.apply(wild, 0)
+        if [str(a) for a in state.legal_actions()] != ["take"]:
+            continue
+        state.apply(state.legal_actions()[0], 1)
+        if state.outcome is not None and state.outcome.winner == 0:
+            return Plan(seed, rules, ("W+10",))
+    raise AssertionError("no seed found")
+
+
+def seven_plan(players: int = 3) -> Plan:
+    """Ann (seat 0) starts and holds a Seven she can play without calling UNO."""
+    for seed in range(20_000):
+        state = Match(players, Rules(), seed).state
+        if state.current_player == 0:
+            sevens = [a for a in _plays(state) if a.card.code.endswith("7") and not a.uno]
+            if sevens:
+                return Plan(seed, {}, (sevens[0].card.code,))
+    raise AssertionError("no seed found")

@@ -306,7 +306,9 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     assert hand(watcher) == [] and watcher.evaluate("nomercy.store.get().seat") is None
     assert not watcher.is_visible("#actions") and not watcher.is_visible("#chat-text")
     assert "onerror" in watcher.inner_text("#chat")  # the chat is readable
-    host.wait_for_function("document.querySelector('#watchers').getAttribute('aria-label').startsWith('1 watching')")
+    host.wait_for_function(
+        "document.querySelector('#watchers').getAttribute('aria-label').startsWith('1 watching')"
+    )
     shot(watcher, "03b-spectator")
 
 

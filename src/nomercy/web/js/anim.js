@@ -60,18 +60,37 @@ export function createAnim(ctx) {
       { transform: `translate(${-d / 2}px, 1px)` }, { transform: "translate(0,0)" }], { duration: 420 });
   }
 
-  /** A moment that fills the table: a big number or word, for a while. */
+  // Moments that fill the table: a big number or word, one after another.
+  const queue = [];
+  let showing = false;
+  let pending = 0;
+  let stash = [];
+
   function moment(kind, title, sub = "") {
+    queue.push([kind, title, sub]);
+    if (!showing) nextMoment();
+  }
+
+  function nextMoment() {
     const box = $("moment");
+    const item = queue.shift();
+    if (!item) {
+      showing = false;
+      box.hidden = true;
+      ctx.render(); // the end screen waited for the moments
+      return;
+    }
+    showing = true;
+    const [kind, title, sub] = item;
+    const duration = kind === "win" || kind === "match" ? 2600 : 1900;
     box.className = `moment ${kind}`;
     box.replaceChildren(el("div", "moment-title", title), ...(sub ? [el("div", "moment-sub", sub)] : []));
     box.hidden = false;
-    clearTimeout(moment.timer);
-    moment.timer = setTimeout(() => { box.hidden = true; }, kind === "win" || kind === "match" ? 2600 : 1900);
+    setTimeout(nextMoment, duration);
     if (off()) return;
     box.animate([{ opacity: 0, transform: "scale(1.6)" }, { opacity: 1, transform: "scale(1)", offset: 0.25 },
       { opacity: 1, transform: "scale(1)", offset: 0.8 }, { opacity: 0, transform: "scale(0.96)" }],
-    { duration: kind === "win" || kind === "match" ? 2600 : 1900, easing: "ease-out", fill: "both" });
+    { duration, easing: "ease-out", fill: "both" });
     if (kind === "bigtake" || kind === "ko") shake($("felt"), true);
     if (kind === "win" || kind === "match") confetti(kind === "match" ? 46 : 28);
   }
@@ -122,18 +141,11 @@ export function createAnim(ctx) {
     return delay + 40 * k;
   }
 
-  /** Play the motion of one action's events; `rects` from capture(), `before` the old view. */
-  function play(events, rects, before) {
+  /** Before the table is drawn: note the moments these events bring (a big take, your
+   *  knock-out, a win), so the end screen waits for them. */
+  function expect(events) {
     const s = ctx.store.get();
     const me = s.seat;
-    for (const e of events) {
-      if (e.type === "uno") bubble(e.seat, ctx.t("anim.uno"));
-      else if (e.type === "played" && e.uno) bubble(e.seat, ctx.t("anim.uno"));
-    }
-    for (const e of events) {
-      if (e.type === "caught") announce(ctx.t("anim.caught", { seat: e.seat }), "caught");
-      if (e.type === "uno" || (e.type === "played" && e.uno)) announce(ctx.t("anim.uno_by", { seat: e.seat }), "uno");
-    }
     const moments = [];
     for (const e of events) {
       if (e.type === "drew" && e.seat === me && (e.reason === "stack" || e.reason === "penalty") && e.count >= 10) {
@@ -146,7 +158,26 @@ export function createAnim(ctx) {
         moments.push([matchOver ? "match" : "win", ctx.t(key, { seat: matchOver ? s.room.match_winner ?? e.winner : e.winner }), ""]);
       }
     }
+    stash = moments;
+    if (moments.length) pending += 1;
+  }
+
+  /** Play the motion of one action's events; `rects` from capture(), `before` the old view. */
+  function play(events, rects, before) {
+    const s = ctx.store.get();
+    const me = s.seat;
+    for (const e of events) {
+      if (e.type === "uno") bubble(e.seat, ctx.t("anim.uno"));
+      else if (e.type === "played" && e.uno) bubble(e.seat, ctx.t("anim.uno"));
+    }
+    for (const e of events) {
+      if (e.type === "caught") announce(ctx.t("anim.caught", { seat: e.seat }), "caught");
+      if (e.type === "uno" || (e.type === "played" && e.uno)) announce(ctx.t("anim.uno_by", { seat: e.seat }), "uno");
+    }
+    const moments = stash;
+    stash = [];
     if (off()) {
+      if (moments.length) pending -= 1;
       for (const [kind, title, sub] of moments) moment(kind, title, sub);
       return;
     }
@@ -193,8 +224,12 @@ export function createAnim(ctx) {
         }
       }
     }
-    setTimeout(() => { for (const [kind, title, sub] of moments) moment(kind, title, sub); }, Math.min(delay, 900));
+    if (moments.length) {
+      setTimeout(() => { pending -= 1; for (const [kind, title, sub] of moments) moment(kind, title, sub); }, Math.min(delay, 900));
+    }
   }
 
-  return { capture, play, grow, moment, shake };
+  /** True while moments are queued or shown (the end screen waits for them). */
+  const busy = () => showing || pending > 0;
+  return { capture, expect, play, grow, moment, shake, busy };
 }

@@ -8,7 +8,7 @@ export function renderEnd(ctx) {
   const v = s.view;
   const end = $("end");
   const room = s.room;
-  if (!v || !v.outcome || s.endHidden || !room) { end.hidden = true; return; }
+  if (!v || !v.outcome || s.endHidden || !room || ctx.anim.busy()) { end.hidden = true; return; }
   const wasHidden = end.hidden;
   end.hidden = false;
   const o = v.outcome;

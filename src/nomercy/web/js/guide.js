@@ -13,7 +13,7 @@ const SECTIONS = [
   ["mercy", [["back"], ["back"], ["back"], ["back"]], "25"],
   ["seven", [["G7"], ["Y0"]], null],
   ["actions", [["BS"], ["BR"], ["GSE"], ["YDA"], ["WR+4"], ["W+10"]], null],
-  ["uno", [["B9"]], "UNO!"],
+  ["uno", [["B9"]], "anim.uno"],
   ["win", [["W+10"], ["R8"]], null],
 ];
 
@@ -36,7 +36,7 @@ export function renderGuide(ctx) {
       if (mark === "yes" || mark === "no") wrap.appendChild(el("span", "mark", mark === "yes" ? "✓" : "✗"));
       pic.appendChild(wrap);
     });
-    if (badge) pic.appendChild(el("span", "guide-badge", badge));
+    if (badge) pic.appendChild(el("span", "guide-badge", ctx.i18n.has(badge) ? ctx.t(badge) : badge));
     section.appendChild(pic);
     section.appendChild(el("p", "", ctx.t(`guide.${name}.text`)));
     body.appendChild(section);

@@ -46,9 +46,16 @@ export function renderHand(ctx) {
       b.style.setProperty("--lift", `${fan.lift}px`);
       b.tabIndex = -1;
       const name = ctx.i18n.cardTitle(code);
-      b.setAttribute("aria-label", ok ? ctx.t("hand.playable", { card: code }) : name);
+      const hint = cardHint(ctx, d, code);
+      b.setAttribute("aria-label", ok ? `${ctx.t("hand.playable", { card: code })}. ${hint}` : name);
       b.setAttribute("aria-disabled", ok ? "false" : "true");
+      b.title = hint;
       b.addEventListener("click", () => playCard(ctx, code));
+      // What the card would do (or why it cannot be played), beside the buttons.
+      const tell = () => { if (myTurn) $("why").textContent = hint; };
+      b.addEventListener("focus", tell);
+      b.addEventListener("mouseenter", tell);
+      b.addEventListener("mouseleave", () => renderButtons(ctx));
       rowEl.appendChild(b);
       if (!first) first = b;
     });
@@ -58,6 +65,18 @@ export function renderHand(ctx) {
   const focus = (focused && all.find((b) => b.dataset.code === focused)) || all.find((b) => b.classList.contains("playable")) || first;
   if (focus) focus.tabIndex = 0;
   if (focused && focus) focus.focus({ preventScroll: true });
+}
+
+/** A card's play and what it causes ("Play Wild Draw 6: Bob then faces +8"), or its reason. */
+function cardHint(ctx, d, code) {
+  const plays = narrowPlays(playsOf(d, code), { unoArmed: ctx.store.get().unoArmed });
+  if (!plays.length) {
+    const reason = blockedReason(d, code);
+    return reason ? ctx.i18n.line(reason) : "";
+  }
+  const c = plays[0];
+  const label = ctx.i18n.line(plays.length > 1 && c.color ? { key: "choice.play", params: { card: code } } : c.label);
+  return c.cost ? `${label}: ${ctx.i18n.line(c.cost, { capital: false })}` : label;
 }
 
 export function nextSort(sort) { return SORTS[(SORTS.indexOf(sort) + 1) % SORTS.length]; }

@@ -301,6 +301,7 @@ const handlers = {
     const s = store.get();
     const events = msg.events || [];
     if (events.some((e) => e.type === "started") && before.view && before.view.outcome) window.scrollTo(0, 0);
+    if (!msg.snapshot) ctx.anim.expect(events); // first: the end screen waits for a moment
     render();
     if (!msg.snapshot) {
       ctx.anim.play(events, rects, before.view);

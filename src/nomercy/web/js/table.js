@@ -92,7 +92,7 @@ function seatPlate(ctx, s, seat, k, pos) {
     plate.appendChild(warn);
   }
   if ((v.uno_open || []).includes(seat)) plate.appendChild(el("div", "uno-flag", ctx.t("seat.no_uno")));
-  else if (v.active[seat] && count === 1) plate.appendChild(el("div", "uno-flag ok", "UNO"));
+  else if (v.active[seat] && count === 1) plate.appendChild(el("div", "uno-flag ok", ctx.t("seat.uno")));
   if (me && me.host && info && info.kind === "human" && seat !== s.seat) div.appendChild(ctx.kickButton(info));
   div.setAttribute("role", "group");
   const state = v.active[seat] ? ctx.t("seat.cards", { count }) : ctx.t("seat.knocked_out");
