@@ -88,9 +88,9 @@ export function createAnim(ctx) {
     box.hidden = false;
     setTimeout(nextMoment, duration);
     if (off()) return;
-    box.animate([{ opacity: 0, transform: "scale(1.6)" }, { opacity: 1, transform: "scale(1)", offset: 0.25 },
-      { opacity: 1, transform: "scale(1)", offset: 0.8 }, { opacity: 0, transform: "scale(0.96)" }],
-    { duration, easing: "ease-out", fill: "both" });
+    // In with a slam, then it stays until it is hidden (its timer, not the animation, ends it).
+    box.animate([{ opacity: 0, transform: "scale(1.6)" }, { opacity: 1, transform: "scale(1)" }],
+      { duration: 420, easing: "cubic-bezier(.2,1.4,.4,1)", fill: "both" });
     if (kind === "bigtake" || kind === "ko") shake($("felt"), true);
     if (kind === "win" || kind === "match") confetti(kind === "match" ? 46 : 28);
   }
@@ -137,8 +137,8 @@ export function createAnim(ctx) {
     for (let s = 0; s < view.players; s++) if (view.active[s]) order.push(s);
     const rounds = Math.min(7, Math.max(...order.map((s) => view.hand_sizes[s])));
     let k = 0;
-    for (let r = 0; r < rounds; r++) for (const s of order) fly(backNode(), deck, seatRect(s), delay + 40 * k++, 300, 0);
-    return delay + 40 * k;
+    for (let r = 0; r < rounds; r++) for (const s of order) fly(backNode(), deck, seatRect(s), delay + 60 * k++, 420, 0);
+    return delay + 60 * k;
   }
 
   /** Before the table is drawn: note the moments these events bring (a big take, your

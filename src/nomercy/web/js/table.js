@@ -93,7 +93,12 @@ function seatPlate(ctx, s, seat, k, pos) {
   }
   if ((v.uno_open || []).includes(seat)) plate.appendChild(el("div", "uno-flag", ctx.t("seat.no_uno")));
   else if (v.active[seat] && count === 1) plate.appendChild(el("div", "uno-flag ok", ctx.t("seat.uno")));
-  if (me && me.host && info && info.kind === "human" && seat !== s.seat) div.appendChild(ctx.kickButton(info));
+  if (me && me.host && info && info.kind === "human" && seat !== s.seat) {
+    const kick = ctx.kickButton(info);
+    kick.textContent = "×"; // the seat keeps its size; the label names the player
+    kick.classList.add("seat-kick");
+    div.appendChild(kick);
+  }
   div.setAttribute("role", "group");
   const state = v.active[seat] ? ctx.t("seat.cards", { count }) : ctx.t("seat.knocked_out");
   const turn = seat === v.current_player && !v.outcome ? ctx.t("seat.deciding") : "";
