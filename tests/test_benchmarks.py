@@ -212,3 +212,16 @@ def test_findings_script_prints_every_question_and_the_command() -> None:
 def test_findings_script_refuses_bad_sizes() -> None:
     pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
     assert "--games must be >= 1" in _refused("benchmarks/findings.py", "--games", "0")
+
+
+def test_browser_frames_benchmark_prints_both_moments_and_the_command() -> None:
+    """One unthrottled run of each moment: the figures and the command come out."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("playwright.sync_api")
+    import shutil
+
+    if shutil.which("chromium") is None:
+        pytest.skip("Debian's chromium is not installed")
+    out = _run("benchmarks/browser_frames.py", "--runs", "1", "--throttle", "1")
+    assert "big draw" in out and "swap" in out and "dropped" in out
+    assert "command: .venv/bin/python benchmarks/browser_frames.py" in out

@@ -273,12 +273,18 @@ SEEN_TEXT = """() => {
   const out = [document.title];
   const visible = (el) => el && !el.closest('[hidden], .sprite, script, style') && el.checkVisibility();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n; (n = walker.nextNode()); ) if (n.textContent.trim() && visible(n.parentElement)) out.push(n.textContent);
+  for (let n; (n = walker.nextNode()); ) {
+    if (n.textContent.trim() && visible(n.parentElement)) out.push(n.textContent);
+  }
   for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
     if (el.closest('[hidden]')) continue;
-    for (const a of ['aria-label', 'title', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    for (const a of ['aria-label', 'title', 'placeholder']) {
+      if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
   }
-  for (const o of document.querySelectorAll('select option')) if (!o.closest('[hidden]')) out.push(o.textContent);
+  for (const o of document.querySelectorAll('select option')) {
+    if (!o.closest('[hidden]')) out.push(o.textContent);
+  }
   return out;
 }"""
 #: What may stand outside a catalog's words: names, the room code, card codes and corner
@@ -445,7 +451,8 @@ def test_what_testing_of_the_first_client_found(pages: Pages, server: ServerProc
     page = sit(pages, server, code, tokens[0], 0, DESKTOP, "en")
     page.wait_for_selector("#hand .card >> nth=29")
     box = page.evaluate(
-        "(() => { const r = document.querySelector('#actions').getBoundingClientRect(); return [r.top, r.bottom]; })()"
+        "(() => { const r = document.querySelector('#actions').getBoundingClientRect();"
+        " return [r.top, r.bottom]; })()"
     )
     assert box[0] >= 0 and box[1] <= 800 + 1, box
     # The keyboard's focus on a card is its own mark, not the playable glow.
@@ -483,8 +490,10 @@ def test_what_testing_of_the_first_client_found(pages: Pages, server: ServerProc
     desktop.click("#house-rules summary")
     cut = desktop.evaluate(
         "[...document.querySelectorAll('#create-form select')].filter(s => s.checkVisibility())"
-        ".filter(s => { const o = s.options[s.selectedIndex]; const c = document.createElement('canvas').getContext('2d');"
-        " c.font = getComputedStyle(s).font; return c.measureText(o.textContent).width > s.clientWidth - 24; })"
+        ".filter(s => { const o = s.options[s.selectedIndex];"
+        " const c = document.createElement('canvas').getContext('2d');"
+        " c.font = getComputedStyle(s).font;"
+        " return c.measureText(o.textContent).width > s.clientWidth - 24; })"
         ".map(s => s.id)"
     )
     assert cut == [], cut
