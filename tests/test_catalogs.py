@@ -220,3 +220,44 @@ def mark(message: Any) -> Any:
     out.append(f"⟪{rest}⟫" if rest.strip() else rest)
     del pieces
     return "".join(out)
+
+
+@pytest.mark.parametrize(
+    ("requested", "environ", "expected"),
+    [
+        ("nb", {}, "nb"),
+        ("en", {"LANG": "nb_NO.UTF-8"}, "en"),
+        (None, {"LANG": "nb_NO.UTF-8"}, "nb"),
+        (None, {"LANGUAGE": "nn:en", "LANG": "C.UTF-8"}, "nb"),
+        (None, {"LC_ALL": "no_NO"}, "nb"),
+        (None, {"LANG": "de_DE.UTF-8"}, "en"),
+        (None, {"LANG": "C"}, "en"),
+        (None, {}, "en"),
+    ],
+)
+def test_the_language_comes_from_lang_or_the_environment(
+    requested: str | None, environ: dict[str, str], expected: str
+) -> None:
+    from nomercy.i18n import resolve_language
+
+    assert resolve_language(requested, environ) == expected
+
+
+def test_a_language_we_do_not_speak_is_refused_by_name() -> None:
+    from nomercy.i18n import resolve_language
+
+    with pytest.raises(ValueError, match="not a language of this game: use en, nb"):
+        resolve_language("xx")
+
+
+def test_numbers_and_plurals_follow_each_language() -> None:
+    en, nb = Catalog("en"), Catalog("nb")
+    assert en.text("term.cards", count=1) == "1 card" and en.text("term.cards", count=3) == "3 cards"
+    assert nb.text("term.cards", count=1) == "1 kort"
+    assert en.number(1000) == "1,000" and nb.number(1000) == "1\xa0000"
+    words = Words(me=0, seat_name=lambda s: f"P{s}")
+    assert nb.text("event.hands_swapped", words, seat=1, target=0) == "P1 og deg byttet hånd."
+    assert (
+        en.text("event.challenged_innocent", words, seat=1, by=0)
+        == "P1 challenged your Wild Draw 4: it was allowed."
+    )

@@ -23,6 +23,9 @@ def term_env(tmp_path: Path) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE.parents[1] / "src"), env.get("PYTHONPATH")) if p)
     env.pop("NO_COLOR", None)
     env["TERM"] = "xterm-256color"
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):  # English, unless a test asks otherwise
+        env.pop(name, None)
+    env["LANG"] = "C.UTF-8"
     return env
 
 

@@ -121,3 +121,35 @@ def test_a_finished_game_is_not_resumed_but_replayed(tmp_path: Path, spawn: Spaw
     child.expect("You played R\\+4")
     child.expect("P0 You played their last card and wins the round")
     child.expect(pexpect.EOF)
+
+
+def test_the_game_speaks_norwegian_with_lang_or_the_environment(
+    tmp_path: Path, spawn: Spawn, scenario: Path, term_env: dict[str, str]
+) -> None:
+    """--lang nb, or LANG=nb_NO.UTF-8: the table, the rules summary (r), an explanation and
+    the save message in Norwegian; card codes and rule IDs as they are. --lang xx is refused."""
+    child = spawn(["play", "--lang", "nb", "--bots", "first", "--fast", "--start-state", str(scenario)])
+    child.expect("Hånden din")
+    child.expect("Ditt trekk")
+    child.sendline("r")
+    child.expect("slått ut av runden \\(M1\\)")
+    child.sendline("zz")
+    child.expect("er verken et kort eller en tast")
+    child.sendline("q")
+    child.expect("Spillet er lagret i")
+    child.expect(pexpect.EOF)
+    env = {**term_env, "LANG": "nb_NO.UTF-8"}
+    program = Path(__file__).with_name("program.py")
+    child = pexpect.spawn(
+        sys.executable,
+        [str(program), "play", "--bots", "first", "--fast", "--start-state", str(scenario)],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(24, 80),
+    )
+    child.expect("Ditt trekk")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    refused = run(["play", "--lang", "xx"], term_env)
+    assert refused.returncode == 2 and "not a language of this game" in refused.stderr

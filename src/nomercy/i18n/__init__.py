@@ -29,7 +29,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal
 
 from nomercy.cards import Card, Color
@@ -69,7 +69,7 @@ def _ours(name: str) -> str | None:
         return None
     try:
         language = Locale.parse(base).language
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, UnknownLocaleError):
         language = base.split("_")[0].lower()
     return _ALIASES.get(language)
 
