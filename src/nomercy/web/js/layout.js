@@ -2,7 +2,7 @@
 // felt, and how a hand is laid out in rows so every card shows its corner.
 
 /** Seat positions (percent of the felt) in play order from the bottom seat, clockwise. */
-export function seatPositions(n, { bottomY = 47, ringX = 44, ringY = 40 } = {}) {
+export function seatPositions(n, { bottomY = 47, ringX = 44, ringY = 42 } = {}) {
   const out = [];
   for (let k = 0; k < n; k++) {
     const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
