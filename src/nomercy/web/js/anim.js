@@ -21,6 +21,7 @@ export function createAnim(ctx) {
   function fly(node, from, to, delay = 0, duration = 380, spin = -8) {
     if (!from || !to) return;
     node.classList.add("ghost");
+    node.setAttribute("aria-hidden", "true");
     node.style.left = `${from.left + from.width / 2}px`;
     node.style.top = `${from.top + from.height / 2}px`;
     document.body.appendChild(node);

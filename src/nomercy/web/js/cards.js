@@ -213,8 +213,14 @@ export function cardNode(code, name, tag = "div", cls = "") {
   c.className = `card c-${color} ${cls}`.trim();
   c.dataset.code = code;
   c.appendChild(artNode(code));
-  c.setAttribute("aria-label", name);
-  if (tag !== "button") c.setAttribute("role", "img");
+  if (name) {
+    c.setAttribute("aria-label", name);
+    if (tag !== "button") c.setAttribute("role", "img");
+  } else {
+    // No name: a picture that repeats what the page says in words (a flying card, the art of
+    // the end screen and the guide), hidden from assistive technology rather than unnamed.
+    c.setAttribute("aria-hidden", "true");
+  }
   return c;
 }
 
