@@ -288,10 +288,12 @@ SEEN_TEXT = """() => {
   return out;
 }"""
 #: What may stand outside a catalog's words: names, the room code, card codes and corner
-#: symbols, numbers, the brand and the languages' own names, key letters.
+#: symbols, numbers, the brand and the languages' own names, key letters. The room code comes
+#: first: a code such as "4PHEGK" would otherwise lose its digit to the card-number pattern.
 ALLOWED = re.compile(
+    r"\b[A-Z0-9]{6}\b|"  # the room code
     r"Ann|Bob|nomercy|\bno\b|\bmercy\b|English|Norsk|[RYGBW]?[0-9]|[RYGB](?:⊘⊘|⊘|⇄|≡|\+2|\+4)|⇄\+4|\+\d+|◎|"
-    r"\b[A-Z0-9]{6}\b|\b[A-Z]\b|[\W_]+",  # the room code; a key letter or a name's initial
+    r"\b[A-Z]\b|[\W_]+",  # a key letter or a name's initial
 )
 
 
