@@ -31,7 +31,7 @@ def _nav_pages() -> set[str]:
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     match = re.search(r"^nav:\n(?P<body>(?:[ \t]+.*\n|\n)*)", text, re.MULTILINE)
     assert match, "mkdocs.yml has no nav section"
-    return set(re.findall(r":\s*(\S+\.md)\s*$", match["body"], re.MULTILINE))
+    return set(re.findall(r":\s*(\S+\.md)\s*(?:#.*)?$", match["body"], re.MULTILINE))
 
 
 def _guides() -> set[str]:
