@@ -27,7 +27,7 @@ COMPILED_TESTS ?= tests/rules tests/golden tests/bots tests/test_api.py tests/te
 	tests/test_benchmarks.py tests/test_invariants.py tests/test_properties.py tests/test_rlcard_preset.py \
 	tests/test_shuffle.py
 
-.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench clean
+.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench docs clean
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -114,6 +114,11 @@ bench: $(VENV)/.installed-dev,bench,fast $(CVENV)/.synced
 	$(BIN)/python benchmarks/engine.py
 	$(CBIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/native.py
+
+## docs: the reference manual (guides and API) into build/site, strictly: a broken link,
+## a page missing from the nav or an unresolved reference fails
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) $(CVENV) build dist .pytest_cache .mypy_cache .ruff_cache
