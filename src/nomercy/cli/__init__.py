@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from nomercy import __version__
 from nomercy.cli import rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.play import play
@@ -18,6 +19,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"nomercy {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_print_version, is_eager=True, help="print the version and exit"
+    ),
+) -> None:
+    """UNO Show 'em No Mercy: play, simulate and study the game. Unaffiliated with Mattel."""
+
+
 app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
 app.command("rules")(rules_cmd.rules)
 app.command("tournament", cls=simulate.OptionalRayCommand)(tournament)
