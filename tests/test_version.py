@@ -50,9 +50,8 @@ def test_version_option() -> None:
 
 
 def test_python_m_nomercy_version() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "nomercy", "--version"], capture_output=True, text=True, timeout=60, check=False
-    )
+    command = [sys.executable, "-m", "nomercy", "--version"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (0, f"nomercy {nomercy.__version__}\n")
 
 

@@ -15,6 +15,7 @@ from rich.table import Table
 from nomercy.cli.options import load_rules
 from nomercy.cli.simulate import ENGINE_HELP, backend_for, make_spec, reproduce, run_with_progress
 from nomercy.errors import InvalidRules
+from nomercy.rules import PRESETS
 from nomercy.sim.runner import Row
 
 __all__ = ["compare", "report"]
@@ -68,11 +69,15 @@ def compare(
     games: int = typer.Option(10_000, "--games", "-n", min=1, help="games per rule set"),
     players: int = typer.Option(4, "--players", "-p", min=2, help="players per game"),
     seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the run (the same for every rule set)"),
-    preset: str | None = typer.Option(None, help="base preset of every rule set"),
+    preset: str | None = typer.Option(
+        None, help=f"base preset of every rule set: {', '.join(PRESETS)} (default: no_mercy)"
+    ),
     rule: list[str] = typer.Option(
         [], "--rule", "-r", help="override applied to every rule set (repeatable)"
     ),
-    bots: str = typer.Option("random", "--bots", "-b", help="bot per seat, comma-separated"),
+    bots: str = typer.Option(
+        "random", "--bots", "-b", help="bot per seat, comma-separated (one name: every seat)"
+    ),
     workers: int | None = typer.Option(
         None, "--workers", "-w", help="worker processes (default: every core)"
     ),

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from nomercy import bots as bot_registry
-from nomercy.cli.options import load_rules
+from nomercy.cli.options import PRESET_HELP, load_rules
 from nomercy.engine import GameState
 from nomercy.errors import NoMercyError
 from nomercy.i18n import catalog, resolve_language
@@ -42,21 +42,21 @@ def play(
         None,
         "--bots",
         "-b",
-        help="bots for the other seats, comma-separated, repeated to fill them [default: heuristic]",
+        help="bots for the other seats, comma-separated, repeated to fill them \\[default: heuristic]",
     ),
-    preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
+    preset: str | None = typer.Option(None, help=PRESET_HELP),
     rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
     rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
     match: bool = typer.Option(False, "--match", help="play a scored match to the target score (E4)"),
     seed: int | None = typer.Option(
         None, "--seed", "-s", min=0, help="seed: the same seed deals the same game"
     ),
-    name: str | None = typer.Option(None, "--name", help="your name at the table [default: You]"),
+    name: str | None = typer.Option(None, "--name", help="your name at the table \\[default: You]"),
     speed: float = typer.Option(0.6, "--speed", min=0.0, help="seconds to pause after each bot move"),
     lang: str | None = typer.Option(
         None,
         "--lang",
-        help="language of the game: en (English) or nb (Norwegian Bokmål) [default: from LANG]",
+        help="language of the game: en (English) or nb (Norwegian Bokmål) \\[default: from LANG]",
     ),
     fast: bool = typer.Option(False, "--fast", help="no pauses between bot moves"),
     save: Path | None = typer.Option(None, "--save", help="save file (default: under your data directory)"),
@@ -123,9 +123,14 @@ def _new(
         if start.is_over or start.current is None:
             raise fail(console, f"{start_state}: that round is already over")
     if not 2 <= players <= rules.max_players:
-        raise typer.BadParameter(f"{players} players: a table seats 2 to {rules.max_players} (S1)")
+        raise typer.BadParameter(
+            f"{players} players: a table seats 2 to {rules.max_players} (S1)", param_hint="--players"
+        )
     if len(names) > players - 1:
-        raise typer.BadParameter(f"{len(names)} bots for {players - 1} seats", param_hint="--bots")
+        raise typer.BadParameter(
+            f"{len(names)} bots for {players - 1} seats: name at most one bot per seat other than yours",
+            param_hint="--bots",
+        )
     if seed is None:
         seed = random.SystemRandom().getrandbits(63)
     try:

@@ -6,17 +6,18 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from nomercy.errors import InvalidRules
 from nomercy.rules import PRESETS, Rules
 
 
 def rules(
-    preset: str = typer.Option("no_mercy", help="show the values of this preset (no_mercy, classic)"),
+    preset: str = typer.Option("no_mercy", help=f"show the values of this preset: {', '.join(PRESETS)}"),
 ) -> None:
     """Print the house rules, their values in a preset, and what each decides."""
     try:
         chosen = Rules.preset(preset)
-    except Exception as exc:
-        raise typer.BadParameter(str(exc)) from None
+    except InvalidRules as exc:
+        raise typer.BadParameter(str(exc).removeprefix("preset: "), param_hint="--preset") from None
     table = Table(title=f"House rules ({preset}); presets: {', '.join(PRESETS)}")
     table.add_column("rule")
     table.add_column("value")

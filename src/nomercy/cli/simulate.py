@@ -32,7 +32,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand
 
-from nomercy.cli.options import load_rules
+from nomercy.cli.options import PRESET_HELP, load_rules
 from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
 from nomercy.sim.backends import Backend, RunResult, execute, make_backend
@@ -219,16 +219,28 @@ def make_spec(
             label=label,
             engine=engine.strip().lower(),
         )
-    except InvalidRules as exc:
-        raise typer.BadParameter(str(exc)) from None
+    except InvalidRules as exc:  # the table's size (S1)
+        raise typer.BadParameter(str(exc).removeprefix("players: "), param_hint="--players") from None
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        text = str(exc)
+        hint = "--bots" if "bot" in text else "--engine" if "engine" in text else None
+        raise typer.BadParameter(text, param_hint=hint) from None
     except ImportError as exc:  # --engine native without the fast extra
-        raise typer.BadParameter(str(exc), param_hint="--engine") from None
+        raise typer.BadParameter(native_missing(exc), param_hint="--engine") from None
+
+
+def native_missing(exc: ImportError) -> str:
+    """What to install when the native engine cannot be imported (numpy or numba missing)."""
+    missing = f"{exc.name} is missing" if exc.name else str(exc)
+    return f"the native engine needs the fast extra: pip install 'nomercy[fast]' ({missing})"
 
 
 #: ``--engine``: the reference Python engine, or the native one (the ``fast`` extra).
-ENGINE_HELP = "what plays the games: python (default) or native (pip install 'nomercy[fast]'; random bots)"
+#: Help texts are Rich markup: ``\\[`` keeps the extra's brackets.
+ENGINE_HELP = (
+    "what plays the games: python (default) or native (random and heuristic bots; "
+    "pip install 'nomercy\\[fast]')"
+)
 
 
 def backend_for(workers: int | None, ray: str | None) -> Backend:
@@ -248,7 +260,7 @@ def simulate(
     games: int = typer.Option(1000, "--games", "-n", min=0, help="number of games"),
     players: int = typer.Option(4, "--players", "-p", min=2, help="players per game"),
     seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole run"),
-    preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
+    preset: str | None = typer.Option(None, help=PRESET_HELP),
     rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
     rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
     bots: str = typer.Option(
@@ -270,7 +282,11 @@ def simulate(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show the progress bar"),
     chunk_size: int | None = typer.Option(None, "--chunk-size", min=1, hidden=True, help="games per task"),
 ) -> None:
-    """Play seeded games between bots and summarise them (rows to --out for 'nomercy report')."""
+    """Play seeded games between bots and summarise them (rows to --out for 'nomercy report').
+
+    Any bot plays here (random, heuristic, expert, ...); --engine native plays random and
+    heuristic bots faster.
+    """
     rules = load_rules(preset, rule, rules_file)
     spec = make_spec(games, players, rules, bots, seed, rules_label(preset, rule, rules_file), engine)
     backend = backend_for(workers, ray)

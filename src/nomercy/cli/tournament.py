@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from nomercy.cli.options import load_rules
+from nomercy.cli.options import PRESET_HELP, load_rules
 from nomercy.cli.simulate import backend_for
 from nomercy.sim.backends import default_workers
 from nomercy.sim.tournament import TournamentResult, parse_bots, run_tournament
@@ -23,7 +23,8 @@ def tournament(
         "--bots",
         "-b",
         help="one bot per seat, comma-separated; name*K repeats, name:key=value sets an option "
-        "(e.g. expert:budget=300,heuristic*3)",
+        "(e.g. expert:budget=300,heuristic*3); one name alone plays itself on every seat "
+        "(2 seats, or --players N)",
     ),
     games: int = typer.Option(2000, "--games", "-n", min=1, help="games (or matches with --match)"),
     players: int | None = typer.Option(None, "--players", "-p", min=2, help="players (default: one per bot)"),
@@ -37,7 +38,7 @@ def tournament(
     ),
     match: bool = typer.Option(False, "--match", help="play full scored matches to the target score (E4)"),
     as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
-    preset: str | None = typer.Option(None, help="rules preset: no_mercy (default) or classic"),
+    preset: str | None = typer.Option(None, help=PRESET_HELP),
     rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
     rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
 ) -> None:
@@ -47,6 +48,8 @@ def tournament(
         specs = parse_bots(bots)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--bots") from None
+    if len(specs) == 1:  # a bot against itself: on every seat
+        specs = specs * (players if players is not None else 2)
     players = players if players is not None else len(specs)
     if len(specs) != players:
         raise typer.BadParameter(
@@ -54,7 +57,9 @@ def tournament(
             param_hint="--bots",
         )
     if players > rules.max_players:
-        raise typer.BadParameter(f"{players} players: this table seats at most {rules.max_players} (S1)")
+        raise typer.BadParameter(
+            f"{players} players: this table seats at most {rules.max_players} (S1)", param_hint="--players"
+        )
     backend = backend_for(max(1, min(workers or default_workers(), games)), ray)
     err = Console(stderr=True)
     show = not as_json and sys.stderr.isatty()
