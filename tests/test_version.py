@@ -62,3 +62,12 @@ def test_license_and_urls() -> None:
     urls = PYPROJECT["project"]["urls"]
     assert set(urls) == {"Homepage", "Repository", "Documentation", "Changelog", "Issues"}
     assert all(url.startswith(urls["Repository"]) for url in urls.values())
+
+
+def test_the_release_check_runs_in_ci() -> None:
+    """The full check (build, fresh venv, commands) is slow; here only that CI runs it."""
+    script = ROOT / "scripts" / "release_check.sh"
+    assert subprocess.run(["bash", "-n", str(script)], check=False, timeout=30).returncode == 0
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^release-check:.*\n\tbash scripts/release_check\.sh ", makefile, re.M)
+    assert re.search(r"^make release-check\b", (ROOT / ".ci" / "run").read_text(), re.M)
