@@ -2,9 +2,12 @@
 
 Install with ``pip install nomercy[rl]``. Importing this package registers
 
-- Gymnasium: ``gymnasium.make("nomercy/NoMercy-v1", players=2, opponents="random")``
-- PettingZoo: ``pettingzoo.make("aec", "nomercy/NoMercy-v1", players=4)``, or
+- Gymnasium: ``gymnasium.make("nomercy/NoMercy-v2", players=2, opponents="random")``
+- PettingZoo: ``pettingzoo.make("aec", "nomercy/NoMercy-v2", players=4)``, or
   ``nomercy.rl.pettingzoo.env(players=4)``
+
+The ids end in ``-v{ENV_VERSION}``; the former ``nomercy/NoMercy-v1`` still makes the same
+environment, with a DeprecationWarning that names the current id.
 
 OpenSpiel registers on ``import nomercy.rl.openspiel_game`` (it loads pyspiel):
 ``pyspiel.load_game("python_nomercy", {"players": 4})``.
@@ -32,7 +35,7 @@ from nomercy.rl.encoding import (
     legal_mask,
     observe,
 )
-from nomercy.rl.gymnasium_env import GYM_ENV_ID, NoMercyEnv
+from nomercy.rl.gymnasium_env import DEPRECATED_GYM_IDS, GYM_ENV_ID, NoMercyEnv
 from nomercy.rl.vector_env import VectorEnv
 
 __all__ = [
@@ -52,16 +55,22 @@ __all__ = [
     "observe",
 ]
 
-if GYM_ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ENV_ID, entry_point="nomercy.rl.gymnasium_env:NoMercyEnv")
+_GYM_IDS = {GYM_ENV_ID: "nomercy.rl.gymnasium_env:NoMercyEnv", **DEPRECATED_GYM_IDS}
+for _id, _entry in _GYM_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(id=_id, entry_point=_entry)
 
 try:  # PettingZoo's registry (pettingzoo >= 1.27); older versions have none
     import pettingzoo as _pz
 
+    from nomercy.rl.pettingzoo_env import DEPRECATED_PZ_IDS, PZ_ENV_ID
+
     _register = getattr(_pz, "register", None)
-    if _register is not None and "nomercy/NoMercy-v1" not in _pz.aec_registry:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            _register("aec", "nomercy/NoMercy-v1", entry_point="nomercy.rl.pettingzoo_env:env")
+    if _register is not None:
+        for _id, _entry in {PZ_ENV_ID: "nomercy.rl.pettingzoo_env:env", **DEPRECATED_PZ_IDS}.items():
+            if _id not in _pz.aec_registry:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    _register("aec", _id, entry_point=_entry)
 except ImportError:  # pragma: no cover - the rl extra installs it
     pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -10,6 +11,7 @@ from nomercy.rules import Rules
 
 __all__ = [
     "RewardMode",
+    "ToleratedId",
     "check_num_envs",
     "check_seat",
     "knockout_reward",
@@ -19,6 +21,22 @@ __all__ = [
 ]
 
 RewardMode = Literal["win", "points"]
+
+
+class ToleratedId:
+    """A former environment id: still makes the environment, with a DeprecationWarning
+    that names the id to use. ``ToleratedId(old, new, make)(**kwargs)`` is the entry point
+    registered under ``old``."""
+
+    def __init__(self, old: str, new: str, make: Any) -> None:
+        self.old, self.new, self.make = old, new, make
+
+    def message(self) -> str:
+        return f"{self.old} is deprecated: use {self.new}, the same environment under its current id"
+
+    def __call__(self, **kwargs: Any) -> Any:
+        warnings.warn(self.message(), DeprecationWarning, stacklevel=2)
+        return self.make(**kwargs)
 
 
 def resolve_rules(rules: Rules | str | Mapping[str, Any] | None) -> Rules:

@@ -10,7 +10,8 @@ so nothing the seat may not see can reach them. Seats in observations are relati
 (index 0 is the observer itself). ``docs/rl.md`` lists both tables; it is generated from
 this module by ``python -m nomercy.rl.docs`` and a test checks that it is current.
 
-Any change to the tables bumps :data:`ENV_VERSION` (and the ``-vN`` of the env IDs).
+Any change to the tables bumps :data:`ENV_VERSION`, and with it the ``-vN`` of the env IDs
+(the former id stays registered as a deprecated alias, as ``nomercy.rl`` does for ``-v1``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ __all__ = [
     "observe",
 ]
 
-#: Version of both tables; the environment IDs end in ``-v{ENV_VERSION - 1}``.
+#: Version of both tables; the environment IDs end in ``-v{ENV_VERSION}``.
 ENV_VERSION = 2  # 2: the Wild Draw 4 challenge (W6), a decision and an action
 #: Most seats the tables can describe (docs/rules.md S1); larger tables are refused.
 MAX_PLAYERS = 6

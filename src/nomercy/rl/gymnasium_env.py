@@ -1,7 +1,7 @@
 """Gymnasium single-agent environment: the learner plays one seat against bots.
 
 >>> import gymnasium, nomercy.rl
->>> env = gymnasium.make("nomercy/NoMercy-v1", players=2, opponents="random")
+>>> env = gymnasium.make("nomercy/NoMercy-v2", players=2, opponents="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
 
@@ -11,6 +11,14 @@ be accepted, so by default (``illegal_action="lose"``) an illegal action ends th
 as a loss (reward -1, or -250 with ``reward="points"``) and ``info["illegal_action"]``
 says why in game terms; ``illegal_action="raise"`` raises
 :class:`~nomercy.IllegalAction` instead, with the round unchanged.
+
+Version history (the id's ``-vN`` is :data:`~nomercy.rl.encoding.ENV_VERSION`, the version of
+the action table and the observation encoding):
+
+* v2 (``nomercy/NoMercy-v2``): the environment of ``nomercy/NoMercy-v1`` under the number
+  of its encoding; ``nomercy/NoMercy-v1`` still makes it, with a DeprecationWarning.
+* v1: encoding 2, the Wild Draw 4 challenge (W6): a ``challenge`` decision and action.
+* v0: encoding 1, the first release; no longer made.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from gymnasium import spaces
 
 from nomercy.engine import GameState
 from nomercy.errors import IllegalAction
-from nomercy.rl.common import knockout_reward, resolve_rules
+from nomercy.rl.common import ToleratedId, knockout_reward, resolve_rules
 from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
 from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.render import render_view
@@ -33,9 +41,10 @@ from nomercy.rl.single import SingleAgentGame
 from nomercy.rules import Rules
 from nomercy.views import player_view
 
-__all__ = ["GYM_ENV_ID", "NoMercyEnv"]
+__all__ = ["DEPRECATED_GYM_IDS", "GYM_ENV_ID", "NoMercyEnv", "make_v1"]
 
-GYM_ENV_ID = "nomercy/NoMercy-v1"
+#: The Gymnasium id: its ``-vN`` is ENV_VERSION (a test checks they agree).
+GYM_ENV_ID = "nomercy/NoMercy-v2"
 
 
 class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -139,3 +148,9 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if state.outcome is not None:
             info["winner"] = state.outcome.winner
         return info
+
+
+#: ``nomercy/NoMercy-v1``'s entry point: the same environment, with a DeprecationWarning.
+make_v1 = ToleratedId("nomercy/NoMercy-v1", GYM_ENV_ID, NoMercyEnv)
+#: Former ids still registered -> their entry point (``module:attribute``).
+DEPRECATED_GYM_IDS = {make_v1.old: "nomercy.rl.gymnasium_env:make_v1"}

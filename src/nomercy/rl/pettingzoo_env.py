@@ -20,6 +20,16 @@ this next player begins its turn) and the ``uno`` variant of every play that lea
 card (U1). Other seats do not catch or call late in this environment: an AEC turn order
 has no place for simultaneous reactions, and the catch of the next player is the one
 that matters before the window closes.
+
+Version history (``-vN`` and ``metadata["name"]``'s ``_vN`` are
+:data:`~nomercy.rl.encoding.ENV_VERSION`, the version of the action table and the
+observation encoding):
+
+* v2 (``nomercy/NoMercy-v2``, ``nomercy_v2``): the environment of ``nomercy/NoMercy-v1``
+  under the number of its encoding, in the id and the name alike (the name said
+  ``nomercy_v0``); ``nomercy/NoMercy-v1`` still makes it, with a DeprecationWarning.
+* v1: encoding 2, the Wild Draw 4 challenge (W6): a ``challenge`` decision and action.
+* v0: encoding 1, the first release; no longer made.
 """
 
 from __future__ import annotations
@@ -33,16 +43,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from nomercy.engine import GameState, new_game
-from nomercy.rl.common import check_reward, knockout_reward, resolve_rules, round_rewards
+from nomercy.rl.common import ToleratedId, check_reward, knockout_reward, resolve_rules, round_rewards
 from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, check_table, index_to_action
 from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
 from nomercy.views import player_view
 
-__all__ = ["PZ_ENV_ID", "NoMercyAECEnv", "env", "raw_env"]
+__all__ = ["DEPRECATED_PZ_IDS", "PZ_ENV_ID", "NoMercyAECEnv", "env", "env_v1", "raw_env"]
 
-PZ_ENV_ID = "nomercy/NoMercy-v1"
+#: The PettingZoo id; its ``-vN`` and ``metadata["name"]``'s ``_vN`` are ENV_VERSION (tested).
+PZ_ENV_ID = "nomercy/NoMercy-v2"
 
 
 # AECEnv is Any to mypy: pettingzoo has no type information (see pyproject.toml).
@@ -51,7 +62,7 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
 
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi"],
-        "name": "nomercy_v0",
+        "name": "nomercy_v2",
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -200,6 +211,12 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int | None]:
 
 
 _WRAPPER: type[Any] | None = None
+
+
+#: ``nomercy/NoMercy-v1``'s entry point: the same environment, with a DeprecationWarning.
+env_v1 = ToleratedId("nomercy/NoMercy-v1", PZ_ENV_ID, env)
+#: Former ids still registered -> their entry point (``module:attribute``).
+DEPRECATED_PZ_IDS = {env_v1.old: "nomercy.rl.pettingzoo_env:env_v1"}
 
 
 def _order_enforcing() -> type[Any]:
