@@ -10,8 +10,8 @@
 # 3. The wheel goes into a fresh virtual environment with only the core dependencies,
 #    and there, run from outside the source tree: python -m nomercy --version,
 #    nomercy rules, nomercy play (a dealt game, fed its input through a pipe: help, then q
-#    saves and quits), nomercy replay of that save, a short tournament, and the hint that
-#    the native engine needs the fast extra.
+#    saves and quits), nomercy replay of that save, a short tournament and simulation, and
+#    the hints that the native engine and the server need their extras.
 # PYTHON (default: python3) needs the build package (the dev extra). The artifacts are
 # left in build/release/dist; everything else in a temporary directory.
 set -euo pipefail
@@ -106,11 +106,21 @@ timeout 300 "$bin/nomercy" tournament --bots heuristic,random --games 4 --worker
   || fail "nomercy tournament --json"
 step "  nomercy tournament: 4 games"
 
+"$bin/nomercy" simulate --games 20 --workers 1 --no-progress --out rows.csv >sim.txt 2>&1 \
+  || { cat sim.txt; fail "nomercy simulate"; }
+[ "$(wc -l <rows.csv)" -eq 21 ] || fail "nomercy simulate --out rows.csv did not write 20 rows"
+step "  nomercy simulate: 20 games, 20 rows"
+
 if "$bin/nomercy" simulate --engine native --games 1 >native.txt 2>&1; then
   fail "nomercy simulate --engine native ran without the fast extra"
 fi
 grep -q "nomercy\[fast\]" native.txt || { cat native.txt; fail "no hint to install the fast extra"; }
 step "  nomercy simulate --engine native: asks for nomercy[fast]"
+if "$bin/nomercy" serve --port 1 >serve.txt 2>&1; then
+  fail "nomercy serve ran without the server extra"
+fi
+grep -q "nomercy\[server\]" serve.txt || { cat serve.txt; fail "no hint to install the server extra"; }
+step "  nomercy serve: asks for nomercy[server]"
 
 cd "$root"
 step "passed: $sdist and $wheel"

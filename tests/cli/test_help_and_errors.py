@@ -135,3 +135,28 @@ def test_a_mistake_names_its_option(args: list[str], message: str) -> None:
     assert result.exit_code == 2, result.output
     assert message in said(result.output)
     assert "Traceback" not in result.output
+
+
+def test_compare_without_the_sim_extra_refuses_before_playing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    result = runner.invoke(app, ["compare", "-V", "stack_color=match", "-n", "100000", "--no-progress"])
+    assert result.exit_code == 2
+    assert "Invalid value for --html: the report needs the sim extra: pip install 'nomercy[sim]'" in said(
+        result.output
+    )
+
+
+def test_simulate_on_ray_without_ray_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    result = runner.invoke(app, ["simulate", "--ray", "-n", "2"])
+    assert result.exit_code == 2
+    assert "Invalid value for --ray: Ray is not installed: pip install 'nomercy[ray]'" in said(result.output)
+
+
+def test_serve_without_the_server_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    result = runner.invoke(app, ["serve"])
+    assert result.exit_code == 1
+    assert "error: the server needs its extra: pip install 'nomercy[server]' (uvicorn is missing)" in said(
+        result.output
+    )

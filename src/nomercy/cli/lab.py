@@ -5,6 +5,7 @@ Thin wrappers: the work is in :mod:`nomercy.sim.report` and :mod:`nomercy.sim.co
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ __all__ = ["compare", "report"]
 
 
 def report(
-    results: Path = typer.Argument(..., help="results file from 'nomercy simulate --out' (.parquet or .csv)"),
+    results: Path = typer.Argument(
+        ..., metavar="RESULTS", help="results file from 'nomercy simulate --out' (.parquet or .csv)"
+    ),
     html: Path | None = typer.Option(None, "--html", help="HTML report (default: RESULTS with .html)"),
     md: Path | None = typer.Option(None, "--md", help="Markdown summary (default: RESULTS with .md)"),
     label: str | None = typer.Option(None, "--label", help="only the games of this rule set (from compare)"),
@@ -97,6 +100,13 @@ def compare(
     from nomercy.sim.compare import write_compare_report
     from nomercy.sim.results import ResultWriter
 
+    # The report is written after every game is played: refuse now what it would need.
+    missing = [m for m in ("matplotlib", "jinja2") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise typer.BadParameter(
+            f"the report needs the sim extra: pip install 'nomercy[sim]' ({', '.join(missing)} missing)",
+            param_hint="--html",
+        )
     sets = _rule_sets(preset, rule, rules_files, variant)
     extra = [arg for path in rules_files for arg in ("--rules", str(path))]
     extra += [arg for v in variant for arg in ("--variant", v)]

@@ -13,7 +13,9 @@ from nomercy.tui.session import SaveError
 
 
 def replay_cmd(
-    file: Path = typer.Argument(..., help="a save file of nomercy play, a saved match or a game record"),
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="a save file of nomercy play, a saved match or a game record"
+    ),
     speed: float = typer.Option(0.4, "--speed", min=0.0, help="seconds between moves"),
     fast: bool = typer.Option(False, "--fast", help="no pauses"),
     reveal: bool = typer.Option(False, "--reveal", help="show every hand and every card drawn"),

@@ -52,10 +52,12 @@ def serve(
         from nomercy.server import Settings, create_app
         from nomercy.server.leases import DatabaseInUse, lock_sqlite
         from nomercy.server.process import Server
-    except ImportError as exc:
-        raise typer.BadParameter(
-            f"the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)"
-        ) from None
+    except ImportError as exc:  # not a wrong option: a missing extra
+        typer.echo(
+            f"error: the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)",
+            err=True,
+        )
+        raise typer.Exit(1) from None
     settings = Settings.from_env(
         database_url=database_url,
         allowed_origins=tuple(allow_origin or ()) or None,

@@ -252,7 +252,9 @@ def backend_for(workers: int | None, ray: str | None) -> Backend:
         try:
             import ray as _ray  # noqa: F401
         except ImportError:
-            raise typer.BadParameter("--ray needs Ray: pip install 'nomercy[ray]'") from None
+            raise typer.BadParameter(
+                "Ray is not installed: pip install 'nomercy[ray]'", param_hint="--ray"
+            ) from None
     return backend
 
 
