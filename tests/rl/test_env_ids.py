@@ -41,8 +41,10 @@ def test_the_current_ids_do_not_warn() -> None:
 
 @pytest.mark.filterwarnings("ignore:.*is out of date")  # Gymnasium's own note, beside ours
 def test_gymnasium_former_id_warns_and_makes_the_same_environment() -> None:
-    with pytest.warns(DeprecationWarning, match=ADVICE):
+    with pytest.warns(DeprecationWarning, match=ADVICE) as caught:
         old = gymnasium.make(FORMER, players=2, opponents="random")
+    # the warning is the caller's, not Gymnasium's: Python shows it to a script by default
+    assert [w.filename for w in caught if ADVICE in str(w.message)] == [__file__]
     new = gymnasium.make(CURRENT, players=2, opponents="random")
     assert isinstance(old.unwrapped, NoMercyEnv)
     old_obs, old_info = old.reset(seed=3)
@@ -52,8 +54,9 @@ def test_gymnasium_former_id_warns_and_makes_the_same_environment() -> None:
 
 
 def test_pettingzoo_former_id_warns_and_makes_the_same_environment() -> None:
-    with pytest.warns(DeprecationWarning, match=ADVICE):
+    with pytest.warns(DeprecationWarning, match=ADVICE) as caught:
         old = pettingzoo.make("aec", FORMER, players=3)
+    assert [w.filename for w in caught if ADVICE in str(w.message)] == [__file__]
     assert isinstance(old.unwrapped, NoMercyAECEnv)
     assert old.metadata["name"] == f"nomercy_v{ENV_VERSION}"
     new = pettingzoo.make("aec", CURRENT, players=3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -35,8 +36,21 @@ class ToleratedId:
         return f"{self.old} is deprecated: use {self.new}, the same environment under its current id"
 
     def __call__(self, **kwargs: Any) -> Any:
-        warnings.warn(self.message(), DeprecationWarning, stacklevel=2)
+        warnings.warn(self.message(), DeprecationWarning, stacklevel=_caller_level())
         return self.make(**kwargs)
+
+
+#: Packages between a user's ``make(...)`` and an entry point.
+_MAKERS = ("nomercy", "gymnasium", "pettingzoo")
+
+
+def _caller_level() -> int:
+    """The stack level of the first frame outside nomercy, Gymnasium and PettingZoo: the
+    warning is then the caller's, and Python shows it by default when that is ``__main__``."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").split(".")[0] in _MAKERS:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def resolve_rules(rules: Rules | str | Mapping[str, Any] | None) -> Rules:
