@@ -93,8 +93,11 @@ def test_tournament_too_few_bots_says_what_to_write() -> None:
     assert "name one bot per seat (name*K repeats)" in said(result.output)
 
 
-def test_native_engine_without_the_fast_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails as if not installed
+@pytest.mark.parametrize("package", ["numpy", "numba"])
+def test_native_engine_without_the_fast_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, package: str
+) -> None:
+    monkeypatch.setitem(sys.modules, package, None)  # importing it now fails as if not installed
     for module in [m for m in sys.modules if m.startswith(("nomercy.native", "nomercy.sim.native_runner"))]:
         monkeypatch.delitem(sys.modules, module)
     monkeypatch.delattr(nomercy.sim, "native_runner", raising=False)
@@ -102,7 +105,9 @@ def test_native_engine_without_the_fast_extra_says_what_to_install(monkeypatch: 
     assert result.exit_code == 2
     text = said(result.output)
     assert "Invalid value for --engine" in text
-    assert "the native engine needs the fast extra: pip install 'nomercy[fast]' (numpy is missing)" in text
+    assert (
+        f"the native engine needs the fast extra: pip install 'nomercy[fast]' ({package} is missing)" in text
+    )
     assert "Traceback" not in text
 
 

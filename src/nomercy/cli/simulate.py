@@ -231,7 +231,8 @@ def make_spec(
 
 def native_missing(exc: ImportError) -> str:
     """What to install when the native engine cannot be imported (numpy or numba missing)."""
-    missing = f"{exc.name} is missing" if exc.name else str(exc)
+    name = exc.name or getattr(exc.__cause__, "name", None)  # nomercy.native re-raises with advice
+    missing = f"{name} is missing" if name else str(exc)
     return f"the native engine needs the fast extra: pip install 'nomercy[fast]' ({missing})"
 
 
