@@ -39,6 +39,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import nomercy  # noqa: E402
+from machine import metadata  # noqa: E402  (benchmarks/machine.py)
 
 #: Our cases: (preset, players).
 CASES: list[tuple[str, int]] = [
@@ -243,6 +244,7 @@ def main() -> int:
                     "summary": summary,
                     "command": command,
                     "clock": args.clock,
+                    "machine": metadata(),
                 },
                 f,
                 indent=2,
