@@ -36,7 +36,7 @@ from nomercy.bots.runner import play_round
 from nomercy.sim.tournament import run_tournament
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from machine import metadata  # noqa: E402  (benchmarks/machine.py)
+from machine import metadata
 
 
 def tournament_case(
@@ -182,7 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ntotal {total / 60:.1f} min")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            out = {"tournaments": cases, "decision_time": timing, "seconds": round(total), "machine": metadata()}
+            out = {
+                "tournaments": cases,
+                "decision_time": timing,
+                "seconds": round(total),
+                "machine": metadata(),
+            }
             json.dump(out, f, indent=2)
     return 0 if all(c["pass"] for c in cases) and timing["pass"] else 1
 

@@ -38,8 +38,9 @@ from dataclasses import asdict, dataclass
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import nomercy  # noqa: E402
 from machine import metadata  # noqa: E402  (benchmarks/machine.py)
+
+import nomercy  # noqa: E402
 
 #: Our cases: (preset, players).
 CASES: list[tuple[str, int]] = [

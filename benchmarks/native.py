@@ -35,11 +35,11 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import engine as reference  # noqa: E402  (benchmarks/engine.py: the Python and RLCard runners)
+from machine import metadata  # noqa: E402  (benchmarks/machine.py)
 
 import nomercy  # noqa: E402
 from nomercy.native import Batch  # noqa: E402
 from nomercy.native import heuristic as native_heuristic  # noqa: E402
-from machine import metadata  # noqa: E402  (benchmarks/machine.py)
 from nomercy.sim.runner import RunSpec, bot_seed, game_seed, play_game  # noqa: E402
 
 TARGET_DECISIONS = 30.0  # native no_mercy 4p decisions/s over the Python engine's
