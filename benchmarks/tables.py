@@ -128,19 +128,20 @@ def simulate(data: dict[str, Any]) -> list[str]:
 def bots(data: dict[str, Any]) -> list[str]:
     rows = []
     for case in data["tournaments"]:
-        first = case["result"]["entries"][0]
-        low, high = first["interval"]
+        first = case["result"]["bots"][0]
+        low, high = first["ci95"]
         rows.append(
             [
                 case["title"].split(". ", 1)[-1],
-                str(case["games"]),
+                f"{case['games']:,}",
                 _pct(first["wins"] / first["games"]),
                 f"{_pct(low)} - {_pct(high)}",
                 f"> {case['bar']:.0%}",
                 "pass" if case["pass"] else "**fail**",
             ]
         )
-    lines = _rows(["first bot against the others", "games", "its wins", "95% CI", "bar", ""], "lrrrll", rows)
+    header = ["first bot against the others", "games", "first bot's wins", "95% CI", "bar", "result"]
+    lines = _rows(header, "lrrrll", rows)
     t = data["decision_time"]
     lines += [
         "",
