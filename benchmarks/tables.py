@@ -119,8 +119,9 @@ def simulate(data: dict[str, Any]) -> list[str]:
     lines = _rows(["case", "games/s (wall)", "speed-up", "games per CPU-second"], "lrrr", rows)
     lines += [
         "",
-        f"{data['games']} `{data['preset']}` games of {data['players']} players ({data['bots']} bots) "
-        f"per run, best of {data['repeat']}; every case produced the same rows.",
+        f"{data['games']:,} `{data['preset']}` games of {data['players']} players ({data['bots']} bots) "
+        f"per run, best of {data['repeat']}; every case produced the same rows. Games per CPU-second "
+        "is left blank where worker processes did the work (their CPU is not this process's).",
     ]
     return lines
 
