@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -33,6 +34,9 @@ from nomercy.bots import make
 from nomercy.bots.expert import DEFAULT_BUDGET
 from nomercy.bots.runner import play_round
 from nomercy.sim.tournament import run_tournament
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import metadata
 
 
 def tournament_case(
@@ -178,7 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ntotal {total / 60:.1f} min")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"tournaments": cases, "decision_time": timing, "seconds": round(total)}, f, indent=2)
+            out = {
+                "tournaments": cases,
+                "decision_time": timing,
+                "seconds": round(total),
+                "machine": metadata(),
+            }
+            json.dump(out, f, indent=2)
     return 0 if all(c["pass"] for c in cases) and timing["pass"] else 1
 
 

@@ -38,6 +38,8 @@ from dataclasses import asdict, dataclass
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+from machine import metadata  # noqa: E402  (benchmarks/machine.py)
+
 import nomercy  # noqa: E402
 
 #: Our cases: (preset, players).
@@ -243,6 +245,7 @@ def main() -> int:
                     "summary": summary,
                     "command": command,
                     "clock": args.clock,
+                    "machine": metadata(),
                 },
                 f,
                 indent=2,

@@ -21,6 +21,7 @@ preset 2 players >= 100x RLCard's env.run games/s.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +35,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import engine as reference  # noqa: E402  (benchmarks/engine.py: the Python and RLCard runners)
+from machine import metadata  # noqa: E402  (benchmarks/machine.py)
 
 import nomercy  # noqa: E402
 from nomercy.native import Batch  # noqa: E402
@@ -144,6 +146,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurement")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
     clock = time.process_time
     runners: dict[str, reference.Runner] = {
@@ -174,23 +177,30 @@ def main() -> int:
     for name, (games, decisions) in best.items():
         print(f"{name:<20} {games:>10,.0f} {decisions:>13,.0f}")
     print()
+    ratios: dict[str, float] = {}
     ratio = best["native no_mercy 4p"][1] / best["python no_mercy 4p"][1]
+    ratios["no_mercy_4p_decisions"] = ratio
     mark = "ok" if ratio >= TARGET_DECISIONS else "BELOW TARGET"
     target = f"(target >= {TARGET_DECISIONS:.0f}x): {mark}"
     print(f"native / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x {target}")
     ratio = best["native rlcard 2p"][0] / best["python rlcard 2p"][0]
+    ratios["rlcard_2p_games"] = ratio
     print(f"native / Python engine, rlcard 2p games/s: {ratio:.1f}x")
     ratio = best["native heuristic 4p"][0] / best["python heuristic 4p"][0]
+    ratios["heuristic_4p_games"] = ratio
     print(f"native / Python heuristic games (nomercy.sim), no_mercy 4p games/s: {ratio:.1f}x")
     if "RLCard uno 2p" in best:
         ratio = best["native rlcard 2p"][0] / best["RLCard uno 2p"][0]
+        ratios["rlcard_2p_games_vs_rlcard"] = ratio
         mark = "ok" if ratio >= TARGET_RLCARD else "BELOW TARGET"
         target = f"(target >= {TARGET_RLCARD:.0f}x): {mark}"
         print(f"native rlcard 2p games/s / RLCard env.run games/s: {ratio:.1f}x {target}")
     else:
         print("RLCard not installed: no ratio (pip install -e '.[bench]')")
+    compile_s: dict[str, float] = {}
     if not args.no_compile:
         cold, warm = compile_seconds()
+        compile_s = {"empty_cache": cold, "cached": warm}
         print(f"numba: first use with an empty cache {cold:.1f} s (compiles), with the cache {warm:.1f} s")
     print()
     python = os.path.relpath(sys.executable)
@@ -199,6 +209,14 @@ def main() -> int:
         f"reproduce: {python} benchmarks/native.py --seconds {args.seconds:g} "
         f"--repeat {args.repeat} --tables {args.tables}{extra}"
     )
+    if args.json:
+        results = [
+            {"case": name, "games_per_s": games, "decisions_per_s": decisions}
+            for name, (games, decisions) in best.items()
+        ]
+        out = {"results": results, "ratios": ratios, "compile_seconds": compile_s, "machine": metadata()}
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
     return 0
 
 

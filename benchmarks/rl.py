@@ -35,6 +35,7 @@ pays for the action mask RLCard does not have (``np.flatnonzero`` in the user's 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -48,6 +49,9 @@ import numpy as np  # noqa: E402
 
 from nomercy.rl import NoMercyEnv, VectorEnv  # noqa: E402
 from nomercy.rl import pettingzoo as nm  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import metadata  # noqa: E402  (benchmarks/machine.py)
 
 try:
     from nomercy.rl.native_vector import NativeVectorEnv
@@ -179,6 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--warmup", type=float, default=0.5, help="untimed seconds per case first")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="process CPU or wall time")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     clock = CLOCKS[args.clock]
 
@@ -228,6 +233,19 @@ def main(argv: list[str] | None = None) -> None:
     if rlcard is None:
         print("RLCard not installed (pip install -e '.[bench]'): no comparison")
     print("command: " + " ".join([".venv/bin/python", "benchmarks/rl.py", *(argv or sys.argv[1:])]))
+    if args.json:
+        results = [
+            {
+                "case": name,
+                "steps_per_s": best[name][0],
+                "rounds_per_s": best[name][1],
+                "vs_rlcard": best[name][0] / reference if reference else None,
+            }
+            for name, _ in cases
+        ]
+        out = {"results": results, "clock": args.clock, "repeat": args.repeat, "machine": metadata()}
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import platform
 import resource
@@ -65,6 +66,7 @@ def main() -> None:
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray case")
     parser.add_argument("--no-native", action="store_true", help="skip the native engine's cases")
     parser.add_argument("--bots", default="random", help="bot per seat, comma-separated (one: every seat)")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
 
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
@@ -136,6 +138,29 @@ def main() -> None:
     print("a wall-clock speed-up needs free cores (see the load averages: other sessions' work")
     print("shares the cores, and Linux's autogroup scheduling splits them between sessions).")
     print("command: " + " ".join([os.path.relpath(sys.executable), *sys.argv]))
+    if args.json:
+        from machine import metadata  # benchmarks/machine.py, beside this script
+
+        results = [
+            {
+                "case": name,
+                "games_per_s": speed,
+                "speed_up": speed / base,
+                "games_per_cpu_s": per_cpu.get(name),
+            }
+            for name, speed in best.items()
+        ]
+        out = {
+            "results": results,
+            "games": args.games,
+            "players": args.players,
+            "preset": args.preset,
+            "bots": args.bots,
+            "repeat": args.repeat,
+            "machine": metadata(),
+        }
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
 
 
 if __name__ == "__main__":

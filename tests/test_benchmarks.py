@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import platform
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,6 +58,7 @@ def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path
     assert {("no_mercy", 2), ("no_mercy", 4), ("no_mercy", 6), ("classic", 2), ("rlcard", 2)} <= set(rows)
     for row in rows.values():
         assert row["games"] >= 1 and row["decisions"] >= row["games"]
+    _assert_machine(data, "benchmarks/engine.py --seconds 0.05")
     try:
         import rlcard  # noqa: F401
     except ImportError:
@@ -63,6 +67,90 @@ def test_engine_benchmark_prints_every_case_the_targets_and_the_command(tmp_path
         assert ("RLCard uno", 2) in rows
         assert "classic_2p_vs_rlcard" in data["summary"] and "rlcard_2p_vs_rlcard" in data["summary"]
         assert "rlcard 2p games/s vs RLCard env.run games/s:" in out and "(target >= 10x)" in out
+
+
+def _tables() -> Any:
+    """benchmarks/tables.py as a module."""
+    spec = importlib.util.spec_from_file_location("tables", ROOT / "benchmarks" / "tables.py")
+    assert spec is not None and spec.loader is not None
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    return tables
+
+
+def _assert_machine(data: dict[str, Any], command: str) -> None:
+    """A benchmark's JSON says how and where it ran, for the table beside its figures."""
+    meta = data["machine"]
+    assert command in meta["command"] and "--json" in meta["command"]
+    assert meta["cores"] >= 1 and meta["cpu"] and meta["python"].startswith(platform.python_version())
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", meta["date"])
+    assert meta["nomercy"] == nomercy.__version__
+
+
+def test_doc_tables_are_the_committed_results() -> None:
+    """Every figures table in the README and the docs is what benchmarks/tables.py renders
+    from benchmarks/results/: a figure typed by hand, or a result refreshed without its
+    docs, fails here."""
+    tables = _tables()
+    texts = {p: p.read_text(encoding="utf-8") for p in tables.doc_files(ROOT)}
+    assert sum(text.count("<!-- table:") for text in texts.values()) >= 5
+    for path, text in texts.items():
+        assert tables.update(text, ROOT / "benchmarks" / "results") == text, (
+            f"run benchmarks/tables.py: {path}"
+        )
+
+
+def test_tables_check_finds_a_stale_table_and_rewrites_it(tmp_path: Path) -> None:
+    tables = _tables()
+    results = tmp_path / "benchmarks" / "results"
+    results.mkdir(parents=True)
+    shutil.copy(ROOT / "benchmarks" / "results" / "engine.json", results)
+    doc = tmp_path / "README.md"
+    doc.write_text(
+        "# Speed\n\n<!-- table:engine -->\n| no_mercy | 4 | 1 | 999,999 |\n<!-- /table:engine -->\nend\n"
+    )
+    assert tables.main(["--check", "--root", str(tmp_path)]) == 1
+    assert "999,999" in doc.read_text()
+    assert tables.main(["--root", str(tmp_path)]) == 0
+    text = doc.read_text()
+    assert (
+        "999,999" not in text
+        and "| no_mercy | 4 |" in text
+        and text.endswith("<!-- /table:engine -->\nend\n")
+    )
+    meta = json.loads((results / "engine.json").read_text())["machine"]
+    assert f"`{meta['command']}`" in text and meta["cpu"] in text
+    assert tables.main(["--check", "--root", str(tmp_path)]) == 0
+    doc.write_text("<!-- table:nothing -->\n<!-- /table:nothing -->\n")
+    with pytest.raises(SystemExit, match="unknown table 'nothing'"):
+        tables.main(["--check", "--root", str(tmp_path)])
+
+
+def test_rl_benchmark_writes_every_case_as_json(tmp_path: Path) -> None:
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    out_file = tmp_path / "rl.json"
+    args = ["--seconds", "0.02", "--repeat", "1", "--warmup", "0", "--json", str(out_file)]
+    out = _run("benchmarks/rl.py", *args)
+    data = json.loads(out_file.read_text())
+    cases = [r["case"] for r in data["results"]]
+    assert "PettingZoo AEC, no_mercy, 4 players" in cases and all(case in out for case in cases)
+    assert all(r["steps_per_s"] > 0 and r["rounds_per_s"] >= 0 for r in data["results"])
+    _assert_machine(data, "benchmarks/rl.py --seconds 0.02")
+    assert "| PettingZoo AEC, no_mercy, 4 players |" in _tables().render("rl", tmp_path)
+
+
+def test_simulate_benchmark_writes_every_case_as_json(tmp_path: Path) -> None:
+    out_file = tmp_path / "simulate.json"
+    args = ["--games", "8", "--repeat", "1", "--no-ray", "--no-native", "--json", str(out_file)]
+    out = _run("benchmarks/simulate.py", *args)
+    data = json.loads(out_file.read_text())
+    assert [r["case"] for r in data["results"]] == ["1 worker", "2 workers"] and "best:" in out
+    assert data["results"][0]["speed_up"] == 1.0 and data["results"][0]["games_per_cpu_s"] > 0
+    assert data["results"][1]["games_per_cpu_s"] is None  # its workers' CPU is not this process's
+    assert (data["games"], data["players"], data["preset"]) == (8, 4, "no_mercy")
+    _assert_machine(data, "benchmarks/simulate.py --games 8")
+    assert "| 2 workers |" in _tables().render("simulate", tmp_path)
 
 
 def test_engine_benchmark_refuses_bad_options() -> None:
@@ -95,12 +183,21 @@ def test_room_updates_benchmark_prints_its_figures_and_command() -> None:
     assert "reproduce: python benchmarks/room_updates.py --spectators 6 --batch 3 --timeout 60" in out
 
 
-def test_native_benchmark_prints_every_ratio_and_the_command() -> None:
+def test_native_benchmark_prints_every_ratio_and_the_command(tmp_path: Path) -> None:
     pytest.importorskip("numba", reason="the native engine needs the fast extra")
-    out = _run("benchmarks/native.py", "--seconds", "0.05", "--repeat", "1", "--tables", "2", "--no-compile")
+    out_file = tmp_path / "native.json"
+    args = ["--seconds", "0.05", "--repeat", "1", "--tables", "2", "--no-compile", "--json", str(out_file)]
+    out = _run("benchmarks/native.py", *args)
     for line in ("native no_mercy 4p", "python no_mercy 4p", "native rlcard 2p", "no_mercy 4p decisions/s: "):
         assert line in out
     assert "reproduce: " in out and "benchmarks/native.py --seconds 0.05 --repeat 1 --tables 2" in out
+    data = json.loads(out_file.read_text())
+    cases = {r["case"]: r for r in data["results"]}
+    assert {"native no_mercy 4p", "python no_mercy 4p", "native heuristic 4p"} <= set(cases)
+    assert all(r["decisions_per_s"] > r["games_per_s"] > 0 for r in cases.values())
+    assert data["ratios"]["no_mercy_4p_decisions"] > 0 and data["compile_seconds"] == {}
+    _assert_machine(data, "benchmarks/native.py --seconds 0.05")
+    assert "| native no_mercy 4p |" in _tables().render("native", tmp_path)
 
 
 def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""The core imports nothing outside the standard library (DESIGN.md)."""
+"""The core imports nothing outside the standard library and never an adapter, and its layers import
+only downwards (docs/engine.md, "How the core is layered")."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_core_never_imports_an_adapter() -> None:
             assert f"from {adapter}" not in text and f"import {adapter}" not in text, (path.name, adapter)
 
 
-#: The core's layers, lowest first (DESIGN.md): a module imports only from its own layer
+#: The core's layers, lowest first (docs/engine.md): a module imports only from its own layer
 #: or below, never from above, and never a private name of another module.
 LAYERS: dict[str, int] = {
     **dict.fromkeys(("errors", "cards", "rules", "actions", "events", "intervals"), 0),  # value types

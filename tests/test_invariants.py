@@ -1,4 +1,4 @@
-"""Invariants over thousands of seeded random games (DESIGN.md, "Tests that mean something" 2).
+"""Invariants that must hold in every position of thousands of seeded random games.
 
 The checks themselves are the public :func:`nomercy.testing.check_random_games` (its
 docstring lists them: card conservation, the Mercy limit, legal actions, refusals, views,

@@ -1,7 +1,8 @@
-"""The native engine plays exactly the reference game (DESIGN.md: a second implementation,
-never a second truth): stepped side by side from the same seeds, and from positions
-written into a table (reloaded and determinized ones), the converted native table equals
-the reference state after every action and every seat's legal actions are the same set.
+"""The native engine plays exactly the reference game (a second implementation, never a
+second truth; docs/engine.md, "The native engine"): stepped side by side from the same
+seeds, and from positions written into a table (reloaded and determinized ones), the
+converted native table equals the reference state after every action and every seat's
+legal actions are the same set.
 
 CI runs it over about a million decisions in 50 batches, one per (rules, players);
 ``benchmarks/differential.py`` runs the same check at any size, on several processes
