@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
 #: Page name in the manual -> the Markdown file in the repository it is made from.
-GENERATED = {"benchmarks.md": "benchmarks/README.md"}
+GENERATED = {"benchmarks.md": "benchmarks/README.md", "changelog.md": "CHANGELOG.md"}
 
 _INLINE = re.compile(r"(?P<open>!?\[[^\]]*\]\()(?P<target><[^>]+>|[^)\s]+)")
 _DEFINITION = re.compile(r"^(?P<open> {0,3}\[[^\]]+\]:\s+)(?P<target>\S+)", re.MULTILINE)
