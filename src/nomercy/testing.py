@@ -523,13 +523,12 @@ def _check_events(events: list[Event], players: int) -> None:
         if len(shown) != len(events):
             raise InvariantError("redaction dropped or added events")
         for original, event in zip(events, shown, strict=True):
-            if type(original) is not Drew:
+            if not isinstance(original, Drew):
                 if event != original:
                     raise InvariantError(f"redaction for P{seat} changed {original!r}")
                 continue
             if not isinstance(event, Drew) or event.count != original.count:
                 raise InvariantError(f"redaction for P{seat}: {event!r}")
-            assert isinstance(event, Drew)
             if original.cards is None or len(original.cards) != original.count:
                 raise InvariantError(f"{original!r} does not list the cards drawn")
             if original.seat == seat or original.reason == "roulette":
