@@ -201,7 +201,7 @@ class Rules:
             if only_changes and value == f.default:
                 continue
             if f.name == "deck":
-                value = _DECK_NAMES.get(value) or {code: n for code, n in value}
+                value = _DECK_NAMES.get(value) or dict(value)
             out[f.name] = value
         return out
 
