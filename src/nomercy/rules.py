@@ -177,7 +177,7 @@ class Rules:
             raise InvalidRules("preset", f"unknown preset {name!r}: use one of {', '.join(PRESETS)}")
         return PRESETS[key]
 
-    def replace(self, **changes: Any) -> Rules:
+    def replace(self, /, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like the constructor)."""
         unknown = set(changes) - set(self.field_names())
         if unknown:
