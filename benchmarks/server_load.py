@@ -333,7 +333,7 @@ def main() -> None:
     cpu: dict[str, float] = {}
     try:
         for port in ports:
-            procs.append(start_server(port, database_url))
+            procs.append(start_server(port, database_url))  # noqa: PERF401 - in procs as it starts, for finally
         base = f"http://127.0.0.1:{ports[0]}"
         if proxy:
             front = free_port()

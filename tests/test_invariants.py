@@ -147,3 +147,32 @@ def test_refusals_that_change_the_state_are_caught() -> None:
 def test_the_module_docstring_example_runs() -> None:
     result = doctest.testmod(nomercy.testing)
     assert result.attempted > 0 and result.failed == 0
+
+
+#: Positions with nothing left to draw (an empty draw pile, the discard pile only its top
+#: card, nothing set aside), one for each decision that may draw.
+DRY: list[dict[str, object]] = [
+    {"hands": [["G9", "R1"], ["B8"]], "discard_pile": ["W+6"], "color": "R", "decision": "stack",
+     "pending": {"total": 6, "last_value": 6, "by": 1}},
+    {"rules": {"preset": "classic"}, "hands": [["G2"], ["B2", "B3"], ["Y1", "Y2"]], "discard_pile": ["W+4"],
+     "color": "G", "current": 1, "decision": "challenge", "pending": {"total": 4, "last_value": 4, "by": 0},
+     "challenge": {"color": "R", "cards": 1}},
+    {"hands": [["G9"], ["B8"]], "discard_pile": ["R5"]},
+    {"hands": [["G9"], ["B8", "B7"]], "discard_pile": ["WCR"], "current": 1, "decision": "roulette",
+     "roulette_by": 0},
+    {"hands": [["G9"], ["B8", "B7"]], "discard_pile": ["R5"], "current": 1, "uno_open": [0]},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("data", DRY)
+def test_T4_every_action_yields_an_event_even_with_nothing_left_to_draw(data: dict[str, object]) -> None:
+    """T4: every legal action of every seat yields at least one event, also where it draws
+    nothing (a take of a pending total yields ``passed``, as a draw does)."""
+    base = GameState.from_dict(data)
+    tried = 0
+    for seat in range(base.players):
+        for action in base.legal_actions(seat):
+            state = base.clone()
+            assert state.apply(action, seat), f"{action} by P{seat} yielded no event"
+            tried += 1
+    assert tried >= 1

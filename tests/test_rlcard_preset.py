@@ -29,7 +29,7 @@ def _state(rules: Rules, hands: list[str], discard: str, **fields: Any) -> GameS
     )
 
 
-@pytest.mark.parametrize("value, after", [("self", 0), ("opponent", 1)])
+@pytest.mark.parametrize(("value", "after"), [("self", 0), ("opponent", 1)])
 def test_a2_p1_two_player_reverse(value: str, after: int) -> None:
     """A2/P1: with 2 players a Reverse is a Skip by default; 'opponent' only reverses."""
     rules = Rules.preset("classic").replace(two_player_reverse=value)

@@ -56,7 +56,7 @@ from nomercy.events import (
     UnoCalled,
 )
 from nomercy.rules import Rules
-from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason, StateData
+from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason, StateData, wd4_guilt
 from nomercy.tables import (
     CATCH,
     MATCH_BY_TOP,
@@ -302,6 +302,7 @@ class GameState(StateData):
             outcome=self.outcome,
             wd4_color=self.wd4_color,
             wd4_cards=self.wd4_cards,
+            wd4_guilty=self.wd4_guilty,
         )
 
 
@@ -360,6 +361,7 @@ def new_game(
         outcome=None,
         wd4_color=None,
         wd4_cards=0,
+        wd4_guilty=False,
     )
     s.current = next_seat(s, s.dealer)  # S4
     first_card = rules.first_card
@@ -662,8 +664,11 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
     face = card.face
     rules = s.rules
     if face is _WD4 and rules.wild_draw4_challenge:  # W6: judged on the hand as it is now
-        s.wd4_color = s.color
+        color = s.color
+        assert color is not None
+        s.wd4_color = color
         s.wd4_cards = len(hand)
+        s.wd4_guilty = wd4_guilt(hand, color, len(hand))
     if card.is_wild:
         if play.color is not None:
             s.color = play.color
@@ -797,6 +802,9 @@ def _finish(s: GameState, winner: int, reason: OutcomeReason, events: list[Event
     s.pending_total = 0
     s.drawn = None
     s.uno_open = ()
+    s.wd4_color = None  # W6: a Wild Draw 4 that ended the round is past challenging
+    s.wd4_cards = 0
+    s.wd4_guilty = False
     s.outcome = Outcome(winner, reason, tuple(s.knocked_out), tuple(points))
     events.append(RoundOver(winner, reason, dict(enumerate(points))))
 
@@ -950,34 +958,40 @@ def _take(s: GameState, seat: int, events: list[Event]) -> None:
     total = s.pending_total
     by = s.last_draw_by
     reason: DrawReason = "stack" if s.decision is _STACK else "penalty"  # W6: accepted
+    before = len(events)
     s.pending_total = 0
     s.last_draw_value = 0
     s.last_draw_by = None
     s.wd4_color = None
     s.wd4_cards = 0
+    s.wd4_guilty = False
     _give(s, seat, total, reason, by, events)
+    if len(events) == before:
+        events.append(Passed(seat))  # T4: nothing was left to draw; the turn is lost all the same
     if s.outcome is None:
         _advance(s, next_seat(s, seat))
 
 
 def _challenge(s: GameState, seat: int, events: list[Event]) -> None:
-    """W6: judge the Wild Draw 4 on its player's hand as it was played: holding a card of
-    the color in play then makes it unlawful (a wild matches by being wild, so it does
-    not count). Unlawful: its player draws the 4 and the challenger plays on. Lawful: the
-    challenger draws 6 and loses the turn."""
+    """W6: judge the Wild Draw 4 on its player's hand as it was played (the verdict was
+    fixed then): holding a card of the color in play makes it unlawful (a wild matches by
+    being wild, so it does not count). Unlawful: its player draws the 4 and the challenger
+    plays on; a player already out of the round draws nothing, and the 4 are void. Lawful:
+    the challenger draws 6 and loses the turn."""
     by = s.last_draw_by
-    color = s.wd4_color
-    assert by is not None and color is not None
-    guilty = any(c.color is color for c in s.hands[by][: s.wd4_cards])
+    assert by is not None and s.wd4_color is not None
+    guilty = s.wd4_guilty
     total = s.pending_total
     s.pending_total = 0
     s.last_draw_value = 0
     s.last_draw_by = None
     s.wd4_color = None
     s.wd4_cards = 0
+    s.wd4_guilty = False
     events.append(Challenged(seat, by, guilty))
     if guilty:
-        _give(s, by, total, "challenge", seat, events)
+        if s.active[by]:  # knocked out since (a catch, M1): no hand to draw into
+            _give(s, by, total, "challenge", seat, events)
         if s.outcome is None:
             _advance(s, seat)
     else:

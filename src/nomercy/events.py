@@ -8,7 +8,7 @@ redacted (count only) by :func:`redact` for everyone else.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from nomercy.cards import Card, Color
 
@@ -26,6 +26,7 @@ __all__ = [
     "DrawReason",
     "Drew",
     "Event",
+    "EventBase",
     "HandsPassed",
     "HandsSwapped",
     "KnockedOut",
@@ -43,8 +44,13 @@ __all__ = [
 ]
 
 
-class Event:
-    """Base class. ``type`` is the stable name used on the wire."""
+class EventBase:
+    """What every event shares. ``type`` is the stable name used on the wire.
+
+    Annotate with :data:`Event`, the closed union of the event classes, not with this
+    class: a ``match`` over an :data:`Event` that ends in ``assert_never`` is then checked
+    by mypy to handle every kind, and flags each dispatch a new kind of event would need.
+    """
 
     __slots__ = ()
     type: ClassVar[str] = ""
@@ -75,7 +81,7 @@ def _cards(cards: tuple[Card, ...] | None) -> str:
 
 
 @dataclass(slots=True)
-class Started(Event):
+class Started(EventBase):
     """A round began: the dealer, the first player and the cards turned up (S3)."""
 
     type: ClassVar[str] = "started"
@@ -88,7 +94,7 @@ class Started(Event):
 
 
 @dataclass(slots=True)
-class Played(Event):
+class Played(EventBase):
     type: ClassVar[str] = "played"
     seat: int
     card: Card
@@ -106,7 +112,7 @@ class Played(Event):
 
 
 @dataclass(slots=True)
-class DiscardedAll(Event):
+class DiscardedAll(EventBase):
     """A5: the other cards of the Discard All's color went under it, face up."""
 
     type: ClassVar[str] = "discarded_all"
@@ -118,7 +124,7 @@ class DiscardedAll(Event):
 
 
 @dataclass(slots=True)
-class Drew(Event):
+class Drew(EventBase):
     """Cards into ``seat``'s hand. ``reason``: draw, stack, roulette, uno_penalty, penalty.
 
     ``cards`` is ``None`` in a redacted copy; ``count`` is always there. Roulette cards
@@ -137,7 +143,7 @@ class Drew(Event):
 
 
 @dataclass(slots=True)
-class Passed(Event):
+class Passed(EventBase):
     """The turn ended without a play (a kept card, or nothing left to draw, T2/T4)."""
 
     type: ClassVar[str] = "passed"
@@ -148,7 +154,7 @@ class Passed(Event):
 
 
 @dataclass(slots=True)
-class Reshuffled(Event):
+class Reshuffled(EventBase):
     """T4: the discard pile (less its top) and set-aside hands became the draw pile."""
 
     type: ClassVar[str] = "reshuffled"
@@ -159,7 +165,7 @@ class Reshuffled(Event):
 
 
 @dataclass(slots=True)
-class ColorNamed(Event):
+class ColorNamed(EventBase):
     type: ClassVar[str] = "color_named"
     seat: int
     color: Color
@@ -169,7 +175,7 @@ class ColorNamed(Event):
 
 
 @dataclass(slots=True)
-class Skipped(Event):
+class Skipped(EventBase):
     type: ClassVar[str] = "skipped"
     seats: tuple[int, ...]
 
@@ -178,7 +184,7 @@ class Skipped(Event):
 
 
 @dataclass(slots=True)
-class Reversed(Event):
+class Reversed(EventBase):
     type: ClassVar[str] = "reversed"
     direction: int
 
@@ -187,7 +193,7 @@ class Reversed(Event):
 
 
 @dataclass(slots=True)
-class StackGrew(Event):
+class StackGrew(EventBase):
     """K1: ``seat`` now faces a pending total of ``total``."""
 
     type: ClassVar[str] = "stack"
@@ -199,7 +205,7 @@ class StackGrew(Event):
 
 
 @dataclass(slots=True)
-class HandsSwapped(Event):
+class HandsSwapped(EventBase):
     type: ClassVar[str] = "hands_swapped"
     seat: int
     target: int
@@ -209,7 +215,7 @@ class HandsSwapped(Event):
 
 
 @dataclass(slots=True)
-class HandsPassed(Event):
+class HandsPassed(EventBase):
     type: ClassVar[str] = "hands_passed"
     direction: int
 
@@ -218,7 +224,7 @@ class HandsPassed(Event):
 
 
 @dataclass(slots=True)
-class KnockedOut(Event):
+class KnockedOut(EventBase):
     """M1: ``seat`` reached the Mercy limit; ``by`` caused it (None: self-caused)."""
 
     type: ClassVar[str] = "knocked_out"
@@ -232,7 +238,7 @@ class KnockedOut(Event):
 
 
 @dataclass(slots=True)
-class UnoCalled(Event):
+class UnoCalled(EventBase):
     type: ClassVar[str] = "uno"
     seat: int
 
@@ -241,7 +247,7 @@ class UnoCalled(Event):
 
 
 @dataclass(slots=True)
-class Challenged(Event):
+class Challenged(EventBase):
     """W6: ``seat`` challenged the Wild Draw 4 of ``by``; ``guilty`` when ``by`` held a
     card of the color in play under it (then ``by`` draws the 4, else ``seat`` draws 6)."""
 
@@ -256,7 +262,7 @@ class Challenged(Event):
 
 
 @dataclass(slots=True)
-class Caught(Event):
+class Caught(EventBase):
     type: ClassVar[str] = "caught"
     seat: int
     by: int
@@ -266,7 +272,7 @@ class Caught(Event):
 
 
 @dataclass(slots=True)
-class RoundOver(Event):
+class RoundOver(EventBase):
     type: ClassVar[str] = "round_over"
     winner: int
     reason: OutcomeReason
@@ -276,12 +282,36 @@ class RoundOver(Event):
         return f"P{self.winner} won the round ({self.reason}), scoring {self.points.get(self.winner, 0)}"
 
 
+#: Every kind of event: a closed union, so that ``match event`` ending in
+#: ``case _: assert_never(event)`` is checked for exhaustiveness. Also usable with
+#: ``isinstance(x, Event)``.
+Event: TypeAlias = (
+    Started
+    | Played
+    | DiscardedAll
+    | Drew
+    | Passed
+    | Reshuffled
+    | ColorNamed
+    | Skipped
+    | Reversed
+    | StackGrew
+    | HandsSwapped
+    | HandsPassed
+    | KnockedOut
+    | UnoCalled
+    | Challenged
+    | Caught
+    | RoundOver
+)
+
+
 def redact(events: list[Event], seat: int | None) -> list[Event]:
     """The events as ``seat`` may see them (``None``: a spectator)."""
     out: list[Event] = []
     for event in events:
         if (
-            type(event) is Drew
+            isinstance(event, Drew)
             and event.seat != seat
             and event.reason != "roulette"
             and event.cards is not None

@@ -177,7 +177,7 @@ class Rules:
             raise InvalidRules("preset", f"unknown preset {name!r}: use one of {', '.join(PRESETS)}")
         return PRESETS[key]
 
-    def replace(self, **changes: Any) -> Rules:
+    def replace(self, /, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like the constructor)."""
         unknown = set(changes) - set(self.field_names())
         if unknown:
@@ -201,7 +201,7 @@ class Rules:
             if only_changes and value == f.default:
                 continue
             if f.name == "deck":
-                value = _DECK_NAMES.get(value) or {code: n for code, n in value}
+                value = _DECK_NAMES.get(value) or dict(value)
             out[f.name] = value
         return out
 

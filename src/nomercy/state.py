@@ -18,7 +18,15 @@ from nomercy.errors import InvalidCard, InvalidRules, InvalidState
 from nomercy.events import OutcomeReason
 from nomercy.rules import Rules
 
-__all__ = ["STATE_FORMAT_VERSION", "Decision", "KnockOut", "Outcome", "OutcomeReason", "StateData"]
+__all__ = [
+    "STATE_FORMAT_VERSION",
+    "Decision",
+    "KnockOut",
+    "Outcome",
+    "OutcomeReason",
+    "StateData",
+    "wd4_guilt",
+]
 
 #: 2 added ``sitting_out``, ``challenge`` and ``uno_open`` as a list; 3 changed only how
 #: ``(seed, shuffles)`` key a reshuffle (an integer key, ``nomercy.dealing.shuffle_key``).
@@ -109,6 +117,7 @@ _FIELDS = (
     "uno_open",
     "wd4_cards",
     "wd4_color",
+    "wd4_guilty",
 )
 
 
@@ -153,9 +162,12 @@ class StateData:
     step: int
     outcome: Outcome | None
     #: W6 (wild_draw4_challenge): the color in play under a challengeable Wild Draw 4,
-    #: and how many of its player's cards (the first ones) were held when it was played.
+    #: how many of its player's cards (the first ones) were held when it was played, and
+    #: whether one of them was of that color. Guilt is fixed when the card is played: its
+    #: player may be knocked out (the hand gone) before the challenge.
     wd4_color: Color | None
     wd4_cards: int
+    wd4_guilty: bool
 
     def __init__(
         self,
@@ -189,6 +201,7 @@ class StateData:
         outcome: Outcome | None,
         wd4_color: Color | None,
         wd4_cards: int,
+        wd4_guilty: bool,
     ) -> None:
         """The one constructor: every field by keyword, none defaulted, so that a field
         added later cannot be forgotten by ``new_game``, ``clone``, ``from_dict`` or
@@ -222,6 +235,7 @@ class StateData:
         self.outcome = outcome
         self.wd4_color = wd4_color
         self.wd4_cards = wd4_cards
+        self.wd4_guilty = wd4_guilty
 
     @property
     def current_player(self) -> int | None:
@@ -290,7 +304,7 @@ class StateData:
             "sitting_out": list(self.sitting_out),
             "uno_open": list(self.uno_open),
             "challenge": (
-                {"color": self.wd4_color.letter, "cards": self.wd4_cards}
+                {"color": self.wd4_color.letter, "cards": self.wd4_cards, "guilty": self.wd4_guilty}
                 if self.wd4_color is not None
                 else None
             ),
@@ -331,6 +345,7 @@ _KNOWN_KEYS = {
     "pending", "drawn", "roulette_by", "knocked_out", "sitting_out", "uno_open", "challenge", "bonus", "seed",
     "shuffles", "step", "outcome",
 }  # fmt: skip
+_CHALLENGE_KEYS = {"color", "cards", "guilty"}
 #: Fields that version 1 did not have: its states are read as if they were absent.
 _NEW_IN_2 = ("sitting_out", "challenge", "discard_buried")
 
@@ -484,13 +499,17 @@ def _fields_from_dict(data: Any) -> dict[str, Any]:
     challenge = data.get("challenge")
     wd4_color: Color | None = None
     wd4_cards = 0
+    wd4_guilty: bool | None = False
     if challenge is not None:
-        if not isinstance(challenge, dict) or set(challenge) != {"color", "cards"}:
-            raise InvalidState("challenge must be an object {color, cards} or null")
+        if not isinstance(challenge, dict) or not {"color", "cards"} <= set(challenge) <= _CHALLENGE_KEYS:
+            raise InvalidState("challenge must be an object {color, cards, guilty} or null")
         if not isinstance(challenge["color"], str):
             raise InvalidState("challenge.color must be R, Y, G or B")
         wd4_color = Color.parse(challenge["color"])
         wd4_cards = _whole(challenge, "cards")
+        wd4_guilty = challenge.get("guilty")  # absent (a state by hand, format 1-3): judged on the hand
+        if wd4_guilty is not None and not isinstance(wd4_guilty, bool):
+            raise InvalidState("challenge.guilty must be true, false or absent (W6)")
     bonus = data.get("bonus", [0] * players)
     if not isinstance(bonus, list) or len(bonus) != players or not all(isinstance(b, int) for b in bonus):
         raise InvalidState("bonus must list one whole number per seat")
@@ -524,9 +543,17 @@ def _fields_from_dict(data: Any) -> dict[str, Any]:
         "outcome": outcome,
         "wd4_color": wd4_color,
         "wd4_cards": wd4_cards,
+        "wd4_guilty": wd4_guilty,
     }
     _check_consistency(fields)
     return fields
+
+
+def wd4_guilt(hand: list[Card], color: Color, cards: int) -> bool:
+    """W6: a Wild Draw 4 is unlawful when its player held a card of the color in play under
+    it: one of the first ``cards`` cards of ``hand`` (those held as it was played; a wild
+    matches by being wild, so it does not count)."""
+    return any(c.color is color for c in hand[:cards])
 
 
 def _outcome(raw: Any, players: int) -> Outcome:
@@ -582,8 +609,20 @@ def _check_consistency(f: dict[str, Any]) -> None:
             raise InvalidState(
                 "decision 'challenge' needs a Wild Draw 4 on top, its player and the color under it (W6)"
             )
-        if f["wd4_cards"] > len(hands[by]):
-            raise InvalidState("challenge.cards is more than its player holds (W6)")
+        if active[by]:
+            if f["wd4_cards"] > len(hands[by]):
+                raise InvalidState("challenge.cards is more than its player holds (W6)")
+            guilty = wd4_guilt(hands[by], f["wd4_color"], f["wd4_cards"])
+            if f["wd4_guilty"] is None:
+                f["wd4_guilty"] = guilty
+            elif f["wd4_guilty"] != guilty:
+                raise InvalidState(
+                    "challenge.guilty disagrees with the cards its player held when it was played (W6)"
+                )
+        elif f["wd4_guilty"] is None:
+            raise InvalidState(
+                "challenge.guilty is needed once the Wild Draw 4's player is out of the round (W6)"
+            )
     elif f["wd4_color"] is not None:
         raise InvalidState("challenge is only set for decision 'challenge' (W6)")
     drawn: Card | None = f["drawn"]

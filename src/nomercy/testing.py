@@ -22,8 +22,11 @@ now and then with an out-of-turn catch or late Uno call (U1-U3). After every ste
   when every card it may not see is dealt again; ``determinize`` samples a state with
   the same view; redacted events hide other seats' drawn cards (Roulette turn-ups are
   public, W4);
+- **events**: every applied action yields at least one event (a log or an observer sees
+  every step);
 - **JSON round trip**: ``from_json(to_json(s)) == s`` and the copy (and a ``clone()``,
-  which shares nothing with its original) plays on identically;
+  which shares nothing with its original) plays on identically; the finished state loads
+  back equal too;
 - **replay**: ``replay(record)`` of ``(rules, seed, actions)`` rebuilds the final state.
 
 A broken invariant raises :class:`InvariantError` (an :class:`AssertionError`) whose
@@ -520,13 +523,12 @@ def _check_events(events: list[Event], players: int) -> None:
         if len(shown) != len(events):
             raise InvariantError("redaction dropped or added events")
         for original, event in zip(events, shown, strict=True):
-            if type(original) is not Drew:
+            if not isinstance(original, Drew):
                 if event != original:
                     raise InvariantError(f"redaction for P{seat} changed {original!r}")
                 continue
             if not isinstance(event, Drew) or event.count != original.count:
                 raise InvariantError(f"redaction for P{seat}: {event!r}")
-            assert isinstance(event, Drew)
             if original.cards is None or len(original.cards) != original.count:
                 raise InvariantError(f"{original!r} does not list the cards drawn")
             if original.seat == seat or original.reason == "roulette":
@@ -629,6 +631,8 @@ def _check_game(
             break
         step += 1
         where.step = step
+        if not played.events:
+            raise InvariantError(f"{played.action} by P{played.actor} yielded no event")
         record.add(played.actor, played.action)
         if played.out_of_turn:
             summary.out_of_turn[played.action.kind] += 1
@@ -641,6 +645,8 @@ def _check_game(
     if outcome is None or state.current_player is not None:
         raise InvariantError("the round ended without an outcome")
     assert outcome is not None
+    if GameState.from_json(state.to_json()) != state:
+        raise InvariantError("the finished state does not load back equal: from_json(to_json(s)) != s")
     try:
         state.apply(Draw())
     except GameOver:

@@ -17,7 +17,7 @@ from nomercy.cards import Card, Color, deck_cards
 from nomercy.engine import GameState, draw_victim, playable, seat_after
 from nomercy.errors import InvalidSeat
 from nomercy.rules import Rules
-from nomercy.state import Decision, KnockOut, Outcome
+from nomercy.state import Decision, KnockOut, Outcome, wd4_guilt
 
 __all__ = ["PUBLIC_FIELDS", "PlayerView", "determinize", "player_view", "world_from"]
 
@@ -253,6 +253,13 @@ def world_from(
         outcome=view.outcome,
         wd4_color=view.wd4_color,
         wd4_cards=view.wd4_cards,
+        # W6: the verdict is hidden; this world's follows from its sampled hand (a player
+        # out of the round has none: then the sample holds it lawful).
+        wd4_guilty=(
+            view.wd4_color is not None
+            and view.last_draw_by is not None
+            and wd4_guilt(hands[view.last_draw_by], view.wd4_color, view.wd4_cards)
+        ),
     )
     if s.decision is Decision.PLAY_DRAWN and s.drawn is None and s.current is not None:
         _sample_drawn(s, view.seat)

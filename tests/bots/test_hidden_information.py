@@ -32,7 +32,7 @@ def shuffle_hidden(state: GameState, seed: int, seat: int) -> GameState:
     return other
 
 
-@pytest.mark.parametrize("name,options", [("heuristic", {}), ("expert", {"budget": 10}), ("random", {})])
+@pytest.mark.parametrize(("name", "options"), [("heuristic", {}), ("expert", {"budget": 10}), ("random", {})])
 def test_hidden_cards_do_not_change_a_decision(name: str, options: dict[str, int]) -> None:
     changed = 0
     for i, state in enumerate(random_positions(25, seed=21)):

@@ -77,7 +77,7 @@ def test_weights_are_named_once_each() -> None:
     assert [v for _, v in WEIGHTS] == list(BASE_WEIGHTS)
     assert all(v > 0 for v in TUNED_WEIGHTS)
     assert [row[0] for row in weights_table(TUNED_WEIGHTS)] == list(WEIGHT_NAMES)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="read-only"):
         BASE_WEIGHTS[0] = 1.0  # read-only: numba compiles the reference's in
 
 

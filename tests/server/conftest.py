@@ -7,6 +7,7 @@ short bot delays and the test-only seed option on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -176,15 +177,13 @@ class WS:
         self._thread.start()
 
     def _read(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # the socket closed or broke: reading ends
             for text in self.conn:
                 assert isinstance(text, str)
                 with self._cond:
                     self.raw.append(text)
                     self.received.append(json.loads(text))
                     self._cond.notify_all()
-        except Exception:
-            pass
         with self._cond:
             self.closed = True
             self._cond.notify_all()

@@ -33,7 +33,7 @@ def test_wilson_stays_in_bounds_and_narrows_with_more_games() -> None:
     narrow = wilson(2500, 10_000)
     wide = wilson(25, 100)
     assert narrow[1] - narrow[0] < (wide[1] - wide[0]) / 5
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="11 successes in 10 trials"):
         wilson(11, 10)
     r = rate(30, 120)
     assert r.p == 0.25 and r.low < 0.25 < r.high and "25.0%" in str(r)

@@ -12,19 +12,29 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import assert_never
 
 from nomercy.cards import Card, deck_cards
 from nomercy.engine import GameState
 from nomercy.events import (
+    Caught,
+    Challenged,
+    ColorNamed,
     DiscardedAll,
     Drew,
     Event,
     HandsPassed,
     HandsSwapped,
     KnockedOut,
+    Passed,
     Played,
+    Reshuffled,
+    Reversed,
     RoundOver,
+    Skipped,
+    StackGrew,
     Started,
+    UnoCalled,
 )
 from nomercy.views import PlayerView
 
@@ -68,32 +78,37 @@ class CardMemory:
             return
         me = self.seat
         for event in events:
-            kind = type(event)
-            if kind is Played:
-                self._remove(event.seat, (event.card,))  # type: ignore[attr-defined]
-            elif kind is DiscardedAll:
-                self._remove(event.seat, event.cards)  # type: ignore[attr-defined]
-            elif kind is Drew:
-                cards = event.cards  # type: ignore[attr-defined]
-                if cards is not None:
-                    if event.seat == me:  # type: ignore[attr-defined]
-                        if self.mine is not None:
-                            self.mine.update(cards)
-                    else:
-                        self.known[event.seat].update(cards)  # type: ignore[attr-defined]
-            elif kind is HandsSwapped:
-                self._swap(event.seat, event.target)  # type: ignore[attr-defined]
-            elif kind is HandsPassed:
-                self._pass(event.direction)  # type: ignore[attr-defined]
-            elif kind is KnockedOut:
-                seat = event.seat  # type: ignore[attr-defined]
-                self.known[seat].clear()
-                if self.active:
-                    self.active[seat] = False
-            elif kind is Started or kind is RoundOver:  # a new round: nothing is known
-                self.seat = None
-                self.known = []
-                return
+            match event:
+                case Played(seat=seat, card=card):
+                    self._remove(seat, (card,))
+                case DiscardedAll(seat=seat, cards=cards):
+                    self._remove(seat, cards)
+                case Drew(seat=seat, cards=drawn):
+                    if drawn is not None:
+                        if seat == me:
+                            if self.mine is not None:
+                                self.mine.update(drawn)
+                        else:
+                            self.known[seat].update(drawn)
+                case HandsSwapped(seat=seat, target=target):
+                    self._swap(seat, target)
+                case HandsPassed(direction=direction):
+                    self._pass(direction)
+                case KnockedOut(seat=seat):
+                    self.known[seat].clear()
+                    if self.active:
+                        self.active[seat] = False
+                case Started() | RoundOver():  # a new round: nothing is known
+                    self.seat = None
+                    self.known = []
+                    return
+                case (
+                    Passed() | Reshuffled() | ColorNamed() | Skipped() | Reversed() | StackGrew()
+                    | UnoCalled() | Challenged() | Caught()
+                ):  # fmt: skip
+                    pass  # no card changes hands, or none this seat can follow
+                case _:
+                    assert_never(event)
 
     def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
         held = self.mine if seat == self.seat else self.known[seat]

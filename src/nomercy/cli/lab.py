@@ -43,9 +43,7 @@ def report(
 def _rule_sets(
     preset: str | None, rule: list[str], files: list[Path], variants: list[str]
 ) -> list[tuple[str, Any]]:
-    sets: list[tuple[str, Any]] = []
-    for path in files:
-        sets.append((path.stem, load_rules(preset, rule, path)))
+    sets: list[tuple[str, Any]] = [(path.stem, load_rules(preset, rule, path)) for path in files]
     for variant in variants:
         assignments = [part.strip() for part in variant.split(",") if part.strip()]
         try:

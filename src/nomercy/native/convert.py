@@ -86,6 +86,7 @@ def to_state(s: npt.NDArray[np.int32], rules: Rules) -> GameState:
         outcome=outcome,
         wd4_color=None if wd4 < 0 else Color(wd4),
         wd4_cards=v[L.WD4_CARDS],
+        wd4_guilty=bool(v[L.WD4_GUILTY]),
     )
 
 
@@ -133,6 +134,7 @@ def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
     v[L.STEP] = state.step
     v[L.WD4_COLOR] = -1 if state.wd4_color is None else int(state.wd4_color)
     v[L.WD4_CARDS] = state.wd4_cards
+    v[L.WD4_GUILTY] = int(state.wd4_guilty)
     v[L.KO_LEN] = len(ko)
     for i, k in enumerate(ko):
         v[L.KO_SEAT + i] = k.seat

@@ -116,6 +116,7 @@ from nomercy.native.layout import (
     UO_LEN,
     WD4_CARDS,
     WD4_COLOR,
+    WD4_GUILTY,
     WINNER,
 )
 
@@ -911,6 +912,9 @@ def _finish(s, R, winner, reason):
     s[PENDING] = 0
     s[DRAWN] = -1
     s[UO_LEN] = 0
+    s[WD4_COLOR] = -1  # W6: a Wild Draw 4 that ended the round is past challenging
+    s[WD4_CARDS] = 0
+    s[WD4_GUILTY] = 0
     s[WINNER] = winner
     s[REASON] = reason
     s[OUT_KO_LEN] = s[KO_LEN]
@@ -1128,6 +1132,12 @@ def _play(s, R, seat, card, color, target, uno):
     if face == F_WD4 and R[R_WD4_CHALLENGE]:  # W6
         s[WD4_COLOR] = s[COLOR]
         s[WD4_CARDS] = s[HLEN + seat]
+        guilty = 0  # judged now, on the hand as played (the card has left it)
+        for i in range(s[HLEN + seat]):
+            if C_COLOR[s[h0 + i]] == s[COLOR]:
+                guilty = 1
+                break
+        s[WD4_GUILTY] = guilty
     if C_WILD[card]:
         if color >= 0:
             s[COLOR] = color
@@ -1233,6 +1243,7 @@ def _take(s, R, seat):
     s[LAST_BY] = -1
     s[WD4_COLOR] = -1
     s[WD4_CARDS] = 0
+    s[WD4_GUILTY] = 0
     _give(s, R, seat, total, by)
     if s[WINNER] < 0:
         _advance(s, next_seat(s, seat))
@@ -1241,21 +1252,17 @@ def _take(s, R, seat):
 @_kernel
 def _challenge(s, R, seat):
     by = s[LAST_BY]
-    color = s[WD4_COLOR]
-    h0 = _hand0(s, by)
-    guilty = False
-    for i in range(min(s[WD4_CARDS], s[HLEN + by])):
-        if C_COLOR[s[h0 + i]] == color:
-            guilty = True
-            break
+    guilty = s[WD4_GUILTY] != 0  # W6: fixed when the card was played
     total = s[PENDING]
     s[PENDING] = 0
     s[LAST_VALUE] = 0
     s[LAST_BY] = -1
     s[WD4_COLOR] = -1
     s[WD4_CARDS] = 0
+    s[WD4_GUILTY] = 0
     if guilty:
-        _give(s, R, by, total, seat)
+        if s[ACTIVE + by]:  # a player knocked out since draws nothing: the 4 are void
+            _give(s, R, by, total, seat)
         if s[WINNER] < 0:
             _advance(s, seat)
     else:

@@ -58,6 +58,7 @@ PILE_IN: Final = 28  # cards reshuffles put into the draw pile this round: a cou
 # simulator's cards drawn (the pile's length alone hides what a reshuffle added); no rule reads it
 MT_READY: Final = 29  # the shuffle number whose generator the table's MT19937 region holds
 # freshly seeded (0: none; random play seeds a round's first reshuffle early, at its deal)
+WD4_GUILTY: Final = 30  # W6: 1 when the Wild Draw 4's player held the color under it
 ACTIVE: Final = 32  # six flags
 SITTING: Final = 38  # six flags
 KO_SEAT: Final = 44  # knocked_out, in order: seats ...

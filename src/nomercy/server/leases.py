@@ -25,6 +25,7 @@ the database and refuses a second ``nomercy serve`` with a clear message.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
@@ -98,11 +99,9 @@ class SharedLeases:
                 self._alive.commit()
                 return
             except Exception:
-                try:
+                with contextlib.suppress(Exception):  # a broken connection: nothing to clean
                     self._alive.invalidate()
                     self._alive.close()
-                except Exception:
-                    pass
                 self._alive = None
         self.start()
 

@@ -26,13 +26,33 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, assert_never, cast
 
 from nomercy import bots as botlib
 from nomercy.actions import Action
 from nomercy.engine import new_game, started_event
 from nomercy.errors import IllegalAction, InvalidAction, InvalidRules, NoMercyError
-from nomercy.events import Event, redact
+from nomercy.events import (
+    Caught,
+    Challenged,
+    ColorNamed,
+    DiscardedAll,
+    Drew,
+    Event,
+    HandsPassed,
+    HandsSwapped,
+    KnockedOut,
+    Passed,
+    Played,
+    Reshuffled,
+    Reversed,
+    RoundOver,
+    Skipped,
+    StackGrew,
+    Started,
+    UnoCalled,
+    redact,
+)
 from nomercy.match import Match
 from nomercy.rules import Rules
 from nomercy.server import protocol as P
@@ -694,12 +714,22 @@ class RoomManager:
 
     def _too_late(self, room: Room) -> str:
         for event in reversed(room.log):
-            if event.type == "caught":
-                return f"too late: P{event.by} caught P{event.seat} first"  # type: ignore[attr-defined]
-            if event.type == "uno":
-                return f"too late: P{event.seat} called Uno first"  # type: ignore[attr-defined]
-            if event.type in ("played", "drew", "passed"):
-                break
+            match event:
+                case Caught(seat=seat, by=by):
+                    return f"too late: P{by} caught P{seat} first"
+                case UnoCalled(seat=seat):
+                    return f"too late: P{seat} called Uno first"
+                case Drew(reason="uno_penalty"):  # the cards of the catch itself
+                    continue
+                case Played() | Drew() | Passed():  # the next turn had begun
+                    break
+                case (
+                    Started() | DiscardedAll() | Reshuffled() | ColorNamed() | Skipped() | Reversed()
+                    | StackGrew() | HandsSwapped() | HandsPassed() | KnockedOut() | Challenged() | RoundOver()
+                ):  # fmt: skip
+                    continue
+                case _:
+                    assert_never(event)
         return "too late: the next turn has already begun (U3)"
 
     async def apply(

@@ -125,15 +125,16 @@ class RoomDriver:
             if room.finished:
                 return None
             return room.changed_at + self.settings.between_rounds, self._next_round(room.version)
-        jobs: list[tuple[float, Job]] = []
-        for seat in room.seats:
+        jobs: list[tuple[float, Job]] = [
+            (seat.away_since + self.settings.grace_seconds, self._standin(seat.seat))
+            for seat in room.seats
             if (
                 seat.kind == "human"
                 and not seat.standin
                 and seat.connections == 0
                 and seat.away_since is not None
-            ):
-                jobs.append((seat.away_since + self.settings.grace_seconds, self._standin(seat.seat)))
+            )
+        ]
         reaction = self._reaction()
         if reaction is not None:
             jobs.append((room.changed_at + self.settings.reaction_delay, reaction))

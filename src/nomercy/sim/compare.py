@@ -55,10 +55,10 @@ def metrics_for(players: int) -> list[Metric]:
         Metric("winner's points", lambda r: r["points"][r["winner"]]),
         Metric("points to non-winners", lambda r: sum(r["points"]) - r["points"][r["winner"]]),
     ]
-    for pos in range(1, players):
-        out.append(Metric(f"{ordinal(pos + 1)} to play wins", _wins_at(pos), True))
-    for pos in range(players):
-        out.append(Metric(f"points per round, {ordinal(pos + 1)} to play", _points_at(pos)))
+    out.extend(Metric(f"{ordinal(pos + 1)} to play wins", _wins_at(pos), True) for pos in range(1, players))
+    out.extend(
+        Metric(f"points per round, {ordinal(pos + 1)} to play", _points_at(pos)) for pos in range(players)
+    )
     return out
 
 

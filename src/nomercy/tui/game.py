@@ -192,9 +192,7 @@ class Game:
     def draw_screen(self, view: PlayerView, d: Decisions) -> None:
         words = render.words_for(self.human, self.session.names)
         notices = [render.decision_hint(view, d, self.cat, words)]
-        for seat in view.uno_open:
-            if seat != self.human:
-                notices.append(self.t("term.catch_notice", seat=seat))
+        notices.extend(self.t("term.catch_notice", seat=seat) for seat in view.uno_open if seat != self.human)
         if self.uno_armed:
             notices.append(self.t("term.uno_armed"))
         log_limit = self.log_room(view, len(notices))

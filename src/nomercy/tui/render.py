@@ -269,8 +269,7 @@ def screen(
     if log:
         parts.append(log_panel(log, log_limit, cat))
     parts.append(hand_panel(view, cat, d))
-    for notice in notices:
-        parts.append(Text(notice, style="bold yellow"))
+    parts.extend(Text(notice, style="bold yellow") for notice in notices)
     return Group(*parts)
 
 
