@@ -31,7 +31,7 @@ __all__ = [
 #: 2 added ``sitting_out``, ``challenge`` and ``uno_open`` as a list; 3 changed only how
 #: ``(seed, shuffles)`` key a reshuffle (an integer key, ``nomercy.dealing.shuffle_key``).
 #: Versions 1 and 2 are still read: they play on with the version-3 reshuffles.
-STATE_FORMAT_VERSION = 3
+STATE_FORMAT_VERSION = 4
 
 
 class Decision(IntEnum):
@@ -397,7 +397,7 @@ def _fields_from_dict(data: Any) -> dict[str, Any]:
     if data.get("format", "nomercy.state") != "nomercy.state":
         raise InvalidState(f"not a nomercy state (format {data.get('format')!r})")
     version = data.get("format_version", STATE_FORMAT_VERSION)
-    if version not in (1, 2, STATE_FORMAT_VERSION) or isinstance(version, bool):
+    if version not in (1, 2, 3, STATE_FORMAT_VERSION) or isinstance(version, bool):
         raise InvalidState(
             f"state format version {version!r} is not supported (this reads 1 to {STATE_FORMAT_VERSION})"
         )

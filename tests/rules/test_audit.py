@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nomercy import GameState, InvalidState, Rules, new_game, player_view
+from nomercy import Action, GameState, InvalidState, Rules, new_game, player_view
 from nomercy.events import Drew, KnockedOut, Played, Reshuffled, Reversed
 from nomercy.record import GameRecord
 from nomercy.testing import RandomPlayer
@@ -91,8 +91,30 @@ def test_state_format_1_is_still_read() -> None:
     data["sitting_out"] = []
     with pytest.raises(InvalidState, match="format version 1 has no sitting_out"):
         GameState.from_dict(data)
-    with pytest.raises(InvalidState, match="version 4 is not supported"):
-        GameState.from_dict({**s.to_dict(), "format_version": 4})
+    with pytest.raises(InvalidState, match="version 5 is not supported"):
+        GameState.from_dict({**s.to_dict(), "format_version": 5})
+
+
+def test_state_format_3_challenge_without_its_verdict_is_judged_on_the_cards_it_names() -> None:
+    """W6: version 4 records a Wild Draw 4's guilt when it is played (``challenge.guilty``);
+    a version-3 save has no verdict, and its challenge is judged on the cards it names."""
+    s = GameState.from_dict(
+        {
+            "rules": {"preset": "classic"},
+            "hands": [["W+4", "R1"], ["B2", "B3"], ["Y1", "Y2"]],
+            "discard_pile": ["R5"],
+            "draw_pile": ["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9"],
+        }
+    )
+    s.apply(Action.parse("play W+4 G"))
+    written = s.to_dict()
+    assert written["format_version"] == 4 and written["challenge"]["guilty"] is True
+    old = {
+        **written,
+        "format_version": 3,
+        "challenge": {k: v for k, v in written["challenge"].items() if k != "guilty"},
+    }
+    assert GameState.from_dict(old) == s
 
 
 def test_state_format_2_is_read_and_plays_on_with_the_format_3_reshuffles() -> None:
