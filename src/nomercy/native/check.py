@@ -10,11 +10,10 @@ positions no seed deals (hidden cards re-dealt): hand-built states, in effect.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import numpy as np
 
@@ -60,12 +59,13 @@ _COMPANIONS: Mapping[str, Mapping[str, object]] = {
 
 def field_values(name: str) -> tuple[Any, ...]:
     """Every value of the ``Rules`` field ``name`` a differential case is made from: each
-    choice of an enum-like field, both of a flag, :data:`INT_VALUES` of a number, the
-    :data:`DECKS`; :class:`LookupError` for a field of a kind this does not know."""
-    kind = {f.name: str(f.type) for f in dataclasses.fields(Rules)}[name]
-    if name in Rules._CHOICES:
-        return Rules._CHOICES[name]
-    if kind == "bool":
+    choice of an enum-like field (its ``Literal`` type), both of a flag, :data:`INT_VALUES`
+    of a number, the :data:`DECKS`; :class:`LookupError` for a field of a kind this does
+    not know, so that a new one is given values before it can pass untested."""
+    kind = get_type_hints(Rules)[name]
+    if get_origin(kind) is Literal:
+        return get_args(kind)
+    if kind is bool:
         return (False, True)
     if name in INT_VALUES:
         return INT_VALUES[name]
