@@ -5,7 +5,9 @@ reference's state, and every seat's legal actions must be the same set. Games st
 seeds (the deal is compared too) and, along the way, from positions the reference reached
 that are written into a fresh table (:meth:`Batch.load`), and from ``determinize``'d
 positions no seed deals (hidden cards re-dealt): hand-built states, in effect.
-``tests/native`` runs it at CI size; ``benchmarks/differential.py`` runs it at any size.
+:func:`rule_variants` makes the rule sets that change one house rule at a time, through
+every value of every ``Rules`` field. ``tests/native`` runs it at CI size;
+``benchmarks/differential.py`` runs it at any size.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from nomercy.native.batch import Batch, action_index
 from nomercy.rules import Rules
 from nomercy.views import determinize, player_view
 
-__all__ = ["INT_VALUES", "Mismatch", "Tally", "check_games", "field_values", "rule_variants"]
+__all__ = ["DECKS", "INT_VALUES", "Mismatch", "Tally", "check_games", "field_values", "rule_variants"]
 
 #: Steps after which a round counts as endless. Ten times nomercy.testing.MAX_STEPS: random
 #: play under classic rules with 5 or 6 players (draw allowed with a playable card, no
