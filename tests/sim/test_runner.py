@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from nomercy import Rules, new_game
 from nomercy.errors import InvalidRules
 from nomercy.sim.runner import RunSpec, game_seed, play_game, run_chunk
+from nomercy.sim.spec import ENGINES
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def test_game_seed_depends_only_on_run_seed_and_index() -> None:
@@ -79,3 +87,28 @@ def test_bots_by_name_per_seat() -> None:
         RunSpec(games=1, players=2, bots=("random", "nobody"))
     with pytest.raises(InvalidRules, match="S1"):
         RunSpec(games=1, players=7)
+
+
+def test_the_simulator_loads_the_native_engine_only_when_a_run_asks_for_it() -> None:
+    """The engine registry names both engines, yet a Python run (``--engine python``)
+    imports neither numba nor the native engine."""
+    code = (
+        "import sys; from nomercy.sim.spec import ENGINES, RunSpec; "
+        "RunSpec(games=2, players=2).play_chunk(0, 2); "
+        "print(sorted(ENGINES), [m for m in ('numba', 'nomercy.native', 'nomercy.sim.native_runner') "
+        "if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+    )
+    assert out.stdout.strip() == "['native', 'python'] []"
+
+
+def test_an_unknown_engine_is_refused_naming_the_registered_ones() -> None:
+    assert set(ENGINES) == {"python", "native"}
+    with pytest.raises(ValueError, match="unknown engine 'rust': choose from python, native"):
+        RunSpec(games=1, engine="rust")

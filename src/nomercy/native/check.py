@@ -5,29 +5,90 @@ reference's state, and every seat's legal actions must be the same set. Games st
 seeds (the deal is compared too) and, along the way, from positions the reference reached
 that are written into a fresh table (:meth:`Batch.load`), and from ``determinize``'d
 positions no seed deals (hidden cards re-dealt): hand-built states, in effect.
-``tests/native`` runs it at CI size; ``benchmarks/differential.py`` runs it at any size.
+:func:`rule_variants` makes the rule sets that change one house rule at a time, through
+every value of every ``Rules`` field. ``tests/native`` runs it at CI size;
+``benchmarks/differential.py`` runs it at any size.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import numpy as np
 
 from nomercy.actions import Action
+from nomercy.cards import NO_MERCY_DECK
 from nomercy.engine import GameState, new_game
 from nomercy.native.batch import Batch, action_index
 from nomercy.rules import Rules
 from nomercy.views import determinize, player_view
 
-__all__ = ["Mismatch", "Tally", "check_games"]
+__all__ = ["DECKS", "INT_VALUES", "Mismatch", "Tally", "check_games", "field_values", "rule_variants"]
 
 #: Steps after which a round counts as endless. Ten times nomercy.testing.MAX_STEPS: random
 #: play under classic rules with 5 or 6 players (draw allowed with a playable card, no
 #: Mercy limit) has a long tail, and the determinized worlds along the way lengthen it
 #: (a million-decision run met a round of 5,914 steps that then ended normally).
 MAX_STEPS = 50_000
+
+
+#: Representative values of the whole-number house rules, besides their defaults: the
+#: edges the validation allows and a value far from the default. A new int field must be
+#: given some here, or :func:`field_values` refuses it.
+INT_VALUES: Mapping[str, tuple[int | None, ...]] = {
+    "max_players": (3, 10),
+    "hand_size": (1, 12),
+    "mercy_limit": (None, 13, 40),
+    "uno_penalty": (0, 5),
+    "target_score": (1, 250),
+}
+
+#: The deck compositions besides a table's own: both named decks and a custom one with
+#: the classic wilds among No Mercy's cards (so that W6 meets Sevens and stacking).
+DECKS: tuple[object, ...] = ("no_mercy", "classic", {**dict(NO_MERCY_DECK), "W": 4, "W+4": 4})
+
+#: What else a value needs for ``Rules`` to accept it (W6's challenge and stacking
+#: exclude each other, and a restricted Wild Draw 4 leaves nothing to challenge).
+_COMPANIONS: Mapping[str, Mapping[str, object]] = {
+    "wild_draw4_challenge=True": {"stacking": False, "wild_draw4_restricted": False},
+    "wild_draw4_restricted=True": {"wild_draw4_challenge": False},
+    "stacking=True": {"wild_draw4_challenge": False},
+}
+
+
+def field_values(name: str) -> tuple[Any, ...]:
+    """Every value of the ``Rules`` field ``name`` a differential case is made from: each
+    choice of an enum-like field (its ``Literal`` type), both of a flag, :data:`INT_VALUES`
+    of a number, the :data:`DECKS`; :class:`LookupError` for a field of a kind this does
+    not know, so that a new one is given values before it can pass untested."""
+    kind = get_type_hints(Rules)[name]
+    if get_origin(kind) is Literal:
+        return get_args(kind)
+    if kind is bool:
+        return (False, True)
+    if name in INT_VALUES:
+        return INT_VALUES[name]
+    if name == "deck":
+        return DECKS
+    raise LookupError(f"Rules.{name} ({kind}): give the differential its values (nomercy.native.check)")
+
+
+def rule_variants(base: Rules) -> dict[str, Rules]:
+    """``base`` with one field changed, for every field and every value of it that is not
+    ``base``'s, by name (``"stack_color=match"``), with :data:`_COMPANIONS` where the value
+    needs them; :class:`~nomercy.InvalidRules` if ``Rules`` refuses one all the same (give
+    it companions then: a value left out would be a rule the differential never meets)."""
+    out = {}
+    for name in Rules.field_names():
+        for value in field_values(name):
+            label = f"{name}={'custom' if isinstance(value, dict) else value}"
+            rules = base.replace(**{name: value, **_COMPANIONS.get(label, {})})
+            if getattr(rules, name) != getattr(base, name):
+                out[label] = rules
+    return out
 
 
 class Mismatch(AssertionError):
@@ -40,6 +101,7 @@ class Tally:
     decisions: int = 0
     reloads: int = 0
     determinized: int = 0
+    cut: int = 0  # games stopped at max_steps, compared that far
 
 
 def _diff(native: GameState, ref: GameState) -> str:
@@ -84,13 +146,16 @@ def check_games(
     reload_every: int = 40,
     determinize_every: int = 60,
     tally: Tally | None = None,
+    max_steps: int | None = None,
 ) -> Tally:
     """Play one random game per seed in both engines, comparing after every step.
 
     Every ``reload_every`` steps the reference position is written into the table afresh
     (GameState -> table), every ``determinize_every`` steps a determinized copy of it
     replaces both (a position no seed deals); 0 turns either off. Raises
-    :class:`Mismatch` at the first difference.
+    :class:`Mismatch` at the first difference. ``max_steps`` compares each game that far
+    and moves on (a short look at many rule sets); without it a game is played to its
+    end, and one longer than :data:`MAX_STEPS` is a mismatch.
     """
     tally = tally if tally is not None else Tally()
     batch = Batch(rules, 1, players)
@@ -101,6 +166,9 @@ def check_games(
         _compare(batch, 0, ref, f"seed {seed}, deal")
         steps = 0
         while ref.current is not None:
+            if max_steps is not None and steps >= max_steps:
+                tally.cut += 1
+                break
             if steps >= MAX_STEPS:
                 raise Mismatch(f"{players}p seed {seed}: no end after {MAX_STEPS} steps")
             seat, action = _choose(ref, rng)

@@ -11,16 +11,18 @@ that the conversion to a :class:`~nomercy.GameState` is exact, order included.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
 from nomercy.cards import Card, Color, Face
+from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
 
-__all__ = ["ACTIONS", "MAX_PLAYERS", "NUM_ACTIONS", "encode_rules", "width"]
+__all__ = ["ACTIONS", "ENCODED", "MAX_PLAYERS", "NOT_ENCODED", "NUM_ACTIONS", "encode_rules", "width"]
 
 #: Most seats a native table has (S1's usual largest table; the RL tables have six too).
 MAX_PLAYERS: Final = 6
@@ -109,35 +111,69 @@ R_HAND_SIZE: Final = 21
 NUM_RULES: Final = 24
 
 
-def encode_rules(rules: Rules) -> npt.NDArray[np.int64]:
-    """The house rules a round reads, as the int array the kernels take.
+def _choice(*choices: str) -> Callable[[Any], int]:
+    """An enum-like rule as its position in ``choices``: a two-way rule is a flag, 1 for
+    the second choice. A choice not listed fails to encode (:func:`encode_rules`)."""
 
-    ``target_score``, ``knocked_out_return`` and ``max_players`` are a match's business,
-    not a round's, and ``deck`` travels as the deck array itself.
-    """
+    def code(value: Any) -> int:
+        if value not in choices:
+            raise ValueError(f"the native engine plays {' or '.join(map(repr, choices))}, not {value!r}")
+        return choices.index(value)
+
+    return code
+
+
+#: Every house rule a round reads: field -> (its slot in the rules array, its value there).
+#: With :data:`NOT_ENCODED` this names every ``Rules`` field (a test fails on one in
+#: neither, or on a name no longer a field), so a new house rule cannot slip past the
+#: native engine; :func:`encode_rules` fills the array from this table alone.
+ENCODED: Final[Mapping[str, tuple[int, Callable[[Any], int]]]] = {
+    "first_card": (R_FIRST, _choice("number", "apply", "official")),
+    "draw_rule": (R_DRAW_ONE, _choice("until_playable", "one")),
+    "must_play_drawn": (R_MUST_PLAY_DRAWN, int),
+    "draw_when_playable": (R_DRAW_WHEN_PLAYABLE, int),
+    "two_player_reverse": (R_TPR_SELF, _choice("opponent", "self")),
+    "two_player_reverse_draw": (R_TPRD_SELF, _choice("opponent", "self")),
+    "roulette_color": (R_REVEALED, _choice("named", "revealed")),
+    "stacking": (R_STACKING, int),
+    "draw10_stackable": (R_D10_STACKABLE, int),
+    "stack_color": (R_STACK_MATCH, _choice("any", "match")),
+    "seven_zero": (R_SEVEN_ZERO, int),
+    "mercy_limit": (R_MERCY, lambda limit: limit or 0),
+    "knockout_hand": (R_KO_BOTTOM, _choice("aside", "discard_bottom")),
+    "uno_calls": (R_UNO_CALLS, int),
+    "uno_penalty": (R_UNO_PENALTY, int),
+    "uno_timing": (R_HOLDING_ONE, _choice("own_play", "holding_one")),
+    "last_card_draw": (R_LAST_APPLY, _choice("ignore", "apply")),
+    "knockout_bonus_to": (R_KNOCKER, _choice("winner", "knocker")),
+    "wild_draw4_restricted": (R_WD4_RESTRICTED, int),
+    "wild_draw4_challenge": (R_WD4_CHALLENGE, int),
+    "play_drawn_at_once": (R_AT_ONCE, int),
+    "hand_size": (R_HAND_SIZE, int),
+}
+
+#: The ``Rules`` fields the rules array does not carry, and why the native engine still
+#: plays them exactly (the differential test runs a case for every value of each).
+NOT_ENCODED: Final[Mapping[str, str]] = {
+    "deck": "travels as the deck array itself (Batch.deck, the cards of any composition), "
+    "and sizes every pile and hand region of a table",
+    "max_players": "a table's size, not a round's rule: Batch refuses more players than "
+    "min(MAX_PLAYERS, max_players), as new_game refuses more than max_players (S1)",
+    "target_score": "a scored match's business (nomercy.match, between rounds): the kernels "
+    "play single rounds, and a round never reads it",
+    "knocked_out_return": "a scored match's business: it decides who is dealt into the next "
+    "round, which reaches a native table as that round's sitting_out seats (Batch.deal)",
+}
+
+
+def encode_rules(rules: Rules) -> npt.NDArray[np.int64]:
+    """The house rules a round reads (:data:`ENCODED`), as the int array the kernels take."""
     r = np.zeros(NUM_RULES, np.int64)
-    r[R_FIRST] = ("number", "apply", "official").index(rules.first_card)
-    r[R_DRAW_ONE] = rules.draw_rule == "one"
-    r[R_MUST_PLAY_DRAWN] = rules.must_play_drawn
-    r[R_DRAW_WHEN_PLAYABLE] = rules.draw_when_playable
-    r[R_TPR_SELF] = rules.two_player_reverse == "self"
-    r[R_TPRD_SELF] = rules.two_player_reverse_draw == "self"
-    r[R_REVEALED] = rules.roulette_color == "revealed"
-    r[R_STACKING] = rules.stacking
-    r[R_D10_STACKABLE] = rules.draw10_stackable
-    r[R_STACK_MATCH] = rules.stack_color == "match"
-    r[R_SEVEN_ZERO] = rules.seven_zero
-    r[R_MERCY] = rules.mercy_limit or 0
-    r[R_KO_BOTTOM] = rules.knockout_hand == "discard_bottom"
-    r[R_UNO_CALLS] = rules.uno_calls
-    r[R_UNO_PENALTY] = rules.uno_penalty
-    r[R_HOLDING_ONE] = rules.uno_timing == "holding_one"
-    r[R_LAST_APPLY] = rules.last_card_draw == "apply"
-    r[R_KNOCKER] = rules.knockout_bonus_to == "knocker"
-    r[R_WD4_RESTRICTED] = rules.wild_draw4_restricted
-    r[R_WD4_CHALLENGE] = rules.wild_draw4_challenge
-    r[R_AT_ONCE] = rules.play_drawn_at_once
-    r[R_HAND_SIZE] = rules.hand_size
+    for name, (slot, code) in ENCODED.items():
+        try:
+            r[slot] = code(getattr(rules, name))
+        except ValueError as exc:
+            raise InvalidRules(name, str(exc)) from None
     return r
 
 

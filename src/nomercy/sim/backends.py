@@ -1,7 +1,7 @@
 """Where the games run: this process, local worker processes, or a Ray cluster.
 
 A backend plays chunks of game indexes of a :class:`Job` (a simulation's
-:class:`~nomercy.sim.runner.RunSpec`, a tournament's
+:class:`~nomercy.sim.spec.RunSpec`, a tournament's
 :class:`~nomercy.sim.tournament.TournamentSpec`) and yields each chunk's results as it
 finishes, in any order; :func:`execute` puts them back in game order. Because every game
 is seeded from ``(run seed, index)``, the results are the same whatever the backend, the

@@ -18,7 +18,7 @@ from nomercy.rules import Rules
 from nomercy.sim import plots
 from nomercy.sim.report import Section, Table, ordinal, render_html, render_markdown
 from nomercy.sim.results import Results
-from nomercy.sim.runner import Row
+from nomercy.sim.spec import Row
 from nomercy.sim.stats import Diff, Mean, Rate, mean_ci, paired_diff, rate
 
 __all__ = ["Metric", "RuleSet", "compare_sections", "metrics_for", "write_compare_report"]

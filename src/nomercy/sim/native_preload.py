@@ -7,6 +7,6 @@ server, means every worker forked from it starts with them loaded.
 
 from __future__ import annotations
 
-from nomercy.sim.runner import RunSpec
+from nomercy.sim.spec import RunSpec
 
 RunSpec(games=1, players=2, engine="native").play_chunk(0, 1)

@@ -1,12 +1,13 @@
 """The games of a run on the native engine: the rows the Python engine gives, faster.
 
 ``RunSpec(engine="native")`` plays its chunks here (``nomercy simulate --engine native``).
-Game ``i`` is dealt from the same :func:`~nomercy.sim.runner.game_seed`, each seat's
+Game ``i`` is dealt from the same :func:`~nomercy.sim.spec.game_seed`, each seat's
 policy draws from the same ``random.Random(bot_seed(...))`` over the legal actions in the
 reference's order, and the counts come from the table before and after every action
 (:mod:`nomercy.native.sim`; the table counts what reshuffles put into the draw pile, so
 cards drawn need no replay on the reference engine). So a row is equal to the
-one :func:`~nomercy.sim.runner.play_game` gives, and any chunk can play in any worker.
+one :func:`~nomercy.sim.runner.play_game` (the Python engine) gives, and any chunk can
+play in any worker.
 
 Only bots with a native policy can sit at a native table (:data:`NATIVE_BOTS`: ``random``
 and ``heuristic``, alone or mixed); the others are refused by :func:`check` before any
@@ -23,7 +24,7 @@ import numpy as np
 from nomercy.native import Batch
 from nomercy.native import layout as L
 from nomercy.native import sim as K
-from nomercy.sim.runner import Row, RunSpec, make_row
+from nomercy.sim.spec import Row, RunSpec, make_row, random_is_plain
 
 __all__ = ["MAX_STEPS", "NATIVE_BOTS", "catch_miss", "check", "derive_seeds", "run_chunk"]
 
@@ -52,8 +53,6 @@ def catch_miss() -> float:
 
 def check(spec: RunSpec) -> None:
     """Refuse (:class:`ValueError`) a run the native engine cannot play as the Python one."""
-    from nomercy.sim.runner import _random_is_plain
-
     missing = sorted({name for name in spec.bots if name not in NATIVE_BOTS})
     if missing:
         bots = "bots" if len(missing) > 1 else "bot"
@@ -61,7 +60,7 @@ def check(spec: RunSpec) -> None:
             f"{bots} {', '.join(missing)} {'have' if len(missing) > 1 else 'has'} no native version "
             f"(native bots: {', '.join(NATIVE_BOTS)}): use --engine python"
         )
-    if "random" in spec.bots and not _random_is_plain():
+    if "random" in spec.bots and not random_is_plain():
         raise ValueError("the 'random' bot is not the built-in one here: use --engine python")
     if "heuristic" in spec.bots:
         catch_miss()
@@ -100,10 +99,10 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> list[Row]:
     batch = Batch(spec.rules, 1, n)
     table = batch.tables[0]
     indexes = range(start, stop)
-    seeds = derive_seeds("sim", [(spec.seed, i) for i in indexes])  # runner.game_seed
+    seeds = derive_seeds("sim", [(spec.seed, i) for i in indexes])  # spec.game_seed
     game_seeds = np.array(seeds, np.int64)
     bot_seeds = np.array(derive_seeds("bot", [(s, seat) for s in seeds for seat in range(n)]), np.int64)
-    bot_seeds = bot_seeds.reshape(len(seeds), n)  # runner.bot_seed(s, seat)
+    bot_seeds = bot_seeds.reshape(len(seeds), n)  # spec.bot_seed(s, seat)
     kinds = np.array([NATIVE_BOTS[name] for name in spec.bots], np.int64)
     miss = catch_miss() if "heuristic" in spec.bots else 0.0
     mt = np.zeros((L.MAX_PLAYERS, K.MT_WORDS), np.int32)

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from nomercy.sim.runner import Row
+from nomercy.sim.spec import Row
 
 __all__ = ["COLUMNS", "ResultWriter", "Results", "file_format", "read_results", "write_results"]
 
