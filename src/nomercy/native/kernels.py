@@ -4,7 +4,7 @@ Each function here is the native twin of the engine function of the same name (t
 reference, which stays the readable truth): the same steps in the same order, so that the
 same cards move the same way. ``layout.py`` describes the vector. Every kernel is compiled
 with ``cache=True``: the first import in a fresh environment compiles them (tens of
-seconds, ``benchmarks/README.md``), later processes load them from numba's cache.
+seconds; ``CHANGELOG.md`` keeps the measurements), later processes load them from numba's cache.
 """
 
 # The kernels are unannotated: their types are what numba infers from the arrays passed in
@@ -121,13 +121,13 @@ from nomercy.native.layout import (
 )
 
 #: Every kernel: cached on disk, and without numba's reference counting (``_nrt=False``):
-#: they allocate nothing, and the counting cost more than the rules (benchmarks/README.md).
+#: they allocate nothing, and the counting cost more than the rules (measured: CHANGELOG.md).
 #: (``_nrt`` is numba's own switch, used by its test suite; its type hints leave it out.)
 _kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 #: Helpers inlined where they are called: the small ones, and those on every decision's
 #: path (``legal_count``, ``legal_at``, ``_variant_count``, ``_play``, ``effect``, ``_draw``,
 #: ``_take``). A call between kernels passes every array as seven arguments; inlining these
-#: made random play about 15% faster, for a longer first compilation (``benchmarks/README.md``).
+#: made random play about 15% faster, for a longer first compilation (``CHANGELOG.md``).
 #: The rest stay calls: rare paths (a knock-out, a reshuffle, the end of a round), and
 #: ``_draw_cards`` and ``_give``, reached from many places, whose copies made compiling
 #: slower again for little more speed.
@@ -247,7 +247,7 @@ def mt_seed_lanes(pool, lanes, generators):
     us for one alone (few lanes gain less: each chain's value goes through memory at
     every step). The last pass hands its words over in blocks of 16 steps while they are
     in the first-level cache, so that a generator is then one contiguous row
-    (``benchmarks/README.md``)."""
+    (measured: ``CHANGELOG.md``)."""
     for q in range(lanes):
         pool[0, q] = _MT_START[0]
     r = 0
