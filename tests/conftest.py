@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -165,6 +166,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if group is not None and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=_order)  # stable: the collection order within each part
+
+
+# -- no skips where everything is installed -------------------------------------------------
+
+#: Set by CI (.ci/run), which installs everything every test needs: there a skipped test is
+#: a failure, so that a missing package or service cannot quietly shrink the suite.
+NO_SKIPS = os.environ.get("NOMERCY_NO_SKIPS") == "1"
+
+
+def _refuse_skip(report: pytest.TestReport | pytest.CollectReport) -> None:
+    if NO_SKIPS and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but NOMERCY_NO_SKIPS=1 says everything is installed: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    outcome = yield
+    _refuse_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    outcome = yield
+    _refuse_skip(outcome.get_result())
 
 
 # -- the native engine's warm-up ----------------------------------------------------------
