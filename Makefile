@@ -34,6 +34,9 @@ COMPILED_TESTS ?= -m core tests/rules tests/golden tests/bots tests/test_api.py 
 # the background (tests/conftest.py). JOBS=0 runs it in one process.
 JOBS ?= auto
 PARALLEL := -n $(JOBS) --dist loadgroup
+# make in a background job of a recipe line; not $(MAKE) itself, which would make
+# 'make -n test' run that whole line, the suite included.
+BACKGROUND_MAKE := $(MAKE) --no-print-directory
 
 .PHONY: play serve check test test-web test-compiled compiled lint typecheck bench clean
 
@@ -62,10 +65,17 @@ check: $(VENV)/.installed-$(TEST_EXTRAS)
 
 ## test: lint, type-check, run every test (the browser client's modules under Node too),
 ## then the core's tests compiled
-test: $(VENV)/.installed-$(TEST_EXTRAS)
+# mypy and the compiled wheel's build (one core each) run beside the suite, filling the
+# moments its workers wait on servers and browsers; their output is shown if they fail.
+test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/mypy
-	$(BIN)/pytest $(PARALLEL) --durations=25
+	mkdir -p build
+	$(BIN)/mypy > build/mypy.log 2>&1 & mypy=$$!; \
+	$(BACKGROUND_MAKE) compiled > build/compiled-make.log 2>&1 & compiled=$$!; \
+	$(BIN)/pytest $(PARALLEL) --durations=25; status=$$?; \
+	wait $$mypy && cat build/mypy.log || { cat build/mypy.log; status=1; }; \
+	wait $$compiled || { tail -n 40 build/compiled-make.log; status=1; }; \
+	exit $$status
 	$(MAKE) test-web
 	$(MAKE) test-compiled
 
