@@ -154,18 +154,34 @@ def _order(item: pytest.Item) -> int:
     return 1
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Markers, time limit and xdist group, as each test is collected: before any hook
+    that selects or distributes tests by them (``-m``, xdist's ``loadgroup``) runs."""
+    for name in sorted(_marks(item)):
+        item.add_marker(name)
+    if item.get_closest_marker("native") and not item.get_closest_marker("timeout"):
+        item.add_marker(pytest.mark.timeout(NATIVE_TIMEOUT_S))
+    group = _group(item)
+    if group is not None and not item.get_closest_marker("xdist_group"):
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        for name in sorted(_marks(item)):
-            item.add_marker(name)
-    for item in items:
-        if item.get_closest_marker("native") and not item.get_closest_marker("timeout"):
-            item.add_marker(pytest.mark.timeout(NATIVE_TIMEOUT_S))
-        group = _group(item)
-        if group is not None and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=_order)  # stable: the collection order within each part
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """xdist tells a worker's groups to its scheduler through the test's node id; a pytest
+    whose node ids drop them would spread a group over the workers without a word."""
+    if getattr(session.config.option, "loadgroup", False):
+        for item in session.items:
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:
+                raise pytest.UsageError(
+                    f"{item.nodeid} lost its xdist group: this pytest ({pytest.__version__}) and "
+                    "pytest-xdist do not keep groups together; install the versions pyproject.toml asks for"
+                )
+    _start_warmup(session)
 
 
 # -- no skips where everything is installed -------------------------------------------------
@@ -222,8 +238,7 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[WARMUP_DIR] = tempfile.mkdtemp(prefix="nomercy-warmup-")
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session: pytest.Session) -> None:
+def _start_warmup(session: pytest.Session) -> None:
     """Start the warm-up once, in the first worker (or the only process), if native tests
     were selected."""
     global _warmup
@@ -231,7 +246,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if folder is None or _worker_id(session.config) not in (None, "gw0"):
         return
     if not any(item.get_closest_marker("native") for item in session.items):
-        Path(folder, "done").write_text("not needed\n")
+        Path(folder, "done").write_text("")
         return
     log = open(Path(folder, "warmup.log"), "wb")  # noqa: SIM115 - the child writes it until it ends
     _warmup = subprocess.Popen(
@@ -279,5 +294,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     """What the warm-up took (its line, once it is done), beside the durations."""
     folder = os.environ.get(WARMUP_DIR)
     done = Path(folder, "done") if folder is not None and _worker_id(config) is None else None
-    if done is not None and done.exists():
+    if done is not None and done.exists() and done.read_text().strip():
         terminalreporter.write_line(done.read_text().strip())
