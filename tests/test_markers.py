@@ -3,13 +3,25 @@ lists of modules agree with them, so that no test silently drops out of a run.""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
-
-import conftest
+from types import ModuleType
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
+
+
+def _root_conftest() -> ModuleType:
+    """tests/conftest.py, by its path: the name ``conftest`` may be another folder's."""
+    spec = importlib.util.spec_from_file_location("nomercy_tests_conftest", TESTS / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+conftest = _root_conftest()
 
 
 def _makefile_list(name: str) -> set[str]:
