@@ -19,13 +19,24 @@ COMPILED := $(shell sed -n '/^\[tool\.hatch\.build\.targets\.wheel\.hooks\.mypyc
 # Everything else in the package (pure Python, web/, templates) is copied over the
 # installed wheel in seconds, so the compiled tests never run stale adapters.
 PLAIN := $(filter-out $(COMPILED),$(shell find src/nomercy -type f -not -path "*/__pycache__/*"))
-# make check: the fast tests a developer runs after every change (see the README).
+# The tests are selected by the markers tests/conftest.py gives them (pyproject.toml lists
+# them; tests/README.md says what each needs). make check: the modules marked check, the
+# fast tests a developer runs after every change (see the README).
 CHECK_TESTS ?= tests/rules tests/golden tests/test_api.py tests/test_properties.py \
-	tests/test_core_isolation.py tests/test_match.py tests/test_seeding.py
-# The tests that exercise the core, run again against the compiled wheel.
-COMPILED_TESTS ?= tests/rules tests/golden tests/bots tests/test_api.py tests/test_build.py \
+	tests/test_core_isolation.py tests/test_match.py tests/test_seeding.py tests/test_markers.py
+# The tests marked core, run again against the compiled wheel, from the modules that hold
+# them (its environment has the dev and bench extras only: the others would not import).
+COMPILED_TESTS ?= -m core tests/rules tests/golden tests/bots tests/test_api.py tests/test_build.py \
 	tests/test_benchmarks.py tests/test_invariants.py tests/test_properties.py tests/test_rlcard_preset.py \
 	tests/test_shuffle.py
+# make test runs the suite on every core (pytest-xdist); tests that share a database, a
+# server, Ray or the browser keep to one worker, and the native kernels compile once, in
+# the background (tests/conftest.py). JOBS=0 runs it in one process.
+JOBS ?= auto
+PARALLEL := -n $(JOBS) --dist loadgroup
+# make in a background job of a recipe line; not $(MAKE) itself, which would make
+# 'make -n test' run that whole line, the suite included.
+BACKGROUND_MAKE := $(MAKE) --no-print-directory
 
 .PHONY: play serve check test test-web test-compiled compiled lint typecheck bench docs clean
 
@@ -50,14 +61,21 @@ check: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
-	NOMERCY_HYPOTHESIS_PROFILE=fast $(BIN)/pytest -q -p no:cacheprovider $(CHECK_TESTS)
+	NOMERCY_HYPOTHESIS_PROFILE=fast $(BIN)/pytest -q -p no:cacheprovider -m check $(CHECK_TESTS)
 
 ## test: lint, type-check, run every test (the browser client's modules under Node too),
 ## then the core's tests compiled
-test: $(VENV)/.installed-$(TEST_EXTRAS)
+# mypy and the compiled wheel's build (one core each) run beside the suite, filling the
+# moments its workers wait on servers and browsers; their output is shown if they fail.
+test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/mypy
-	$(BIN)/pytest
+	mkdir -p build
+	$(BIN)/mypy > build/mypy.log 2>&1 & mypy=$$!; \
+	$(BACKGROUND_MAKE) compiled > build/compiled-make.log 2>&1 & compiled=$$!; \
+	$(BIN)/pytest $(PARALLEL) --durations=25; status=$$?; \
+	wait $$mypy && cat build/mypy.log || { cat build/mypy.log; status=1; }; \
+	wait $$compiled || { tail -n 40 build/compiled-make.log; status=1; }; \
+	exit $$status
 	$(MAKE) test-web
 	$(MAKE) test-compiled
 
@@ -69,9 +87,9 @@ test-web:
 ## fingerprint from both builds
 test-compiled: $(CVENV)/.synced
 	mkdir -p build
-	NOMERCY_EXPECT_COMPILED=1 $(CBIN)/python -m pytest -p no:cacheprovider $(COMPILED_TESTS)
-	$(BIN)/python benchmarks/fingerprint.py --games 100 > build/fingerprint-pure.txt
-	$(CBIN)/python benchmarks/fingerprint.py --games 100 > build/fingerprint-compiled.txt
+	NOMERCY_EXPECT_COMPILED=1 $(CBIN)/python -m pytest -p no:cacheprovider $(PARALLEL) $(COMPILED_TESTS)
+	$(BIN)/python benchmarks/fingerprint.py --games 100 > build/fingerprint-pure.txt & pure=$$!; \
+		$(CBIN)/python benchmarks/fingerprint.py --games 100 > build/fingerprint-compiled.txt; wait $$pure
 	pure=$$(awk '/^overall/ {print $$2}' build/fingerprint-pure.txt); \
 	compiled=$$(awk '/^overall/ {print $$2}' build/fingerprint-compiled.txt); \
 	test -n "$$pure" && test "$$pure" = "$$compiled" && echo "behaviour fingerprints match: $$pure" \
