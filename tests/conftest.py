@@ -80,6 +80,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_benchmarks.py::test_expert_ceiling_prints_every_mode_and_the_command": ("native",),
     "test_benchmarks.py::test_tune_policy_prints_the_weights_both_duels_and_the_command": ("native",),
     "test_benchmarks.py::test_differential_run_counts_what_it_compared": ("native",),
+    "test_benchmarks.py::test_rl_benchmark_writes_every_case_as_json": ("native",),
     "test_benchmarks.py::test_findings_script_prints_every_question_and_the_command": ("native",),
     "test_benchmarks.py::test_findings_script_refuses_bad_sizes": ("native",),
     "test_benchmarks.py::test_browser_frames_benchmark_prints_both_moments_and_the_command": (
