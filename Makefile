@@ -58,8 +58,8 @@ serve: $(VENV)/.installed-server
 ## check: after every change, under 30 s on one core: lint, format, types, the fast tests
 ## (rules, golden games, API, properties with a few examples each)
 check: $(VENV)/.installed-$(TEST_EXTRAS)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/_tools
+	$(BIN)/ruff format --check src tests benchmarks docs/_tools
 	$(BIN)/mypy
 	NOMERCY_HYPOTHESIS_PROFILE=fast $(BIN)/pytest -q -p no:cacheprovider -m check $(CHECK_TESTS)
 
@@ -68,7 +68,7 @@ check: $(VENV)/.installed-$(TEST_EXTRAS)
 # mypy and the compiled wheel's build (one core each) run beside the suite, filling the
 # moments its workers wait on servers and browsers; their output is shown if they fail.
 test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/_tools
 	mkdir -p build
 	$(BIN)/mypy > build/mypy.log 2>&1 & mypy=$$!; \
 	$(BACKGROUND_MAKE) compiled > build/compiled-make.log 2>&1 & compiled=$$!; \
@@ -126,8 +126,8 @@ release-check: $(VENV)/.installed-dev
 	bash scripts/release_check.sh $(BIN)/python
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/_tools
+	$(BIN)/ruff format --check src tests benchmarks docs/_tools
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
