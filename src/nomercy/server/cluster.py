@@ -101,12 +101,13 @@ class Cluster:
         """Take the room's lease and load it; ``room_moving`` if another process runs it."""
         if self.draining:
             raise moving()
-        if len(self.manager.rooms) >= self.manager.settings.max_rooms:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
         pending = self._opening.get(code)
         if pending is not None:
             await asyncio.shield(pending)
             return
+        # Rooms being opened count against the cap: each awaits storage before it is in memory.
+        if len(self.manager.rooms) + len(self._opening) >= self.manager.settings.max_rooms:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._opening[code] = future
         try:

@@ -296,6 +296,11 @@ class RoomManager:
         self.cluster: Any = None
         #: Several processes: ids of the rooms each address created here (rooms per address).
         self.created: dict[str, set[int]] = {}
+        #: Creations under way (checked against the caps, not yet counted in ``rooms``), in
+        #: all and by address: a creation awaits storage between its check and its room, so
+        #: concurrent creators would each pass a check made on the rooms alone.
+        self.creating = 0
+        self.creating_by: dict[str, int] = {}
 
     # -- creating and joining ----------------------------------------------------------
 
@@ -312,7 +317,7 @@ class RoomManager:
         the proxy routes its code, so the ones created here are counted in storage."""
         if self.cluster is None:
             return sum(1 for r in self.rooms.values() if r.creator == address and r.status != "finished")
-        ids = self.created.get(address)
+        ids = set(self.created.get(address, ()))
         if not ids:
             return 0
         since = time.time() - self.settings.idle_room_seconds
@@ -323,18 +328,41 @@ class RoomManager:
             raise ProtocolError(
                 ErrorCode.SERVER_ERROR, "the server could not save the room: try again"
             ) from None
-        self.created[address] = set(still)
-        return len(still)
+        # Rooms created here while storage was asked are kept (and counted) too.
+        self.created[address] = set(still) | (self.created.get(address, set()) - ids)
+        return len(self.created[address])
 
     async def create(self, req: P.CreateRoom, address: str | None = None) -> tuple[Room, str]:
-        """A room in the lobby with the host in seat 0; returns it and the host's token."""
-        if len(self.rooms) >= self.settings.max_rooms:
+        """A room in the lobby with the host in seat 0; returns it and the host's token.
+
+        The caps hold under concurrent creators: the check and the reservation of a place
+        happen together (no await between them), and the place stays reserved until the
+        room is in memory or the creation failed."""
+        if len(self.rooms) + self.creating >= self.settings.max_rooms:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
-        if address is not None and await self.open_rooms_of(address) >= self.settings.max_rooms_per_address:
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
-            )
+        self.creating += 1
+        if address is not None:
+            self.creating_by[address] = self.creating_by.get(address, 0) + 1
+        try:
+            return await self._create(req, address)
+        finally:
+            self.creating -= 1
+            if address is not None:
+                left = self.creating_by[address] - 1
+                if left:
+                    self.creating_by[address] = left
+                else:
+                    del self.creating_by[address]
+
+    async def _create(self, req: P.CreateRoom, address: str | None) -> tuple[Room, str]:
+        if address is not None:
+            open_rooms = await self.open_rooms_of(address)
+            others = self.creating_by[address] - 1  # this address's other creations under way
+            if open_rooms + others >= self.settings.max_rooms_per_address:
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
+                )
         if req.seed is not None and not self.settings.test_options:
             raise ProtocolError(ErrorCode.FORBIDDEN, "choosing the seed is a test option, off on this server")
         rules = build_rules(req.preset, req.rules)
