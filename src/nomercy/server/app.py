@@ -94,6 +94,7 @@ _STATUS = {
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.ROOM_FULL: 409,
+    ErrorCode.NAME_TAKEN: 409,
     ErrorCode.SERVER_ERROR: 500,
     ErrorCode.ROOM_MOVING: 503,
 }

@@ -59,6 +59,7 @@ from nomercy.server import protocol as P
 from nomercy.server.leases import LeaseLost
 from nomercy.server.limits import TokenBucket
 from nomercy.server.metrics import Metrics
+from nomercy.server.names import name_key
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
 from nomercy.server.seen import seen_by
 from nomercy.server.settings import Settings
@@ -431,6 +432,7 @@ class RoomManager:
         async with room.lock:
             if room.status != "lobby":
                 raise ProtocolError(ErrorCode.ROOM_FULL, "the game has started: you can watch as a spectator")
+            self._name_free(room, nickname)
             for seat in room.seats:
                 if seat.kind == "open":
                     token = secrets.token_urlsafe(24)
@@ -441,6 +443,20 @@ class RoomManager:
                     self.broadcast_room(room, now=True)  # a seat taken: news, not churn
                     return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
+
+    @staticmethod
+    def _name_free(room: Room, nickname: str, seat: int | None = None) -> None:
+        """Refuse ``nickname`` if a player seated at ``room`` (other than ``seat``) has a name
+        a person could not tell from it (see :func:`nomercy.server.names.name_key`)."""
+        key = name_key(nickname)
+        for other in room.seats:
+            if other.kind != "human" or other.seat == seat or not other.nickname:
+                continue
+            if name_key(other.nickname) == key:
+                raise ProtocolError(
+                    ErrorCode.NAME_TAKEN,
+                    f"{other.nickname} already sits at this table: choose a name the others can tell apart",
+                )
 
     async def _write(self, room: Room, func: Any, *args: Any) -> None:
         """A lobby write of ``room`` (under its lock), in a worker thread so that a slow commit
@@ -582,6 +598,7 @@ class RoomManager:
             target = room.seats[seat]
             if target.kind == "human":
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"{target.nickname} sits there now")
+            self._name_free(room, entry.nickname, seat)
             back = StoredSeat(seat, "human", entry.nickname, entry.token_hash, target.host)
             await self._write(room, self.social.readmit, room.id, back)
             target.kind, target.nickname, target.token_hash = "human", entry.nickname, entry.token_hash
