@@ -239,6 +239,10 @@ def test_nginx_passes_the_host_and_the_server_refuses_other_names(
         assert rebound.status_code == 400 and rebound.json()["detail"]["code"] == "bad_host"
     with pytest.raises(Exception, match="403"):
         nginx.websocket("127.0.0.1", origin="https://attacker.example")
+    # A page of the same name over plain HTTP is not the TLS site's page (nginx reports
+    # the scheme in X-Forwarded-Proto; the server believes it from nginx only).
+    with pytest.raises(Exception, match="403"):
+        nginx.websocket("127.0.0.1", origin=f"http://{HOST}")
     redirect = httpx.get(
         f"http://127.0.0.1:{nginx.http_port}/join/ABCDEF", headers={"Host": HOST}, trust_env=False
     )

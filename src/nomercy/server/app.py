@@ -362,12 +362,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, path: str) -> HTMLResponse:
         """index.html with absolute preview URLs: Open Graph asks for absolute ``og:image``
         and ``og:url`` (link previewers do not resolve relative ones). The origin is the
-        request's own ``Host`` (checked against allowed_hosts by the front door) and, behind
-        a declared proxy, its ``X-Forwarded-Proto``."""
+        request's own ``Host`` (checked against allowed_hosts by the front door) and its
+        scheme (behind a trusted proxy, its ``X-Forwarded-Proto``: see the front door)."""
         scheme = request.url.scheme
-        proto = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
-        if settings.forwarded_allow_ips and proto in ("http", "https"):
-            scheme = proto
         host = request.headers.get("host") or request.url.netloc
         origin = html.escape(f"{scheme}://{host}", quote=True)
         text = asset_links((WEB / "index.html").read_text(encoding="utf-8"))
