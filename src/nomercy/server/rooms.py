@@ -1039,7 +1039,12 @@ class RoomManager:
                 self.lost(room)  # another process runs it now: not ours to expire
                 return False
             except Exception:
-                log.warning("could not expire room %s; tried again later", room.code, exc_info=True)
+                log.warning(
+                    "could not expire room %s; tried again later",
+                    room.code,
+                    exc_info=True,
+                    extra={"room": room.code},
+                )
                 return False
         return True
 
@@ -1078,7 +1083,9 @@ class RoomManager:
             try:
                 room = self.rebuild(stored)
             except Exception:
-                log.exception("room %s could not be rebuilt; skipped", stored.code)
+                log.exception(
+                    "room %s could not be rebuilt; skipped", stored.code, extra={"room": stored.code}
+                )
                 continue
             self._add(room)
             count += 1
