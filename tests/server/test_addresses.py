@@ -20,6 +20,7 @@ from nomercy.server.addresses import (
     TrustedProxies,
     client_address,
     forwarded_chain,
+    forwarded_proto,
     limit_key,
     origin_allowed,
     parse_ip,
@@ -105,6 +106,60 @@ def test_origin_must_name_the_allowed_host_it_talks_to() -> None:
     assert not origin_allowed("https://attacker.example", "play.example.org", listed)
     assert not origin_allowed("null", "play.example.org", listed)
     assert origin_allowed("https://other.example", "play.example.org", listed, ["https://other.example"])
+
+
+def test_origin_must_use_the_scheme_of_the_socket() -> None:
+    """An http:// page is not the page of a TLS site, even under the same name: a wss
+    socket needs an https origin, a ws socket an http one."""
+    listed = HostPolicy(["play.example.org"])
+    host = "play.example.org"
+    assert origin_allowed("https://play.example.org", host, listed, scheme="wss")
+    assert not origin_allowed("http://play.example.org", host, listed, scheme="wss")
+    assert origin_allowed("http://play.example.org", host, listed, scheme="ws")
+    assert not origin_allowed("https://play.example.org", host, listed, scheme="ws")
+    assert not origin_allowed("ftp://play.example.org", host, listed, scheme="ws")
+    assert not origin_allowed("http://play.example.org:443", "play.example.org:443", listed, scheme="wss")
+
+
+def test_the_forwarded_proto_is_the_first_named() -> None:
+    def proto(*headers: tuple[str, str]) -> str | None:
+        return forwarded_proto([(k.encode(), v.encode()) for k, v in headers])
+
+    assert proto(("X-Forwarded-Proto", "https")) == "https"
+    assert proto(("X-Forwarded-Proto", "HTTP, https")) == "http"
+    assert proto(("Forwarded", 'for=1.2.3.4;proto="https", proto=http')) == "https"
+    assert proto(("X-Forwarded-Proto", "http"), ("Forwarded", "proto=https")) == "http"
+    assert proto(("X-Forwarded-Proto", "gopher")) is None
+    assert proto() is None
+
+
+def _socket_opens(url: str, origin: str, **headers: str) -> int:
+    """The handshake's status: 101 opened, else what the server refused with."""
+    try:
+        with connect(url, additional_headers={"Origin": origin, **headers}, open_timeout=5):
+            pass
+    except InvalidStatus as refused:
+        return refused.response.status_code
+    return 101
+
+
+def test_a_websocket_origin_must_match_the_scheme_the_client_used(start_server: Any) -> None:
+    """Without a proxy the socket is ws: an https origin is refused. Behind a trusted proxy
+    that reports TLS (X-Forwarded-Proto: https) the socket is wss: an http origin is
+    refused; a client that is no trusted proxy cannot claim TLS."""
+    plain = start_server()
+    assert _socket_opens(plain.ws_url, plain.url) == 101
+    assert _socket_opens(plain.ws_url, plain.url.replace("http:", "https:")) == 403
+    # The header from a client that is not a trusted proxy is ignored.
+    assert _socket_opens(plain.ws_url, plain.url, **{"X-Forwarded-Proto": "https"}) == 101
+    proxied = start_server(NOMERCY_FORWARDED_ALLOW_IPS="127.0.0.1")
+    tls = {"X-Forwarded-Proto": "https"}
+    assert _socket_opens(proxied.ws_url, proxied.url.replace("http:", "https:"), **tls) == 101
+    assert _socket_opens(proxied.ws_url, proxied.url, **tls) == 403
+    assert _socket_opens(proxied.ws_url, proxied.url, **{"X-Forwarded-Proto": "http"}) == 101
+    # The page's absolute links follow the same scheme.
+    page = httpx.get(proxied.url + "/", headers=tls).text
+    assert f'content="https://{proxied.url.split("//")[1]}/icon-512.png"' in page
 
 
 def test_forwarded_addresses_count_only_from_trusted_proxies(start_server: Any) -> None:

@@ -180,6 +180,11 @@ def test_a_game_over_tls_and_websocket_through_nginx(proxied: tuple[ServerProces
         page = client.get("/")
         assert page.status_code == 200 and "nomercy" in page.text.lower()
         assert HOST not in page.headers["content-security-policy"]
+        # HSTS, on every answer over TLS (errors too), for at least a year.
+        for answer in (page, client.get("/api/rooms/ZZZZZZ")):
+            hsts = answer.headers.get_list("strict-transport-security")
+            assert len(hsts) == 1, (answer.status_code, hsts)
+            assert int(re.fullmatch(r"max-age=(\d+)", hsts[0])[1]) >= 365 * 86400  # type: ignore[index]
         host = client.post("/api/rooms", json={"nickname": "Ann", "seats": 2, "bots": 1, "seed": 5}).json()
         code, token = host["code"], host["token"]
         ws = nginx.websocket("127.0.0.2")
@@ -239,6 +244,10 @@ def test_nginx_passes_the_host_and_the_server_refuses_other_names(
         assert rebound.status_code == 400 and rebound.json()["detail"]["code"] == "bad_host"
     with pytest.raises(Exception, match="403"):
         nginx.websocket("127.0.0.1", origin="https://attacker.example")
+    # A page of the same name over plain HTTP is not the TLS site's page (nginx reports
+    # the scheme in X-Forwarded-Proto; the server believes it from nginx only).
+    with pytest.raises(Exception, match="403"):
+        nginx.websocket("127.0.0.1", origin=f"http://{HOST}")
     redirect = httpx.get(
         f"http://127.0.0.1:{nginx.http_port}/join/ABCDEF", headers={"Host": HOST}, trust_env=False
     )
@@ -246,23 +255,46 @@ def test_nginx_passes_the_host_and_the_server_refuses_other_names(
 
 
 UNIT = ROOT / "deploy" / "systemd" / "nomercy.service"
+#: Several processes: one instance per port (nomercy@1 on 8001, ...).
+TEMPLATE = ROOT / "deploy" / "systemd" / "nomercy@.service"
 
 
 def test_the_deploy_guide_shows_the_tested_files() -> None:
-    """docs/deploy.md carries deploy/nginx/nomercy.conf and the systemd unit verbatim."""
+    """docs/deploy.md carries deploy/nginx/nomercy.conf and the systemd units verbatim."""
     guide = (ROOT / "docs" / "deploy.md").read_text()
     assert SITE.read_text().strip() in guide
     assert UNIT.read_text().strip() in guide
+    assert TEMPLATE.read_text().strip() in guide
+
+
+def _directives(path: Path) -> dict[str, str]:
+    """``Key=value`` lines of a unit (continuation lines joined), comments left out."""
+    text = re.sub(r"\\\n\s*", " ", path.read_text())
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+
+
+def test_the_template_unit_keeps_every_setting_of_the_single_unit() -> None:
+    """A process copied from the template is not limited to 1,024 sockets, nor less
+    sandboxed than the single process: it differs only where an instance must."""
+    single, template = _directives(UNIT), _directives(TEMPLATE)
+    assert single["LimitNOFILE"] == template["LimitNOFILE"] == "65536"
+    differ = {k for k in single if template.get(k) != single[k]}
+    assert differ == {"Description", "ExecStart"}, differ
+    assert "--port 800%i" in template["ExecStart"]
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
-def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
-    """systemd's own checker accepts the unit (its ExecStart pointed at this nomercy)."""
+@pytest.mark.parametrize("path", [UNIT, TEMPLATE], ids=lambda p: p.name)
+def test_the_systemd_unit_is_valid(tmp_path: Path, path: Path) -> None:
+    """systemd's own checker accepts the unit (its ExecStart pointed at this nomercy; the
+    template as its instance 1)."""
     nomercy = Path(sys.executable).with_name("nomercy")
-    text = UNIT.read_text()
+    text = path.read_text()
     assert text.count("/opt/nomercy/venv/bin/nomercy") == 1
-    unit = tmp_path / "nomercy.service"
+    unit = tmp_path / path.name.replace("@.", "@1.")
     unit.write_text(text.replace("/opt/nomercy/venv/bin/nomercy", str(nomercy)))
+    if "@" in path.name:
+        (tmp_path / path.name).write_text(unit.read_text())  # the template an instance names
     result = subprocess.run(
         ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
     )

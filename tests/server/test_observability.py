@@ -216,3 +216,161 @@ def test_not_ready_while_the_database_is_unreachable(start_server: Any) -> None:
     finally:
         server.stop()
         forwarder.stop()
+
+
+def test_a_repeated_failure_is_logged_once_in_full_then_summarised(caplog: pytest.LogCaptureFixture) -> None:
+    from nomercy.server.logs import RepeatedFailure
+
+    now = [100.0]
+    failures = RepeatedFailure(
+        logging.getLogger("nomercy.test"), "lease renewal", every=30, clock=lambda: now[0]
+    )
+    caplog.set_level(logging.INFO, logger="nomercy.test")
+    error = RuntimeError(
+        "connection refused\n[SQL: UPDATE nomercy_leases ...]\n(Background on this error ...)"
+    )
+    for _ in range(70):  # a database away for 70 s, a renewal a second
+        failures.failed(error)
+        now[0] += 1
+    failures.ok()
+    failures.ok()  # nothing more to say
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 4, lines  # the first in full, two summaries (30 s, 60 s), the recovery
+    assert lines[0].startswith("lease renewal failed: connection refused\n[SQL:")
+    assert lines[1].startswith("lease renewal still failing: 31 failures in 30 s (30 since the last line)")
+    assert lines[1].endswith("RuntimeError: connection refused") and "\n" not in lines[1]
+    assert lines[3] == "lease renewal recovered after 70 failure(s) in 70.0 s"
+    failures.failed(error)  # a new outage is told in full again
+    assert caplog.records[-1].getMessage().startswith("lease renewal failed: connection refused\n")
+
+
+def test_the_lease_renewal_loop_does_not_log_every_failure(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The renewal runs every tick; while the database is away each one fails. One line
+    says so, one says it recovered, not one a tick."""
+    from types import SimpleNamespace
+
+    from nomercy.server.cluster import Cluster
+    from nomercy.server.rooms import RoomManager
+    from nomercy.server.settings import Settings
+
+    storage = Storage(sqlite_url)
+    manager = RoomManager(Settings(), storage)
+    cluster = Cluster(manager, SimpleNamespace(ttl=0.02))  # type: ignore[arg-type]
+    assert cluster.tick == 0.005
+    down = [True]
+    tries = [0]
+
+    async def step() -> None:
+        tries[0] += 1
+        if down[0]:
+            raise ConnectionError("the database is away")
+
+    cluster.step = step  # type: ignore[method-assign]
+    caplog.set_level(logging.INFO, logger="nomercy.server")
+
+    async def scenario() -> None:
+        task = asyncio.get_running_loop().create_task(cluster._run())
+        while tries[0] < 40:
+            await asyncio.sleep(0.01)
+        down[0] = False
+        while tries[0] < 45:
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        storage.close()
+    lines = [r.getMessage() for r in caplog.records if "lease renewal" in r.getMessage()]
+    assert lines[0] == "lease renewal failed: the database is away"
+    assert len(lines) == 2 and lines[1].startswith("lease renewal recovered after "), lines
+
+
+def test_lease_lines_name_their_room(sqlite_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A line of the leases' task (not a request's) carries the room in its own field."""
+    from types import SimpleNamespace
+
+    from nomercy.server import protocol as P
+    from nomercy.server.cluster import Cluster
+    from nomercy.server.rooms import RoomManager
+    from nomercy.server.settings import Settings
+
+    storage = Storage(sqlite_url)
+    manager = RoomManager(Settings(), storage)
+    caplog.set_level(logging.INFO, logger="nomercy.server")
+
+    async def scenario() -> str:
+        room, _ = await manager.create(P.CreateRoom(nickname="Ann", seats=2, bots=1))
+        Cluster(manager, SimpleNamespace(ttl=30))  # type: ignore[arg-type]
+        assert manager.cluster is not None
+        await manager.cluster.drop(room, release=False)  # lost to another process
+        return room.code
+
+    outside = room_var.set(None)  # no request's room: the line must name it itself
+    try:
+        code = asyncio.run(scenario())
+        lost = [r for r in caplog.records if "lost to another process" in r.getMessage()]
+        assert len(lost) == 1
+        line = json.loads(JsonFormatter().format(lost[0]))
+    finally:
+        room_var.reset(outside)
+        storage.close()
+    assert line["room"] == code and line["seat"] is None
+
+
+def test_json_mode_writes_only_json_and_the_hint_names_an_allowed_host(tmp_path: Path) -> None:
+    """``nomercy serve --log-format json``: every line on stdout and stderr is one JSON
+    object (the startup hint too), and the address the hint names is one the server
+    answers with --allowed-hosts (localhost would be refused with bad_host)."""
+    import subprocess
+    import sys
+
+    from .conftest import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nomercy.cli", "serve", "--port", str(port), "--log-format", "json",
+         "--database-url", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--allowed-hosts", "play.example.org"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, "nomercy serve did not start"
+            time.sleep(0.2)
+        page = httpx.get(f"http://127.0.0.1:{port}/", headers={"Host": "play.example.org"}, timeout=5)
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=15)
+    lines = [line for line in (out + err).decode().splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # raises on a plain-text line
+    hints = [r["message"] for r in records if "in a browser" in r["message"]]
+    assert hints == [f"nomercy: open http://play.example.org:{port}/ in a browser (Ctrl-C stops)"]
+    assert page.status_code == 200
+
+
+def test_the_startup_hint_names_an_address_the_server_answers() -> None:
+    from nomercy.server.settings import Settings
+    from nomercy.server.startup import browser_url, startup_lines
+
+    assert browser_url("127.0.0.1", 8000, Settings()) == "http://localhost:8000/"
+    anywhere = "0.0.0.0"  # noqa: S104 (listening on every interface is what is tested)
+    assert browser_url(anywhere, 8000, Settings()) == "http://0.0.0.0:8000/"
+    named = Settings(allowed_hosts=("play.example.org", "*.example.org"))
+    assert browser_url("127.0.0.1", 8000, named) == "http://play.example.org:8000/"
+    proxied = Settings(
+        allowed_hosts=("*.example.net", "play.example.org"), forwarded_allow_ips=("127.0.0.1",)
+    )
+    assert browser_url("127.0.0.1", 8001, proxied) == "https://play.example.org/"
+    assert browser_url("127.0.0.1", 8000, Settings(allowed_hosts=("*.example.org",))).endswith(
+        ".example.org:8000/"
+    )
+    warnings = [text for level, text in startup_lines(anywhere, 8000, Settings()) if level >= logging.WARNING]
+    assert len(warnings) == 2 and "other machines" in warnings[0]

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from nomercy.server.names import clean_nickname
+from nomercy.server.names import clean_nickname, name_key
 from nomercy.server.storage import Storage, rooms
 
 from .conftest import POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room
@@ -72,6 +72,53 @@ def test_nicknames_are_nfkc_normalised(raw: str, clean: str) -> None:
 def test_nicknames_that_mislead_are_refused_with_a_reason(raw: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         clean_nickname(raw)
+
+
+def test_runs_of_spaces_inside_a_nickname_become_one() -> None:
+    assert clean_nickname("Ana \u3000  Bell") == "Ana Bell"
+    with pytest.raises(ValueError, match="control"):
+        clean_nickname("Ana\nBell")  # a line break is refused, not collapsed
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "Ana",
+        "ANA",
+        "ana",
+        "An\u200da",  # zero-width joiner
+        "A\u200bna",  # zero-width space
+        "An\u00ada",  # soft hyphen
+        "\u0410na",  # Cyrillic capital A
+        "\u0391n\u0430",  # Greek capital Alpha, Cyrillic small a
+        "\uff21\uff4e\uff41",  # full-width
+    ],
+)
+def test_names_a_person_cannot_tell_apart_have_one_key(other: str) -> None:
+    assert name_key(other) == name_key("Ana") == "ana"
+
+
+def test_names_that_differ_to_the_eye_keep_their_own_keys() -> None:
+    keys = {name_key(n) for n in ("Ana", "Anna", "\u00c1na", "Ana B", "AnaB", "\u0411ob", "Bob")}
+    assert len(keys) == 7
+    assert name_key("Ana  \u00a0 B") == name_key("ana b")
+
+
+def test_a_second_player_with_a_look_alike_name_is_refused(server: Any) -> None:
+    """Names at one table are told apart by a person: a join whose name looks like a seated
+    player's is refused with name_taken, and the seat stays open for another name."""
+    host = create_room(server, nickname="Ana", seats=4)
+    code = host["code"]
+    for name in ("Ana", "ana", "An\u200da", "\u0410na", " ANA "):
+        r = httpx.post(f"{server.url}/api/rooms/{code}/join", json={"nickname": name}, timeout=10)
+        assert r.status_code == 409, (name, r.text)
+        detail = r.json()["detail"]
+        assert detail["code"] == "name_taken" and "Ana already sits" in detail["message"]
+    bea = join_room(server, code, "Bea")
+    assert bea["seat"] == 1  # the refusals took no seat
+    r = httpx.post(f"{server.url}/api/rooms/{code}/join", json={"nickname": "BEA"}, timeout=10)
+    assert r.status_code == 409 and "Bea already sits" in r.json()["detail"]["message"]
+    assert join_room(server, code, "Anna")["seat"] == 2
 
 
 def test_http_refuses_a_bad_nickname_and_stores_the_normal_form(server: Any) -> None:

@@ -6,7 +6,7 @@ line works without the extra installed.
 
 from __future__ import annotations
 
-import ipaddress
+import logging
 
 import typer
 
@@ -51,7 +51,9 @@ def serve(
 
         from nomercy.server import Settings, create_app
         from nomercy.server.leases import DatabaseInUse, lock_sqlite
+        from nomercy.server.logs import announce
         from nomercy.server.process import Server
+        from nomercy.server.startup import startup_lines
     except ImportError as exc:  # not a wrong option: a missing extra
         typer.echo(
             f"error: the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)",
@@ -80,20 +82,9 @@ def serve(
     except DatabaseInUse as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = host == "localhost"
-    if not loopback:
-        typer.echo(f"warning: listening on {host}: other machines can reach this server", err=True)
-        if not settings.allowed_hosts:
-            typer.echo(
-                "note: only IP addresses and localhost are answered; give --allowed-hosts for a host name",
-                err=True,
-            )
-    shown = "localhost" if loopback else host
-    typer.echo(f"nomercy: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
     app = create_app(settings)
+    for level, line in startup_lines(host, port, settings):  # JSON lines in JSON log mode
+        announce(line, settings.log_format, level, err=level >= logging.WARNING)
     config = uvicorn.Config(
         app,
         host=host,

@@ -7,7 +7,8 @@ would put every player in one bucket. The proxy names the client in ``X-Forwarde
 from the proxies listed in ``Settings.forwarded_allow_ips``, walking the chain from the
 right (the hop nearest the server) past trusted proxies to the first address that is
 not one. :class:`FrontDoor` (an ASGI middleware) puts that address in the request's
-``client``, so every limit downstream keys on the real client.
+``client``, so every limit downstream keys on the real client, and the scheme a trusted
+proxy reports (``X-Forwarded-Proto``) in its ``scheme``.
 
 The ``Host`` check stops DNS rebinding: a hostile page whose name is made to resolve to
 this server would otherwise be "same origin" with it. By default only ``localhost`` and
@@ -109,6 +110,25 @@ def forwarded_chain(headers: Iterable[tuple[bytes, bytes]]) -> list[str]:
     return [x for x in (xff or forwarded) if x]
 
 
+def forwarded_proto(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The scheme the client used as the proxy reported it (``http`` or ``https``): the
+    first ``X-Forwarded-Proto`` value (what nginx sets), else the first ``Forwarded``
+    ``proto=``; None when neither names one of the two."""
+    xfp: str | None = None
+    forwarded: str | None = None
+    for name, value in headers:
+        key = name.lower()
+        if key == b"x-forwarded-proto" and xfp is None:
+            xfp = value.decode("latin-1").split(",")[0].strip().lower()
+        elif key == b"forwarded" and forwarded is None:
+            for pair in value.decode("latin-1").split(",")[0].split(";"):
+                k, _, v = pair.strip().partition("=")
+                if k.strip().lower() == "proto":
+                    forwarded = v.strip().strip('"').lower()
+    proto = xfp if xfp is not None else forwarded
+    return proto if proto in ("http", "https") else None
+
+
 def client_address(peer: str | None, chain: list[str], trusted: TrustedProxies) -> str | None:
     """The real client: walk ``chain`` from the right while the hop we stand on is trusted.
 
@@ -184,14 +204,21 @@ def _is_ip(name: str) -> bool:
 
 
 def origin_allowed(
-    origin: str | None, host: str | None, policy: HostPolicy, extra: Iterable[str] = ()
+    origin: str | None,
+    host: str | None,
+    policy: HostPolicy,
+    extra: Iterable[str] = (),
+    scheme: str | None = None,
 ) -> bool:
     """May a page from ``origin`` open a WebSocket here (cross-site WebSocket hijacking)?
 
     Yes without ``Origin`` (not a browser, which could forge it anyway), for an origin
     listed in ``extra``, or when the origin names the same host as ``Host`` and that host
-    is allowed (so a rebound name fails with the ``Host`` check). The port is compared
-    when ``Host`` carries one (a proxy's ``$host`` does not).
+    is allowed (so a rebound name fails with the ``Host`` check), over the same security:
+    an ``https`` page for a ``wss`` socket, an ``http`` page for a ``ws`` one (``scheme``:
+    the socket's, as the client used it; behind a trusted proxy, its forwarded proto). A
+    page served over plain HTTP is not the page of a TLS site, even under the same name.
+    The port is compared when ``Host`` carries one (a proxy's ``$host`` does not).
     """
     if origin is None:
         return True
@@ -203,6 +230,8 @@ def origin_allowed(
         parts = urlsplit(origin)
         origin_name, origin_port = parts.hostname, parts.port
     except ValueError:
+        return False
+    if scheme is not None and parts.scheme != ("https" if scheme in ("https", "wss") else "http"):
         return False
     name, port = _split_host(host)
     if origin_name is None or origin_name.rstrip(".").lower() != name:
@@ -236,6 +265,13 @@ class FrontDoor:
             real = client_address(client[0], forwarded_chain(scope["headers"]), self.proxies)
             if real != client[0]:
                 scope = {**scope, "client": (real, 0)}
+            # The scheme the client used (TLS ends at the proxy): believed from a trusted
+            # proxy only, it is what the page's links and the WebSocket Origin check see.
+            proto = forwarded_proto(scope["headers"]) if self.proxies.trusts(client[0]) else None
+            if proto is not None:
+                if scope["type"] == "websocket":
+                    proto = "wss" if proto == "https" else "ws"
+                scope = {**scope, "scheme": proto}
         if scope["path"] not in HOST_CHECK_EXEMPT and not self.hosts.allows(
             _header(scope["headers"], b"host")
         ):

@@ -39,9 +39,9 @@ import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request
+from fastapi import Depends, FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -94,6 +94,7 @@ _STATUS = {
     ErrorCode.FORBIDDEN: 403,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.ROOM_FULL: 409,
+    ErrorCode.NAME_TAKEN: 409,
     ErrorCode.SERVER_ERROR: 500,
     ErrorCode.ROOM_MOVING: 503,
 }
@@ -112,9 +113,59 @@ def _bearer(authorization: str | None) -> str | None:
     return None
 
 
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """A request that acts on a room with a seat token (checked by the manager's call)."""
+
+    room: Room
+    token: str | None
+
+
 def _client(request: Request) -> str:
     """The key of the client's per-address limits (the real client behind trusted proxies)."""
     return limit_key(request.client.host) if request.client else "?"
+
+
+def manager(request: Request) -> RoomManager:
+    return request.app.state.manager  # type: ignore[no-any-return]
+
+
+async def lookup(request: Request, code: str, token: str | None = None) -> Room:
+    """A room by join code; misses count against the address's guessing limit.
+
+    A blocked address still reaches a room whose seat token it holds (a host behind a
+    shared proxy, a reconnect): the limit stops guessing, never a proven seat. With
+    several processes the room may be opened here from storage (``find``); a
+    ``room_moving`` refusal is no guess and is not charged.
+    """
+    limiter = request.app.state.join_failures
+    address = _client(request)
+    blocked = limiter.blocked(address)
+    room_var.set(code.upper()[:12])
+    try:
+        room = await manager(request).find(code)
+        if blocked and token is not None:
+            manager(request).authenticate(room, token)
+    except ProtocolError as exc:
+        if exc.code != ErrorCode.ROOM_MOVING:
+            limiter.charge(address)
+        if blocked:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute") from None
+        raise
+    if blocked and token is None:
+        raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
+    return room
+
+
+async def with_token(request: Request, code: str, authorization: str | None = Header(None)) -> Asked:
+    """The preamble of every route that acts with a seat token: the bearer token and
+    the room it names (a FastAPI dependency)."""
+    token = _bearer(authorization)
+    return Asked(await lookup(request, code, token), token)
+
+
+#: A route's parameter: the token and room of a request that acts with a seat token.
+AskedFor = Annotated[Asked, Depends(with_token)]
 
 
 def rules_options() -> list[dict[str, Any]]:
@@ -227,35 +278,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers["Cache-Control"] = "no-cache"
         return response
 
-    def manager(request: Request) -> RoomManager:
-        return request.app.state.manager  # type: ignore[no-any-return]
-
-    async def lookup(request: Request, code: str, token: str | None = None) -> Room:
-        """A room by join code; misses count against the address's guessing limit.
-
-        A blocked address still reaches a room whose seat token it holds (a host behind a
-        shared proxy, a reconnect): the limit stops guessing, never a proven seat. With
-        several processes the room may be opened here from storage (``find``); a
-        ``room_moving`` refusal is no guess and is not charged.
-        """
-        limiter = request.app.state.join_failures
-        address = _client(request)
-        blocked = limiter.blocked(address)
-        room_var.set(code.upper()[:12])
-        try:
-            room = await manager(request).find(code)
-            if blocked and token is not None:
-                manager(request).authenticate(room, token)
-        except ProtocolError as exc:
-            if exc.code != ErrorCode.ROOM_MOVING:
-                limiter.charge(address)
-            if blocked:
-                raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute") from None
-            raise
-        if blocked and token is None:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
-        return room
-
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         return {
@@ -293,40 +315,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"code": room.code, "seat": seat, "token": token, "room": room.info().model_dump()}
 
     @app.post("/api/rooms/{code}/start")
-    async def start_room(
-        request: Request, code: str, authorization: str | None = Header(None)
-    ) -> dict[str, Any]:
-        token = _bearer(authorization)
-        room = await lookup(request, code, token)
-        await manager(request).start(room, token)
-        return room.info().model_dump()
+    async def start_room(request: Request, asked: AskedFor) -> dict[str, Any]:
+        await manager(request).start(asked.room, asked.token)
+        return asked.room.info().model_dump()
 
     @app.post("/api/rooms/{code}/kick")
-    async def kick(
-        request: Request, code: str, body: P.KickRequest, authorization: str | None = Header(None)
-    ) -> dict[str, Any]:
-        token = _bearer(authorization)
-        room = await lookup(request, code, token)
-        await manager(request).kick(room, token, body.seat)
-        return room.info().model_dump()
+    async def kick(request: Request, asked: AskedFor, body: P.KickRequest) -> dict[str, Any]:
+        await manager(request).kick(asked.room, asked.token, body.seat)
+        return asked.room.info().model_dump()
 
     @app.post("/api/rooms/{code}/readmit")
-    async def readmit(
-        request: Request, code: str, body: P.KickRequest, authorization: str | None = Header(None)
-    ) -> dict[str, Any]:
-        token = _bearer(authorization)
-        room = await lookup(request, code, token)
-        await manager(request).readmit(room, token, body.seat)
-        return room.info().model_dump()
+    async def readmit(request: Request, asked: AskedFor, body: P.KickRequest) -> dict[str, Any]:
+        await manager(request).readmit(asked.room, asked.token, body.seat)
+        return asked.room.info().model_dump()
 
     @app.post("/api/rooms/{code}/rematch")
-    async def rematch(
-        request: Request, code: str, authorization: str | None = Header(None)
-    ) -> dict[str, Any]:
-        token = _bearer(authorization)
-        room = await lookup(request, code, token)
-        await manager(request).rematch(room, token)
-        return room.info().model_dump()
+    async def rematch(request: Request, asked: AskedFor) -> dict[str, Any]:
+        await manager(request).rematch(asked.room, asked.token)
+        return asked.room.info().model_dump()
 
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
@@ -361,12 +367,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, path: str) -> HTMLResponse:
         """index.html with absolute preview URLs: Open Graph asks for absolute ``og:image``
         and ``og:url`` (link previewers do not resolve relative ones). The origin is the
-        request's own ``Host`` (checked against allowed_hosts by the front door) and, behind
-        a declared proxy, its ``X-Forwarded-Proto``."""
+        request's own ``Host`` (checked against allowed_hosts by the front door) and its
+        scheme (behind a trusted proxy, its ``X-Forwarded-Proto``: see the front door)."""
         scheme = request.url.scheme
-        proto = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
-        if settings.forwarded_allow_ips and proto in ("http", "https"):
-            scheme = proto
         host = request.headers.get("host") or request.url.netloc
         origin = html.escape(f"{scheme}://{host}", quote=True)
         text = asset_links((WEB / "index.html").read_text(encoding="utf-8"))

@@ -36,6 +36,7 @@ from collections.abc import Callable
 
 from nomercy.server import protocol as P
 from nomercy.server.leases import SharedLeases
+from nomercy.server.logs import RepeatedFailure
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager, moving
 
@@ -65,6 +66,8 @@ class Cluster:
         #: orphans until the process that asked has had a lease's lifetime to take them.
         self._handed_over: dict[int, float] = {}
         self._task: asyncio.Task[None] | None = None
+        #: A database away fails every renewal: logged once in full, then summarised.
+        self.renewals = RepeatedFailure(log, "lease renewal")
         manager.cluster = self
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -101,12 +104,13 @@ class Cluster:
         """Take the room's lease and load it; ``room_moving`` if another process runs it."""
         if self.draining:
             raise moving()
-        if len(self.manager.rooms) >= self.manager.settings.max_rooms:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
         pending = self._opening.get(code)
         if pending is not None:
             await asyncio.shield(pending)
             return
+        # Rooms being opened count against the cap: each awaits storage before it is in memory.
+        if len(self.manager.rooms) + len(self._opening) >= self.manager.settings.max_rooms:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._opening[code] = future
         try:
@@ -150,7 +154,13 @@ class Cluster:
                 return None
             self.manager._add(room)
             self.manager.metrics.room_moves.labels("taken").inc()
-            log.info("room %s: taken (lease epoch %d, %d log entries)", room.code, epoch, room.version)
+            log.info(
+                "room %s: taken (lease epoch %d, %d log entries)",
+                room.code,
+                epoch,
+                room.version,
+                extra={"room": room.code},
+            )
             return room
         finally:
             self._taking.discard(room_id)
@@ -177,7 +187,11 @@ class Cluster:
                 try:
                     await asyncio.to_thread(self.leases.release, room.id, room.epoch)
                 except Exception:
-                    log.warning("room %s: could not release its lease (it expires by itself)", room.code)
+                    log.warning(
+                        "room %s: could not release its lease (it expires by itself)",
+                        room.code,
+                        extra={"room": room.code},
+                    )
         text = P.ErrorMessage(
             code=ErrorCode.ROOM_MOVING,
             message="this room is moving to another server process: reconnecting",
@@ -188,7 +202,12 @@ class Cluster:
             client.close()
         room.clients.clear()
         self.manager.metrics.room_moves.labels("handed_over" if release else "lost").inc()
-        log.info("room %s: %s", room.code, "handed over" if release else "lost to another process")
+        log.info(
+            "room %s: %s",
+            room.code,
+            "handed over" if release else "lost to another process",
+            extra={"room": room.code},
+        )
 
     # -- the renewal loop -------------------------------------------------------------------
 
@@ -198,7 +217,9 @@ class Cluster:
             try:
                 await self.step()
             except Exception as exc:
-                log.warning("lease renewal failed: %s", exc)
+                self.renewals.failed(exc)
+            else:
+                self.renewals.ok()
 
     async def step(self) -> None:
         """Renew, drop what was lost, hand over what was asked for, adopt orphans."""

@@ -6,10 +6,15 @@ comes from a room's connection, request or driver) and ``exc`` (a traceback). uv
 own lines (``uvicorn.error``, ``uvicorn.access``) go through the same formatter.
 
 The room and the seat come from context variables set where a connection joins a room,
-where a request finds one and in each room's driver task. Seat tokens never enter a log
-line: nothing logs them, and :func:`redact` scrubs anything shaped like one (a ``token``
-field, a ``Bearer`` header) from every message and traceback, in case a future line
-would.
+where a request finds one and in each room's driver task; a line about a room written
+elsewhere (the leases' renewal task, the sweeper) names it with ``extra={"room": code}``.
+Seat tokens never enter a log line: nothing logs them, and :func:`redact` scrubs anything
+shaped like one (a ``token`` field, a ``Bearer`` header) from every message and traceback,
+in case a future line would.
+
+A failure that repeats every second while a dependency is down (the lease renewal while
+the database is away) is logged by a :class:`RepeatedFailure`: the first in full, then a
+summary every ``every`` seconds, and one line when it recovers.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import logging
 import re
 import sys
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
@@ -48,7 +54,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": redact(record.getMessage()),
         }
-        room, seat = room_var.get(), seat_var.get()
+        room, seat = _room_of(record)
         if room is not None:
             line["room"] = room
             line["seat"] = seat
@@ -63,10 +69,86 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
-        room = room_var.get()
+        room, seat = _room_of(record)
         if room is not None:
-            text += f" [room {room} seat {seat_var.get()}]"
+            text += f" [room {room} seat {seat}]"
         return redact(text)
+
+
+def _room_of(record: logging.LogRecord) -> tuple[str | None, int | None]:
+    """The room (and seat) a line is about: named by the line (``extra``), else the task's."""
+    named = getattr(record, "room", None)
+    if named is not None:
+        return str(named), getattr(record, "seat", None)
+    return room_var.get(), seat_var.get()
+
+
+class RepeatedFailure:
+    """A failure that may repeat on every try: logged in full the first time, then as a
+    summary at most every ``every`` seconds, and once more when the next try succeeds
+    (a database away for a minute is four lines, not sixty tracebacks)."""
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        what: str,
+        every: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.logger = logger
+        self.what = what
+        self.every = every
+        self.clock = clock
+        self.since: float | None = None
+        self.count = 0
+        self._said_at = 0.0
+        self._said_count = 0
+
+    def failed(self, exc: BaseException) -> None:
+        now = self.clock()
+        self.count += 1
+        if self.since is None:
+            self.since = self._said_at = now
+            self._said_count = 1
+            self.logger.warning("%s failed: %s", self.what, exc)
+            return
+        if now - self._said_at >= self.every:
+            self.logger.warning(
+                "%s still failing: %d failures in %.0f s (%d since the last line); the last: %s",
+                self.what,
+                self.count,
+                now - self.since,
+                self.count - self._said_count,
+                short(exc),
+            )
+            self._said_at, self._said_count = now, self.count
+
+    def ok(self) -> None:
+        if self.since is None:
+            return
+        self.logger.info(
+            "%s recovered after %d failure(s) in %.1f s", self.what, self.count, self.clock() - self.since
+        )
+        self.since, self.count = None, 0
+
+
+def short(exc: BaseException, limit: int = 200) -> str:
+    """An exception in one line: its type and the first line of its message, cut at ``limit``."""
+    first = (str(exc).strip().splitlines() or [""])[0]
+    if len(first) > limit:
+        first = first[: limit - 1] + "…"
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def announce(text: str, log_format: str, level: int = logging.INFO, err: bool = False) -> None:
+    """A line for the operator at startup: a log line of ``nomercy.server`` in JSON mode
+    (so that every line the process writes is one JSON object), else plain text on stdout
+    (``err``: stderr; a warning says so). Call it after :func:`setup`."""
+    if log_format == "json":
+        logging.getLogger("nomercy.server").log(level, text)
+    else:
+        prefix = "warning: " if level >= logging.WARNING else ""
+        print(prefix + text, file=sys.stderr if err else sys.stdout, flush=True)
 
 
 def setup(log_format: str, level: str = "info") -> None:

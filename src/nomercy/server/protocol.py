@@ -58,6 +58,7 @@ class ErrorCode:
     ILLEGAL_ACTION = "illegal_action"  #: the rules refuse it now (state unchanged)
     NOT_YOUR_TURN = "not_your_turn"  #: another seat is deciding
     GAME_OVER = "game_over"  #: the round or match is over
+    NAME_TAKEN = "name_taken"  #: a player at the table has that nickname, or one that looks the same
     INVALID_RULES = "invalid_rules"  #: a house rule value out of range
     ROOM_FULL = "room_full"  #: no free seat
     BAD_REQUEST = "bad_request"  #: an HTTP request that does not fit (seats, bots...)

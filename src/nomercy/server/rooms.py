@@ -59,6 +59,7 @@ from nomercy.server import protocol as P
 from nomercy.server.leases import LeaseLost
 from nomercy.server.limits import TokenBucket
 from nomercy.server.metrics import Metrics
+from nomercy.server.names import name_key
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
 from nomercy.server.seen import seen_by
 from nomercy.server.settings import Settings
@@ -296,6 +297,11 @@ class RoomManager:
         self.cluster: Any = None
         #: Several processes: ids of the rooms each address created here (rooms per address).
         self.created: dict[str, set[int]] = {}
+        #: Creations under way (checked against the caps, not yet counted in ``rooms``), in
+        #: all and by address: a creation awaits storage between its check and its room, so
+        #: concurrent creators would each pass a check made on the rooms alone.
+        self.creating = 0
+        self.creating_by: dict[str, int] = {}
 
     # -- creating and joining ----------------------------------------------------------
 
@@ -312,7 +318,7 @@ class RoomManager:
         the proxy routes its code, so the ones created here are counted in storage."""
         if self.cluster is None:
             return sum(1 for r in self.rooms.values() if r.creator == address and r.status != "finished")
-        ids = self.created.get(address)
+        ids = set(self.created.get(address, ()))
         if not ids:
             return 0
         since = time.time() - self.settings.idle_room_seconds
@@ -323,18 +329,41 @@ class RoomManager:
             raise ProtocolError(
                 ErrorCode.SERVER_ERROR, "the server could not save the room: try again"
             ) from None
-        self.created[address] = set(still)
-        return len(still)
+        # Rooms created here while storage was asked are kept (and counted) too.
+        self.created[address] = set(still) | (self.created.get(address, set()) - ids)
+        return len(self.created[address])
 
     async def create(self, req: P.CreateRoom, address: str | None = None) -> tuple[Room, str]:
-        """A room in the lobby with the host in seat 0; returns it and the host's token."""
-        if len(self.rooms) >= self.settings.max_rooms:
+        """A room in the lobby with the host in seat 0; returns it and the host's token.
+
+        The caps hold under concurrent creators: the check and the reservation of a place
+        happen together (no await between them), and the place stays reserved until the
+        room is in memory or the creation failed."""
+        if len(self.rooms) + self.creating >= self.settings.max_rooms:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "the server is full: try again later")
-        if address is not None and await self.open_rooms_of(address) >= self.settings.max_rooms_per_address:
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
-            )
+        self.creating += 1
+        if address is not None:
+            self.creating_by[address] = self.creating_by.get(address, 0) + 1
+        try:
+            return await self._create(req, address)
+        finally:
+            self.creating -= 1
+            if address is not None:
+                left = self.creating_by[address] - 1
+                if left:
+                    self.creating_by[address] = left
+                else:
+                    del self.creating_by[address]
+
+    async def _create(self, req: P.CreateRoom, address: str | None) -> tuple[Room, str]:
+        if address is not None:
+            open_rooms = await self.open_rooms_of(address)
+            others = self.creating_by[address] - 1  # this address's other creations under way
+            if open_rooms + others >= self.settings.max_rooms_per_address:
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
+                )
         if req.seed is not None and not self.settings.test_options:
             raise ProtocolError(ErrorCode.FORBIDDEN, "choosing the seed is a test option, off on this server")
         rules = build_rules(req.preset, req.rules)
@@ -403,6 +432,7 @@ class RoomManager:
         async with room.lock:
             if room.status != "lobby":
                 raise ProtocolError(ErrorCode.ROOM_FULL, "the game has started: you can watch as a spectator")
+            self._name_free(room, nickname)
             for seat in room.seats:
                 if seat.kind == "open":
                     token = secrets.token_urlsafe(24)
@@ -413,6 +443,20 @@ class RoomManager:
                     self.broadcast_room(room, now=True)  # a seat taken: news, not churn
                     return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
+
+    @staticmethod
+    def _name_free(room: Room, nickname: str, seat: int | None = None) -> None:
+        """Refuse ``nickname`` if a player seated at ``room`` (other than ``seat``) has a name
+        a person could not tell from it (see :func:`nomercy.server.names.name_key`)."""
+        key = name_key(nickname)
+        for other in room.seats:
+            if other.kind != "human" or other.seat == seat or not other.nickname:
+                continue
+            if name_key(other.nickname) == key:
+                raise ProtocolError(
+                    ErrorCode.NAME_TAKEN,
+                    f"{other.nickname} already sits at this table: choose a name the others can tell apart",
+                )
 
     async def _write(self, room: Room, func: Any, *args: Any) -> None:
         """A lobby write of ``room`` (under its lock), in a worker thread so that a slow commit
@@ -554,6 +598,7 @@ class RoomManager:
             target = room.seats[seat]
             if target.kind == "human":
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"{target.nickname} sits there now")
+            self._name_free(room, entry.nickname, seat)
             back = StoredSeat(seat, "human", entry.nickname, entry.token_hash, target.host)
             await self._write(room, self.social.readmit, room.id, back)
             target.kind, target.nickname, target.token_hash = "human", entry.nickname, entry.token_hash
@@ -994,7 +1039,12 @@ class RoomManager:
                 self.lost(room)  # another process runs it now: not ours to expire
                 return False
             except Exception:
-                log.warning("could not expire room %s; tried again later", room.code, exc_info=True)
+                log.warning(
+                    "could not expire room %s; tried again later",
+                    room.code,
+                    exc_info=True,
+                    extra={"room": room.code},
+                )
                 return False
         return True
 
@@ -1033,7 +1083,9 @@ class RoomManager:
             try:
                 room = self.rebuild(stored)
             except Exception:
-                log.exception("room %s could not be rebuilt; skipped", stored.code)
+                log.exception(
+                    "room %s could not be rebuilt; skipped", stored.code, extra={"room": stored.code}
+                )
                 continue
             self._add(room)
             count += 1

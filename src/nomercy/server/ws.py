@@ -97,7 +97,11 @@ class Connection:
     async def run(self) -> None:
         headers = self.ws.headers
         if not origin_allowed(
-            headers.get("origin"), headers.get("host"), self.hosts, self.settings.allowed_origins
+            headers.get("origin"),
+            headers.get("host"),
+            self.hosts,
+            self.settings.allowed_origins,
+            scheme=str(self.ws.scope.get("scheme", "ws")),
         ):
             await self.ws.close(code=1008, reason="origin not allowed")  # before accept: HTTP 403
             return
