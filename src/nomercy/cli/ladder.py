@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,7 @@ def ladder(
     total = comb(len(specs), players) * deals * players
     backend = backend_for(max(1, min(workers or default_workers(), total)), None)
     err = Console(stderr=True)
+    start = time.perf_counter()
     show = not as_json and sys.stderr.isatty()
     try:
         if show:
@@ -96,6 +98,7 @@ def ladder(
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--agents") from None
     result.machine = machine("nomercy " + shlex.join(sys.argv[1:]))
+    result.machine["wall_seconds"] = round(time.perf_counter() - start, 1)
     data = result.to_dict()
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -32,7 +32,7 @@ import os
 import platform
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from typing import Any
 
 from nomercy.actions import Action
@@ -245,7 +245,7 @@ class LadderResult:
                 "pairings": "every set of distinct agents, one per seat",
                 "seats": "each deal played once per rotation of the seats",
                 "rules": self.rules,
-                "model": MODEL,
+                "model": {**MODEL, "openskill": _openskill_version()},
             },
             "games": self.games,
             "agents": self.agents,
@@ -364,6 +364,13 @@ def _rate(
     return [(float(r.mu), float(r.sigma)) for r in ratings]
 
 
+def _openskill_version() -> str | None:
+    try:
+        return version("openskill")
+    except PackageNotFoundError:
+        return None
+
+
 def machine(command: str) -> dict[str, Any]:
     """Where and when the ladder ran, for the table beside its figures (call it at the end,
     so that the load average covers the run)."""
@@ -440,6 +447,9 @@ def markdown(data: dict[str, Any]) -> list[str]:
         f"(mu {model['mu']:g}, sigma {model['sigma']:.4g}, beta {model['beta']:.4g}, "
         f"kappa {model['kappa']:g}, tau {model['tau']:g}), ranks {model['ranks']}.",
     ]
+    seconds = data.get("machine", {}).get("wall_seconds")
+    if seconds is not None:
+        lines[-1] += f" Played in {seconds:,.0f} s of wall time."
     return lines
 
 
