@@ -6,6 +6,7 @@ import json
 import shlex
 import sys
 import time
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,6 @@ def ladder(
         raise typer.BadParameter(
             f"{players} players: this table seats at most {rules.max_players} (S1)", param_hint="--players"
         )
-    from math import comb
-
     total = comb(len(specs), players) * deals * players
     backend = backend_for(max(1, min(workers or default_workers(), total)), None)
     err = Console(stderr=True)

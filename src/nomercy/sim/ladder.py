@@ -149,6 +149,15 @@ def _entry_point(name: str) -> str | None:
     return None
 
 
+def _options(opts: list[str]) -> tuple[tuple[str, Any], ...]:
+    """``["depth=3", "greedy=true"]`` read as a bot's options are (numbers, true/false/none;
+    no ``seed``, which the ladder gives), by the tournament's own parser."""
+    if not opts:
+        return ()
+    (spec,) = parse_bots(["random:" + ":".join(opts)])
+    return spec.options
+
+
 def parse_agents(text: str | Sequence[str]) -> list[BotSpec]:
     """``"random,heuristic,expert:budget=16,mypkg.agents:make:depth=3"`` -> one spec each.
 
@@ -176,9 +185,7 @@ def parse_agents(text: str | Sequence[str]) -> list[BotSpec]:
                 )
             name, target, opts = head.strip(), found, rest
         _load(target, name)  # fail here, with the agent's name, not in a worker
-        options = parse_bots([f"random:{o}" for o in opts] or ["random"])
-        merged = tuple(o for spec in options for o in spec.options)
-        specs.append(AgentSpec(name.strip(), merged, target.strip()))
+        specs.append(AgentSpec(name.strip(), _options(opts), target.strip()))
     labels = [s.label for s in specs]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
