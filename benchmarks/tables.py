@@ -154,6 +154,13 @@ def bots(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def ladder(data: dict[str, Any]) -> list[str]:
+    """``nomercy ladder --out benchmarks/results/ladder.json``: the command's own Markdown."""
+    from nomercy.sim.ladder import markdown
+
+    return markdown(data)
+
+
 #: Table name -> its renderer; the JSON is benchmarks/results/NAME.json.
 RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "engine": engine,
@@ -161,6 +168,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "rl": rl,
     "simulate": simulate,
     "bots": bots,
+    "ladder": ladder,
 }
 
 

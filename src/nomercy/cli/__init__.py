@@ -7,6 +7,7 @@ import typer
 from nomercy import __version__
 from nomercy.cli import rules_cmd, simulate
 from nomercy.cli.lab import compare, report
+from nomercy.cli.ladder import ladder
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
 from nomercy.cli.serve import serve
@@ -40,6 +41,7 @@ app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
 app.command("rules")(rules_cmd.rules)
 app.command("tournament", cls=simulate.OptionalRayCommand)(tournament)
 app.command("report")(report)
+app.command("ladder")(ladder)
 app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)
 app.command("replay")(replay_cmd)
