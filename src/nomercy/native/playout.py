@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from nomercy.actions import Action
+from nomercy.cards import Card
 from nomercy.engine import GameState
 from nomercy.native.batch import Batch, action_index
 from nomercy.native.convert import write_cards, write_hidden
@@ -46,9 +47,13 @@ from nomercy.native.layout import (
     DRAWN,
     HANDS,
     HLEN,
+    LAST_BY,
     MAX_PLAYERS,
     PILE_LEN,
     PLAYERS,
+    WD4_CARDS,
+    WD4_COLOR,
+    WD4_GUILTY,
     WINNER,
     pile_at,
 )
@@ -120,6 +125,19 @@ def _load_hidden(row: np.ndarray, blank: np.ndarray, world: GameState, deck: int
     write_cards(row, world, deck)
     row[DRAWN] = -1 if world.drawn is None else world.drawn.index
     row[DECISION] = int(world.decision)
+    row[WD4_GUILTY] = int(world.wd4_guilty)  # W6: a sampled hand's verdict, not the first world's
+
+
+def _judge_wd4(row: np.ndarray, hands: Sequence[Sequence[int]]) -> None:
+    """W6: the verdict on a pending Wild Draw 4 that a world's sampled hands give, as
+    ``views.world_from`` gives it: a view hides the verdict, so each world has its own
+    (its player out of the round, with no hand, is held lawful)."""
+    color, by = int(row[WD4_COLOR]), int(row[LAST_BY])
+    guilty = False
+    if color >= 0 and 0 <= by < len(hands):
+        held = (Card.ALL[i].color for i in hands[by][: int(row[WD4_CARDS])])
+        guilty = any(c is not None and int(c) == color for c in held)
+    row[WD4_GUILTY] = int(guilty)
 
 
 class Playouts:
@@ -204,6 +222,7 @@ class Playouts:
         row = self._next_row()
         row[:] = self._blank
         write_hidden(row, hands, draw_pile, discard, aside, seed, len(self._batch.deck))
+        _judge_wd4(row, hands)
         self._count += 1
         return self._count - 1
 
