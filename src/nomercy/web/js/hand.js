@@ -9,24 +9,36 @@ import { blockedReason, choiceOf, choices, narrowPlays, openQuestions, playableC
 
 const SORTS = ["colour", "face", "none"];
 
+/** What the hand was last drawn from: a change elsewhere in the store (a chat line, a
+ * player's connection) leaves the cards' buttons in place, so a click that lands while
+ * the page redraws is not lost between a pressed button and its replacement. */
+let drawnFrom = null;
+
 export function renderHand(ctx) {
   const s = ctx.store.get();
   const v = s.view;
   const hand = $("hand");
+  const mine = document.querySelector(".mine");
+  mine.hidden = s.seat === null;
+  if (s.seat === null || !v) {
+    clear(hand);
+    drawnFrom = null;
+    return;
+  }
+  const d = s.decisions;
+  const phone = window.innerWidth < 600;
+  const width = Math.max(220, (hand.clientWidth || document.documentElement.clientWidth) - 36);
+  const from = JSON.stringify([ctx.i18n.lang, s.seat, s.sort, s.unoArmed, v.hand, v.drawn, v.decision, d, phone, width]);
+  if (from === drawnFrom && hand.firstChild) return;
+  drawnFrom = from;
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")
     ? document.activeElement.dataset.code : null;
   clear(hand);
-  const mine = document.querySelector(".mine");
-  mine.hidden = s.seat === null;
-  if (s.seat === null || !v) return;
-  const d = s.decisions;
   const playable = playableCards(d);
   $("hand-count").textContent = `(${v.hand.length})`;
   $("sort-btn").textContent = ctx.t(`sort.${s.sort}`);
   const myTurn = Boolean(d && d.deciding);
   const cards = sortHand(v.hand, s.sort);
-  const phone = window.innerWidth < 600;
-  const width = Math.max(220, (hand.clientWidth || document.documentElement.clientWidth) - 36);
   const cardW = phone ? 56 : 72;
   const layout = handLayout(cards.length, width, cardW, phone ? 34 : 40);
   hand.classList.toggle("my-turn", myTurn);
