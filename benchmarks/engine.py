@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from machine import metadata  # noqa: E402  (benchmarks/machine.py)
+from machine import cpu_model, metadata  # noqa: E402  (benchmarks/machine.py)
 
 import nomercy  # noqa: E402
 
@@ -166,7 +166,7 @@ def report(results: list[Result], command: str, clock_name: str) -> dict[str, ob
         f"nomercy {nomercy.__version__} engine benchmark: random play, one core, "
         f"{clock_name} time, best of repeats"
     )
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}), {_cpu()}")
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}), {cpu_model()}")
     print(f"engine: {BUILD}")
     print()
     header = (
@@ -202,17 +202,6 @@ def report(results: list[Result], command: str, clock_name: str) -> dict[str, ob
     print()
     print(f"reproduce: {command}")
     return summary
-
-
-def _cpu() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main() -> int:
