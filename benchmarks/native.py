@@ -35,7 +35,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import engine as reference  # noqa: E402  (benchmarks/engine.py: the Python and RLCard runners)
-from machine import metadata  # noqa: E402  (benchmarks/machine.py)
+from machine import cpu_model, metadata  # noqa: E402  (benchmarks/machine.py)
 
 import nomercy  # noqa: E402
 from nomercy.native import Batch  # noqa: E402
@@ -171,7 +171,7 @@ def main() -> int:
                 best[name] = rates
     title = "native engine benchmark: random play, one core, CPU time, best of repeats"
     print(f"nomercy {nomercy.__version__} {title}")
-    print(f"Python {sys.version.split()[0]}, {reference._cpu()}, numba {__import__('numba').__version__}")
+    print(f"Python {sys.version.split()[0]}, {cpu_model()}, numba {__import__('numba').__version__}")
     print()
     print(f"{'case':<20} {'games/s':>10} {'decisions/s':>13}")
     for name, (games, decisions) in best.items():
