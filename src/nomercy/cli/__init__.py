@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from nomercy import __version__
-from nomercy.cli import rules_cmd, simulate
+from nomercy.cli import db, rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.ladder import ladder
 from nomercy.cli.play import play
@@ -46,6 +46,7 @@ app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)
 app.command("replay")(replay_cmd)
 app.command("serve")(serve)
+app.add_typer(db.app, name="db")
 
 
 def main() -> None:

@@ -97,6 +97,7 @@ _STATUS = {
     ErrorCode.NAME_TAKEN: 409,
     ErrorCode.SERVER_ERROR: 500,
     ErrorCode.ROOM_MOVING: 503,
+    ErrorCode.ROOM_RETIRED: 410,
 }
 
 #: connect-src 'self' covers ws:// and wss:// to this very host: the policy never copies

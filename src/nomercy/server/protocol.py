@@ -66,6 +66,9 @@ class ErrorCode:
     SERVER_ERROR = "server_error"  #: storage failed; the action was not applied
     #: another server process runs the room now (several processes): reconnect in a moment
     ROOM_MOVING = "room_moving"
+    #: the server was upgraded to an engine that cannot continue this game exactly: it has
+    #: ended (its record is kept); the message says which versions
+    ROOM_RETIRED = "room_retired"
 
 
 def _clean_text(value: str, what: str, limit: int) -> str:

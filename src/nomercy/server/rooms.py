@@ -65,6 +65,7 @@ from nomercy.server.seen import seen_by
 from nomercy.server.settings import Settings
 from nomercy.server.social import CHAT_HISTORY, ChatLine, Removed, SocialStore
 from nomercy.server.storage import NEXT_ROUND, REMATCH, Entry, Storage, StoredRoom, StoredSeat, token_hash
+from nomercy.server.upgrades import Retired, check, unreplayable
 from nomercy.summary import rules_summary
 
 log = logging.getLogger("nomercy.server")
@@ -288,6 +289,8 @@ class RoomManager:
         self.metrics = Metrics()
         self.writer = LogWriter(storage, self.metrics)
         self.social = SocialStore(storage)
+        #: Join code -> why: rooms this engine could not continue (ended, told on joining).
+        self.retired: dict[str, str] = {}
         self.rooms: dict[str, Room] = {}
         self.metrics.watch(lambda: self.rooms.values())
         #: Called with each new room to start its driver (set by the app).
@@ -476,6 +479,8 @@ class RoomManager:
     def get(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
         if room is None:
+            if code.upper() in self.retired:
+                raise ProtocolError(ErrorCode.ROOM_RETIRED, self.retired[code.upper()])
             raise ProtocolError(ErrorCode.NOT_FOUND, "no room with that code")
         if room.closed:
             raise moving()
@@ -1078,10 +1083,15 @@ class RoomManager:
         since = time.time() - self.settings.idle_room_seconds
         count = 0
         for stored in self.storage.load_rooms(since):
-            if stored.status not in ("lobby", "playing", "finished"):
+            if stored.status not in ("lobby", "playing", "finished", "retired"):
                 continue  # an expired lobby
             try:
                 room = self.rebuild(stored)
+            except ProtocolError as exc:
+                if exc.code != ErrorCode.ROOM_RETIRED:
+                    raise
+                self.retired[stored.code] = exc.message
+                continue
             except Exception:
                 log.exception(
                     "room %s could not be rebuilt; skipped", stored.code, extra={"room": stored.code}
@@ -1092,6 +1102,26 @@ class RoomManager:
         return count
 
     def rebuild(self, stored: StoredRoom) -> Room:
+        """The room as its log replays on this engine; ``room_retired`` if this engine
+        cannot continue it exactly (it is then stored as retired, its record untouched)."""
+        if stored.status == "retired":
+            raise ProtocolError(ErrorCode.ROOM_RETIRED, stored.retired or "this game has ended")
+        try:
+            check(stored.state_format, stored.engine_version)
+            return self._replay(stored)
+        except Retired as exc:
+            reason = str(exc)
+        except (NoMercyError, ValueError) as exc:  # a move this engine refuses, a bad marker
+            reason = str(unreplayable(exc))
+        except ProtocolError as exc:  # house rules this engine no longer accepts
+            if exc.code != ErrorCode.INVALID_RULES:
+                raise
+            reason = str(unreplayable(exc))
+        log.warning("room %s retired: %s", stored.code, reason, extra={"room": stored.code})
+        self.storage.retire(stored.id, reason)
+        raise ProtocolError(ErrorCode.ROOM_RETIRED, reason)
+
+    def _replay(self, stored: StoredRoom) -> Room:
         config = stored.settings
         rules = build_rules("no_mercy", config.get("rules") or {})
         now = time.monotonic()

@@ -8,6 +8,11 @@ before the action is broadcast (see :func:`nomercy.server.rooms.RoomManager.act`
 Seat tokens are never stored, only their SHA-256 (a leaked database seats nobody).
 SQLite (the default, a file under the user's data directory) and PostgreSQL
 (``postgresql+psycopg://...``) are both supported and tested.
+
+Each room records the state format and the engine version of the process that last wrote
+it (:func:`writer`), so that a restart on another release can tell whether replaying its
+log continues it exactly (:mod:`nomercy.server.upgrades`). The schema itself moves only by
+migrations (:mod:`nomercy.server.schema`).
 """
 
 from __future__ import annotations
@@ -34,12 +39,13 @@ from sqlalchemy import (
     event,
     insert,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
 
-SCHEMA_VERSION = 1
+from nomercy import __version__
+from nomercy.server import schema
+from nomercy.state import STATE_FORMAT_VERSION
 
 metadata = MetaData()
 
@@ -55,6 +61,12 @@ rooms = Table(
     Column("settings", Text, nullable=False),
     #: The match seed, set when the host starts the game.
     Column("seed", BigInteger, nullable=True),
+    #: The state format (``nomercy.state``) and engine version (``nomercy.__version__``) of
+    #: the last process that wrote the room; NULL: written before they were recorded.
+    Column("state_format", Integer, nullable=True),
+    Column("engine_version", String(32), nullable=True),
+    #: Why an engine that could not continue the room exactly ended it (status ``retired``).
+    Column("retired", Text, nullable=True),
 )
 
 seats = Table(
@@ -89,6 +101,11 @@ REMATCH = "@rematch"
 Entry = tuple[int, int, int, str, str | None, int | None]
 
 
+def writer() -> dict[str, Any]:
+    """The columns every write of a room stamps: this process's state format and engine."""
+    return {"state_format": STATE_FORMAT_VERSION, "engine_version": __version__}
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -111,6 +128,9 @@ class StoredRoom:
     seed: int | None
     seats: list[StoredSeat]
     log: list[tuple[int, str]] = field(default_factory=list)
+    state_format: int | None = None
+    engine_version: str | None = None
+    retired: str | None = None
 
 
 class Storage:
@@ -130,10 +150,7 @@ class Storage:
         self.fence: Callable[[Connection, int, int], None] | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        with self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":  # processes starting together: one at a time
-                conn.execute(text("SELECT pg_advisory_xact_lock(7210334501)"))
-            metadata.create_all(conn)
+        schema.ensure(self.engine)  # an empty database is created; an old one refused
 
     def close(self) -> None:
         self.engine.dispose()
@@ -145,7 +162,12 @@ class Storage:
         with self.engine.begin() as conn:
             key = conn.execute(
                 insert(rooms).values(
-                    code=code, created_at=now, updated_at=now, status="lobby", settings=json.dumps(settings)
+                    code=code,
+                    created_at=now,
+                    updated_at=now,
+                    status="lobby",
+                    settings=json.dumps(settings),
+                    **writer(),
                 )
             ).inserted_primary_key
             assert key is not None
@@ -185,7 +207,7 @@ class Storage:
             conn.execute(
                 update(rooms)
                 .where(rooms.c.id == room_id)
-                .values(seed=seed, status="playing", updated_at=time.time())
+                .values(seed=seed, status="playing", updated_at=time.time(), **writer())
             )
 
     def set_status(self, room_id: int, status: str, epoch: int | None = None) -> None:
@@ -194,6 +216,18 @@ class Storage:
             self.fence_room(conn, room_id, epoch)
             conn.execute(
                 update(rooms).where(rooms.c.id == room_id).values(status=status, updated_at=time.time())
+            )
+
+    def retire(self, room_id: int, reason: str, epoch: int | None = None) -> None:
+        """End a room this engine cannot continue exactly: status ``retired`` and why. Its
+        seats, seed, log and recorded versions stay as they were (readable, replayable by
+        the release that wrote them)."""
+        with self.engine.begin() as conn:
+            self.fence_room(conn, room_id, epoch)
+            conn.execute(
+                update(rooms)
+                .where(rooms.c.id == room_id)
+                .values(status="retired", retired=reason, updated_at=time.time())
             )
 
     def append(self, room_id: int, seq: int, seat: int, action: str, status: str | None = None) -> None:
@@ -205,7 +239,7 @@ class Storage:
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(actions).values(room_id=room_id, seq=seq, seat=seat, action=action, at=now))
-            values: dict[str, Any] = {"updated_at": now}
+            values: dict[str, Any] = {"updated_at": now, **writer()}
             if status is not None:
                 values["status"] = status
             conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
@@ -222,7 +256,7 @@ class Storage:
                 [{"room_id": r, "seq": q, "seat": s, "action": a, "at": now} for r, q, s, a, _, _ in entries],
             )
             for room_id, _, _, _, status, _ in entries:
-                values: dict[str, Any] = {"updated_at": now}
+                values: dict[str, Any] = {"updated_at": now, **writer()}
                 if status is not None:
                     values["status"] = status
                 conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
@@ -303,6 +337,9 @@ def _stored_room(conn: Connection, row: Any) -> StoredRoom:
         seed=row.seed,
         seats=[StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host)) for r in seat_rows],
         log=[(r.seat, r.action) for r in log_rows],
+        state_format=row.state_format,
+        engine_version=row.engine_version,
+        retired=row.retired,
     )
 
 

@@ -347,7 +347,7 @@ const handlers = {
       store.set({ removedSeat: saved ? saved.seat : null, token: null });
       if (saved) showRemovedNote();
       connect();
-    } else if (msg.code === "not_found" && s.token) {
+    } else if ((msg.code === "not_found" || msg.code === "room_retired") && s.token) {
       store.set({ token: null });
       remember(seatKey(s.code), null);
     }

@@ -1,0 +1,95 @@
+"""``nomercy db``: move the server's database schema (needs the ``server`` extra).
+
+The same database as ``nomercy serve``: ``--database-url``, else ``NOMERCY_DATABASE_URL``,
+else SQLite in the user's data directory. SQLAlchemy and Alembic are imported only when a
+command runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+app = typer.Typer(
+    help="The server's database schema: see which revision it is at, upgrade it, downgrade it. "
+    "Back the database up before an upgrade or a downgrade (docs/deploy.md, Upgrading).",
+    no_args_is_help=True,
+)
+
+URL_OPTION = typer.Option(
+    None,
+    "--database-url",
+    help="SQLAlchemy URL, as for nomercy serve (default: NOMERCY_DATABASE_URL, else SQLite in your data dir).",
+)
+
+
+def _engine(database_url: str | None) -> tuple[Any, Any]:
+    try:
+        from sqlalchemy import create_engine
+
+        from nomercy.server import schema
+        from nomercy.server.settings import Settings
+    except ImportError as exc:  # not a wrong option: a missing extra
+        typer.echo(
+            f"error: the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)",
+            err=True,
+        )
+        raise typer.Exit(1) from None
+    url = Settings.from_env(database_url=database_url).resolved_database_url()
+    return create_engine(url), schema
+
+
+def _name(revision: str | None) -> str:
+    return revision or "none (empty database)"
+
+
+@app.command("current")
+def current(database_url: str = URL_OPTION) -> None:
+    """Print the database's schema revision and the newest this nomercy serves."""
+    engine, schema = _engine(database_url)
+    try:
+        found = schema.current(engine)
+    finally:
+        engine.dispose()
+    newest = schema.head()
+    note = "up to date" if found == newest else "run: nomercy db upgrade"
+    if found not in (None, newest, schema.UNVERSIONED) and not schema.known(found):
+        note = "migrated by a newer nomercy"
+    typer.echo(f"database: {_name(found)}\nthis nomercy: {newest} ({note})")
+
+
+@app.command("upgrade")
+def upgrade(
+    revision: str = typer.Argument("head", help="Revision to reach (default: the newest)."),
+    database_url: str = URL_OPTION,
+) -> None:
+    """Migrate the schema up; 0.1.0's tables are adopted as they are, and its processes keep running."""
+    engine, schema = _engine(database_url)
+    try:
+        before, after = schema.upgrade(engine, revision)
+    except Exception as exc:
+        typer.echo(f"error: upgrade failed, nothing was changed: {exc}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        engine.dispose()
+    typer.echo(f"database: {_name(before)} -> {_name(after)}")
+
+
+@app.command("downgrade")
+def downgrade(
+    revision: str = typer.Argument(
+        "-1", help="Revision to reach: one step back by default; 0001 is nomercy 0.1.0's schema."
+    ),
+    database_url: str = URL_OPTION,
+) -> None:
+    """Migrate the schema down for an earlier release; what later revisions added is dropped."""
+    engine, schema = _engine(database_url)
+    try:
+        before, after = schema.downgrade(engine, revision)
+    except Exception as exc:
+        typer.echo(f"error: downgrade failed, nothing was changed: {exc}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        engine.dispose()
+    typer.echo(f"database: {_name(before)} -> {_name(after)}")
