@@ -27,7 +27,7 @@ pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
 from nomercy.server import social  # noqa: F401  (registers its tables on the metadata: drop_all drops them)
-from nomercy.server.storage import Storage, metadata
+from nomercy.server.storage import metadata
 
 POSTGRES_URL = os.environ.get("NOMERCY_TEST_POSTGRES_URL")
 
@@ -117,11 +117,15 @@ class ServerProcess:
 
 
 def reset_postgres(url: str) -> None:
+    from sqlalchemy import create_engine
+
     import nomercy.server.leases  # noqa: F401 (its table belongs to the metadata dropped here)
 
-    storage = Storage(url)
-    metadata.drop_all(storage.engine)
-    storage.close()
+    engine = create_engine(url)  # not Storage: a test may have left an older schema behind
+    metadata.drop_all(engine)
+    with engine.begin() as conn:  # the migrations' version too: the next Storage starts afresh
+        conn.exec_driver_sql("DROP TABLE IF EXISTS nomercy_alembic_version")
+    engine.dispose()
 
 
 @pytest.fixture

@@ -20,7 +20,8 @@ app = typer.Typer(
 URL_OPTION = typer.Option(
     None,
     "--database-url",
-    help="SQLAlchemy URL, as for nomercy serve (default: NOMERCY_DATABASE_URL, else SQLite in your data dir).",
+    help="SQLAlchemy URL, as for nomercy serve (default: NOMERCY_DATABASE_URL, else SQLite in your "
+    "data dir).",
 )
 
 

@@ -45,7 +45,10 @@ def serve(
         help="Several processes on PostgreSQL: how long a room's lease lasts unrenewed (default 10).",
     ),
 ) -> None:
-    """Serve online rooms: create a room in the browser, share the code, play."""
+    """Serve online rooms: create a room in the browser, share the code, play.
+
+    An empty database is created; an older schema is refused: back it up, run nomercy db upgrade.
+    """
     try:
         import uvicorn
 
@@ -53,6 +56,7 @@ def serve(
         from nomercy.server.leases import DatabaseInUse, lock_sqlite
         from nomercy.server.logs import announce
         from nomercy.server.process import Server
+        from nomercy.server.schema import SchemaMismatch, check_url
         from nomercy.server.startup import startup_lines
     except ImportError as exc:  # not a wrong option: a missing extra
         typer.echo(
@@ -80,6 +84,11 @@ def serve(
     try:
         lock_sqlite(settings.resolved_database_url())  # SQLite serves one process
     except DatabaseInUse as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    try:  # an empty database is created; an older schema is refused (nomercy db upgrade)
+        check_url(settings.resolved_database_url())
+    except SchemaMismatch as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     app = create_app(settings)

@@ -123,6 +123,17 @@ def ensure(engine: Engine) -> None:
     raise SchemaMismatch(mismatch_message(found, newest))
 
 
+def check_url(url: str) -> None:
+    """:func:`ensure` on a database given by URL (``nomercy serve`` before it starts)."""
+    from sqlalchemy import create_engine
+
+    engine = create_engine(url)
+    try:
+        ensure(engine)
+    finally:
+        engine.dispose()
+
+
 def mismatch_message(found: str, newest: str) -> str:
     if found == UNVERSIONED or known(found):
         return (

@@ -9,6 +9,8 @@ Revises:
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -18,7 +20,7 @@ branch_labels = None
 depends_on = None
 
 
-def _tables() -> list[tuple[str, list[sa.SchemaItem]]]:
+def _tables() -> list[tuple[str, list[sa.Column[Any]]]]:
     """The six tables, column for column as the 0.1.0 metadata declared them."""
     return [
         (
