@@ -282,3 +282,26 @@ def test_a_room_this_engine_cannot_continue_exactly_ends_with_a_message_and_its_
         assert new.status == "retired" and new.retired is not None
         assert (new.log, new.seed, new.settings, new.seats) == (old.log, old.seed, old.settings, old.seats)
         assert (new.state_format, new.engine_version) == (old.state_format, old.engine_version)
+
+
+def test_the_guide_shows_the_steps_the_rolling_upgrade_test_takes() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## Upgrading") :]
+    for step in (
+        "pg_dump --format=custom",
+        "nomercy db upgrade",
+        "nomercy db current",
+        "nomercy db downgrade REV",
+        "systemctl restart\n   nomercy@1",
+        "/readyz",
+        "tests/server/test_rolling_upgrade.py",
+    ):
+        assert step in section, step
+    test = (Path(__file__).resolve().parent / "test_rolling_upgrade.py").read_text(encoding="utf-8")
+    for step in (
+        '"--format=custom"',
+        'nomercy_db("upgrade")',
+        'nomercy_db("downgrade", "0001")',
+        "wait_ready()",
+    ):
+        assert step in test, step
