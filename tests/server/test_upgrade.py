@@ -305,3 +305,38 @@ def test_the_guide_shows_the_steps_the_rolling_upgrade_test_takes() -> None:
         "wait_ready()",
     ):
         assert step in test, step
+
+
+def test_serve_refuses_a_schema_a_newer_release_migrated(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    Storage(url).close()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE nomercy_alembic_version SET version_num = '0099'")
+    engine.dispose()
+    refused = nomercy("serve", "--port", str(free_port()), url=url)
+    assert refused.returncode == 1
+    assert "0099, which this nomercy does not know" in refused.stderr, refused.stderr
+    assert "migrated by a newer nomercy" in nomercy("db", "current", url=url).stdout
+
+
+@pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)")
+def test_processes_starting_together_on_an_empty_postgresql_create_the_schema_once() -> None:
+    assert POSTGRES_URL is not None
+    reset_postgres(POSTGRES_URL)
+    starts = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                f"from nomercy.server.storage import Storage; Storage({POSTGRES_URL!r}).close()",
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    for p in starts:
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+    assert "up to date" in nomercy("db", "current", url=POSTGRES_URL).stdout
