@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, inspect, select, update
 from sqlalchemy.engine import Engine
 
 from nomercy import __version__
-from nomercy.server import schema
+from nomercy.server import schema, upgrades
 from nomercy.server.rooms import RoomManager
 from nomercy.server.settings import Settings
 from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, actions, rooms
@@ -340,3 +340,24 @@ def test_processes_starting_together_on_an_empty_postgresql_create_the_schema_on
         _, err = p.communicate(timeout=60)
         assert p.returncode == 0, err
     assert "up to date" in nomercy("db", "current", url=POSTGRES_URL).stdout
+
+
+@pytest.mark.parametrize(
+    ("state_format", "engine_version", "continues"),
+    [
+        (None, None, True),  # written by 0.1.0, which recorded neither
+        (STATE_FORMAT_VERSION, __version__, True),
+        (STATE_FORMAT_VERSION, "0.1.0", True),
+        (STATE_FORMAT_VERSION - 1, __version__, False),  # another state format
+        (STATE_FORMAT_VERSION, "0.0.9", False),  # an engine whose deals this one does not replay
+        (None, "0.1.0", False),  # half a record: nothing to go on
+    ],
+)
+def test_which_recorded_writers_this_engine_continues(
+    state_format: int | None, engine_version: str | None, continues: bool
+) -> None:
+    if continues:
+        upgrades.check(state_format, engine_version)
+    else:
+        with pytest.raises(upgrades.Retired, match="cannot continue it exactly"):
+            upgrades.check(state_format, engine_version)
