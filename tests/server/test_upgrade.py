@@ -292,7 +292,7 @@ def test_the_guide_shows_the_steps_the_rolling_upgrade_test_takes() -> None:
         "nomercy db upgrade",
         "nomercy db current",
         "nomercy db downgrade REV",
-        "systemctl restart\n   nomercy@1",
+        "systemctl restart nomercy@1",
         "/readyz",
         "tests/server/test_rolling_upgrade.py",
     ):
