@@ -116,6 +116,13 @@ class Session:
         assert self.started is not None
         return self.started.actions
 
+    def round_start(self) -> GameState:
+        """The round in play as it was dealt (or hand-built), before any action."""
+        if self.match is not None:
+            return _replay_start(self.match.record)
+        assert self.started is not None
+        return GameState.from_dict(self.started.start)
+
     @property
     def hints(self) -> list[tuple[int, int]]:
         """The coach's hints of the round in play (kept in its record, saved with it)."""
