@@ -104,7 +104,9 @@ class GameRecord:
             )
         except (InvalidAction, InvalidRules) as exc:
             raise InvalidState(f"corrupt game record: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+        except KeyError as exc:
+            raise InvalidState(f"corrupt game record: no {exc} field") from None
+        except (TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise InvalidState(f"corrupt game record: {exc!r}") from None
 
 

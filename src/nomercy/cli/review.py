@@ -30,6 +30,22 @@ from nomercy.record import GameRecord, replay
 MAX_BYTES = 4 * 1024 * 1024
 #: How many of the costliest decisions the table marks.
 MARKED = 5
+#: The steps of loading a file, each with the words that name it.
+STEPS = {
+    "read": "term.review.step.read",
+    "parse": "term.review.step.parse",
+    "load": "term.review.step.load",
+    "replay": "term.review.step.replay",
+}
+COLUMNS = (
+    "term.review.col.move",
+    "term.review.col.seat",
+    "term.review.col.chosen",
+    "term.review.col.win",
+    "term.review.col.expert",
+    "term.review.col.expert_win",
+    "term.review.col.loss",
+)
 
 
 class LoadError(Exception):
@@ -65,6 +81,8 @@ def load_round(path: Path) -> Round:
         raise LoadError("parse", f"not JSON ({exc})") from None
     try:
         found = _round(data)
+    except LoadError:
+        raise
     except NoMercyError as exc:
         raise LoadError("load", str(exc)) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -99,7 +117,9 @@ def _round(data: Any) -> Round:
         hints = [(int(seat), int(n)) for seat, n in data.get("hints", [])]
         record = GameRecord(start.rules, start.players, start.seed, actions=actions, hints=hints)
         return Round(record, start, names)
-    raise ValueError(f"format {kind!r} is not a game record, a saved match or a save file of nomercy play")
+    raise LoadError(
+        "load", f"format {kind!r} is not a game record, a saved match or a save file of nomercy play"
+    )
 
 
 def review_cmd(
@@ -124,7 +144,7 @@ def review_cmd(
     try:
         found = load_round(file)
     except LoadError as exc:
-        step = cat.phrase("term.review.step." + exc.step)
+        step = cat.phrase(STEPS[exc.step])
         message = cat.text("term.review.error", path=str(file), step=step, reason=str(exc))
         console.print(Text.assemble(("✗ ", "bold red"), message), soft_wrap=True)
         raise typer.Exit(1) from None
@@ -172,8 +192,8 @@ def show(console: Console, cat: Catalog, result: RoundReview, found: Round) -> N
     worst = sorted(estimated, key=lambda v: (-v.loss, v.index))[:MARKED]
     marked = {v.index for v in worst if v.loss > 0}
     table = Table(box=None, pad_edge=False)
-    for key in ("move", "seat", "chosen", "win", "expert", "expert_win", "loss"):
-        table.add_column(cat.phrase("term.review.col." + key), justify="right" if key != "chosen" else "left")
+    for key in COLUMNS:
+        table.add_column(cat.phrase(key), justify="left" if key.endswith("chosen") else "right")
     for v in estimated:
         loss = f"{100 * v.loss:.0f} ± {196 * v.loss_stderr:.0f}" if v.loss > 0 else "0"
         style = "bold red" if v.index in marked else ""
