@@ -1,6 +1,6 @@
-"""The coach in ``nomercy play``: ``g`` (or ``hint``) gives the expert's suggestion and its
-estimated win chance, only when every other seat is a bot; the save and the replay say a
-hint was used. Python playouts (``--coach-python``): no native compile in these tests."""
+"""The coach in ``nomercy play``: ``a`` (or ``hint``, ``advice``, ``tips``) gives the
+expert's suggestion and its estimated win chance, only when every other seat is a bot; the
+save and the replay say a hint was used. Python playouts (``--coach-python``): no native compile in these tests."""
 
 from __future__ import annotations
 
@@ -24,13 +24,13 @@ MOVE = "Your move"
 HINT = r"The coach suggests: (.+?) \(estimated chance to win the round: (\d+)% ± (\d+)\)"
 
 
-def test_g_gives_a_hint_the_save_and_the_replay_say_so(spawn: Spawn, scenario: Path, tmp_path: Path) -> None:
+def test_a_gives_a_hint_the_save_and_the_replay_say_so(spawn: Spawn, scenario: Path, tmp_path: Path) -> None:
     """The scenario's first decision: P0 faces a Draw 2 (K2) with a Wild Draw 6 to stack."""
     save = tmp_path / "save.json"
     args = ["play", "--bots", "first", "--fast", "--name", "Ana", "--start-state", str(scenario)]
     child = spawn([*args, "--save", str(save), "--coach-python"])
     child.expect(MOVE)
-    child.sendline("g")
+    child.sendline("a")
     child.expect("The coach is thinking")
     child.expect(HINT)
     action, win = child.match.group(1), int(child.match.group(2))
@@ -68,7 +68,7 @@ def test_no_hint_when_another_seat_is_a_person(tmp_path: Path, scenario: Path) -
     start = GameState.from_json(scenario.read_text(encoding="utf-8"))
     made = new_session(3, start.rules, ["first"], 1, "Ana", False, start)
     people = Session(0, made.names, [None, made.specs[1], None], False, started=made.started)
-    answers = iter(["g", "q"])
+    answers = iter(["a", "q"])
     out = io.StringIO()
     game = Game(people, Console(file=out, width=100), tmp_path / "s.json", 0, lambda _: next(answers))
     game.coach_native = False
@@ -92,3 +92,28 @@ def test_a_hinted_match_round_keeps_the_hint_in_its_record(tmp_path: Path) -> No
     shown = io.StringIO()
     replay(load_replayable(path), Console(file=shown, width=100), delay=0)
     assert "The coach gave 1 hint(s) in this round." in shown.getvalue()
+
+
+@pytest.mark.usefixtures("test_bots")
+def test_at_a_color_prompt_hint_asks_the_coach_and_g_still_names_green(tmp_path: Path) -> None:
+    """W4: the Roulette's victim names a color; ``hint`` there is the coach, ``g`` green."""
+    start = GameState.from_dict(
+        {
+            "hands": [["B7", "B8"], ["Y6", "Y7"], ["WCR", "Y4", "Y3"]],
+            "discard_pile": ["R5"],
+            "current": 2,
+            "draw_pile": ["R0", "B1", "G4", "Y1", "Y2"],
+        }
+    )
+    session = new_session(3, start.rules, ["first"], 1, "Ana", False, start)
+    answers = iter(["hint", "g", "q"])
+    out = io.StringIO()
+    game = Game(session, Console(file=out, width=200), tmp_path / "s.json", 0, lambda _: next(answers))
+    game.coach_native = False
+    game.run()
+    assert re.search(r"The coach suggests: color [RYGB] \(estimated chance", out.getvalue())
+    assert (
+        session.round_actions[1] == (0, session.round_actions[1][1])
+        and str(session.round_actions[1][1]) == "color G"
+    )
+    assert session.hints == [(0, 1)]

@@ -285,7 +285,7 @@ class Game:
             if word in ("?", "h", "help"):
                 self.console.print(self.t("term.help"), markup=False)
                 return None
-            if word in ("g", "hint", "tips"):
+            if word in ("a", "advice", "hint", "tips"):  # never g: green, at this prompt
                 self.coach()
                 return None
             if word in ("c", "catch") or word.startswith("catch "):
