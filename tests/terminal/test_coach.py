@@ -1,6 +1,7 @@
 """The coach in ``nomercy play``: ``a`` (or ``hint``, ``advice``, ``tips``) gives the
 expert's suggestion and its estimated win chance, only when every other seat is a bot; the
-save and the replay say a hint was used. Python playouts (``--coach-python``): no native compile in these tests."""
+save and the replay say a hint was used. Python playouts (``--coach-python``): no native
+compile in these tests."""
 
 from __future__ import annotations
 
