@@ -205,7 +205,7 @@ def review_speed(data: dict[str, Any]) -> list[str]:
         )
     header = ["playouts", "worlds", "decisions estimated", "playouts", "CPU time (one core)", "playouts/s"]
     lines = _rows(header, "lrrrrr", rows)
-    verdict = "pass" if data["pass"] else "**fail**"
+    verdict = {True: "pass", False: "**fail**", None: "not measured"}[data["pass"]]
     lines += [
         "",
         f"A four-player `no_mercy` round of heuristic self-play (seed {r['seed']}, {r['decisions']} turn "
