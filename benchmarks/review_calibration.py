@@ -134,7 +134,7 @@ def table(found: list[tuple[float, bool, int]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--rounds", type=int, default=450, help="self-play rounds (2, 3, 4 players in turn)")
+    parser.add_argument("--rounds", type=int, default=1500, help="self-play rounds (2, 3, 4 players in turn)")
     parser.add_argument("--per-round", type=int, default=5, help="positions drawn per round")
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="sampled worlds per estimate")
     parser.add_argument("--bots", default="heuristic", help="the self-play bots")

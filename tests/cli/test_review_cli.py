@@ -128,3 +128,27 @@ def test_an_unreplayable_record_names_its_first_illegal_action(tmp_path: Path, r
     assert result.exit_code == 1
     out = said(result.output)
     assert "replaying its actions failed: record action 5 (challenge by P" in out
+
+
+def test_a_save_file_of_nomercy_play_is_reviewed_with_its_names(tmp_path: Path) -> None:
+    """A round played from a hand-built state: the save holds the start and the actions."""
+    from nomercy import GameState
+    from nomercy.tui.session import new_session
+
+    start = GameState.from_dict(
+        {
+            "hands": [["R7", "B8", "G2", "R2"], ["R3", "R4", "G5"]],
+            "discard_pile": ["R5"],
+            "draw_pile": ["Y1"] * 1,
+        }
+    )
+    session = new_session(2, start.rules, ["heuristic"], 1, "Ana", False, start)
+    session.apply(Action.parse("play R2"), 0)
+    session.note_hint(1)
+    path = tmp_path / "save.json"
+    session.save(path)
+    result = runner.invoke(app, ["review", str(path), *FAST, "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    out = said(result.output)
+    assert "Review of a round of 1 action, won by nobody yet" in out and "P0 Ana" in out
+    assert "The coach gave 1 hint in this round." in out
