@@ -203,7 +203,7 @@ def review_speed(data: dict[str, Any]) -> list[str]:
                 _n(c["playouts"] / c["cpu_s"]),
             ]
         )
-    header = ["playouts", "worlds", "decisions estimated", "playouts", "CPU time (one core)", "playouts/s"]
+    header = ["engine", "worlds", "decisions estimated", "playouts", "CPU time (one core)", "playouts/s"]
     lines = _rows(header, "lrrrrr", rows)
     verdict = {True: "pass", False: "**fail**", None: "not measured"}[data["pass"]]
     lines += [
