@@ -431,7 +431,15 @@ class Game:
         session.note_hint(self.human)
         margin = f"{196 * found.stderr:.0f}"
         win = round(100 * found.win)
-        self.say(self.t("term.hint", action=str(found.action), win=win, margin=margin), "green")
+        self.say(self.t("term.hint", action=self.in_words(found.action), win=win, margin=margin), "green")
+
+    def in_words(self, action: Action) -> str:
+        """An action as the person's choices name it ("Play W+6 naming blue"), else its text."""
+        d = decisions(player_view(self.session.state, self.human))
+        for choice in d.choices:
+            if choice.action == action:
+                return self.phrase(choice.label.key, **choice.label.args)
+        return str(action)
 
     # -- catching a bot that forgot Uno ----------------------------------------------
 
