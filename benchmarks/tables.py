@@ -161,6 +161,60 @@ def ladder(data: dict[str, Any]) -> list[str]:
     return markdown(data)
 
 
+def review_calibration(data: dict[str, Any]) -> list[str]:
+    """``benchmarks/review_calibration.py``: predicted win chance against the observed share."""
+    rows = [
+        [
+            f"{r['bin'][0]:.0%} - {r['bin'][1]:.0%}",
+            f"{r['positions']:,}",
+            _pct(r["predicted"]),
+            _pct(r["observed"]),
+            f"{_pct(r['ci95'][0])} - {_pct(r['ci95'][1])}",
+        ]
+        for r in data["rows"]
+    ]
+    lines = _rows(["predicted", "positions", "mean predicted", "observed wins", "95% Wilson"], "lrrrr", rows)
+    engine = "native" if data["native"] else "Python"
+    lines += [
+        "",
+        f"{data['positions']:,} positions ({data['per_round']} at most per round) of {data['rounds']:,} "
+        f"`{data['bots']}` self-play rounds of 2, 3 and 4 players; {data['worlds']} sampled worlds per "
+        f"estimate, {engine} playouts. Brier score {data['brier']:.4f} (always the fair share: "
+        f"{data['brier_base_rate']:.4f}); expected calibration error {data['ece']:.3f}.",
+    ]
+    return lines
+
+
+def review_speed(data: dict[str, Any]) -> list[str]:
+    """``benchmarks/review_speed.py``: one four-player round reviewed, native and in Python."""
+    r = data["round"]
+    rows = []
+    for c in data["cases"]:
+        cpu = f"{c['cpu_s']:.1f} s"
+        if c.get("cpu_s_scaled") is not None and c["cpu_s_scaled"] != c["cpu_s"]:
+            cpu += f" ({c['cpu_s_scaled']:.0f} s scaled to the native worlds)"
+        rows.append(
+            [
+                "native" if c["native"] else "Python",
+                str(c["worlds"]),
+                f"{c['estimated']} of {c['decisions']}",
+                f"{c['playouts']:,}",
+                cpu,
+                _n(c["playouts"] / c["cpu_s"]),
+            ]
+        )
+    header = ["engine", "worlds", "decisions estimated", "playouts", "CPU time (one core)", "playouts/s"]
+    lines = _rows(header, "lrrrrr", rows)
+    verdict = {True: "pass", False: "**fail**", None: "not measured"}[data["pass"]]
+    lines += [
+        "",
+        f"A four-player `no_mercy` round of heuristic self-play (seed {r['seed']}, {r['decisions']} turn "
+        f"decisions), every seat reviewed; playouts to the end of the round (depth {data['depth']}); "
+        f"the native engine warm. Target: native review in at most {data['target_s']:.0f} s: {verdict}.",
+    ]
+    return lines
+
+
 #: Table name -> its renderer; the JSON is benchmarks/results/NAME.json.
 RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "engine": engine,
@@ -169,6 +223,8 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "simulate": simulate,
     "bots": bots,
     "ladder": ladder,
+    "review_calibration": review_calibration,
+    "review_speed": review_speed,
 }
 
 

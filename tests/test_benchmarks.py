@@ -153,6 +153,38 @@ def test_simulate_benchmark_writes_every_case_as_json(tmp_path: Path) -> None:
     assert "| 2 workers |" in _tables().render("simulate", tmp_path)
 
 
+def test_review_calibration_writes_its_reliability_table(tmp_path: Path) -> None:
+    out_file = tmp_path / "review_calibration.json"
+    args = ["--rounds", "3", "--per-round", "2", "--worlds", "2", "--python", "--json", str(out_file)]
+    out = _run("benchmarks/review_calibration.py", *args)
+    data = json.loads(out_file.read_text())
+    assert data["positions"] == 6 == sum(r["positions"] for r in data["rows"])
+    for row in data["rows"]:
+        low, high = row["ci95"]
+        assert row["bin"][0] <= row["predicted"] <= row["bin"][1] and low <= row["observed"] <= high
+    assert "Brier score" in out and "reproduce: " in out and data["native"] is False
+    _assert_machine(data, "benchmarks/review_calibration.py --rounds 3")
+    assert "6 positions (2 at most per round) of 3 `heuristic`" in _tables().render(
+        "review_calibration", tmp_path
+    )
+    assert "--rounds and --per-round must be >= 1" in _refused(
+        "benchmarks/review_calibration.py", "--rounds", "0"
+    )
+
+
+def test_review_speed_prints_the_python_figure_and_the_command(tmp_path: Path) -> None:
+    out_file = tmp_path / "review_speed.json"
+    args = ["--decisions", "30", "--worlds", "2", "--no-native", "--json", str(out_file)]
+    out = _run("benchmarks/review_speed.py", *args)
+    data = json.loads(out_file.read_text())
+    assert [c["native"] for c in data["cases"]] == [False] and data["pass"] is None
+    assert 30 <= data["round"]["decisions"] <= 33 and data["cases"][0]["playouts"] > 0
+    assert "Python: " in out and "not measured" in out and "reproduce: " in out
+    _assert_machine(data, "benchmarks/review_speed.py --decisions 30")
+    assert "| Python | 2 |" in _tables().render("review_speed", tmp_path)
+    assert "--worlds and --python-worlds >= 2" in _refused("benchmarks/review_speed.py", "--worlds", "1")
+
+
 def test_engine_benchmark_refuses_bad_options() -> None:
     assert "--seconds must be > 0" in _refused("benchmarks/engine.py", "--seconds", "0")
 

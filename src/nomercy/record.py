@@ -33,6 +33,10 @@ class GameRecord:
     actions: list[tuple[int, Action]] = field(default_factory=list)
     #: Seats dealt out of this round (a match with ``knocked_out_return=False``).
     sitting_out: tuple[int, ...] = ()
+    #: The coach's hints asked for: ``(seat, n)``, a hint to ``seat`` before action ``n``
+    #: (the number of actions applied then). Written only when there is one, so a round
+    #: played without the coach keeps the record it always had.
+    hints: list[tuple[int, int]] = field(default_factory=list)
 
     @classmethod
     def start(
@@ -46,7 +50,7 @@ class GameRecord:
         self.actions.append((seat, action))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": "nomercy.record",
             "format_version": RECORD_FORMAT_VERSION,
             "rules": self.rules.to_dict(only_changes=True),
@@ -56,6 +60,9 @@ class GameRecord:
             "actions": [[seat, str(action)] for seat, action in self.actions],
             "sitting_out": list(self.sitting_out),
         }
+        if self.hints:
+            data["hints"] = [[seat, n] for seat, n in self.hints]
+        return data
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -82,6 +89,10 @@ class GameRecord:
             raise InvalidState(f"record format version {version!r} is not supported")
         try:
             actions = [(int(seat), Action.parse(text)) for seat, text in data.get("actions", [])]
+            hints = [(int(seat), int(n)) for seat, n in data.get("hints", [])]
+            players = int(data["players"])
+            if any(not 0 <= seat < players or n < 0 for seat, n in hints):
+                raise InvalidState(f"corrupt game record: a hint names no seat or action: {hints}")
             return cls(
                 Rules.from_dict(data.get("rules") or {}),
                 int(data["players"]),
@@ -89,10 +100,13 @@ class GameRecord:
                 data.get("dealer"),
                 actions,
                 tuple(int(x) for x in data.get("sitting_out", [])),
+                hints,
             )
         except (InvalidAction, InvalidRules) as exc:
             raise InvalidState(f"corrupt game record: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+        except KeyError as exc:
+            raise InvalidState(f"corrupt game record: no {exc} field") from None
+        except (TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise InvalidState(f"corrupt game record: {exc!r}") from None
 
 

@@ -59,6 +59,7 @@ import importlib.util
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from nomercy.actions import Action, Play
@@ -302,6 +303,42 @@ class ExpertBot(Bot):
         if best != 0 and not self._better(values[best], values[0]):
             best = 0
         return candidates[best]
+
+    def estimate(
+        self, view: PlayerView, candidates: Sequence[Action], worlds: int, rng: random.Random | None = None
+    ) -> list[list[float]]:
+        """Every candidate played out on the same ``worlds`` sampled worlds: ``values[c][w]``.
+
+        The worlds are sampled as a decision samples them (from this seat's view and what
+        its memory observed, :meth:`observe`); every candidate meets every world (common
+        random numbers, no halving), so two candidates' values pair world by world. The
+        review (:mod:`nomercy.bots.review`) and the coach read win chances from them:
+        with a ``depth`` that lets playouts finish, a value is 1 for a won round, 0 else."""
+        if worlds < 1 or not candidates:
+            raise ValueError("an estimate needs at least one world and one candidate")
+        assert view.seat is not None
+        seat = view.seat
+        rng = rng or self.rng
+        self.memory.sync(view)
+        native = self._native_playouts(view)
+        sampler = self._sampler(view)
+        if native is not None:
+            codes = native.codes(list(candidates), seat)
+            for _ in range(worlds):
+                deal = sampler.deal(rng)
+                if isinstance(deal, GameState):
+                    native.add(deal, like_first=True)
+                elif len(native):
+                    native.add_hidden(deal.hands, deal.draw_pile, deal.discard, deal.aside, deal.seed)
+                else:
+                    native.add(sampler.world(deal))
+            grid = native.grid(0, worlds, codes, seat, self.depth)
+            return [[float(v) for v in column] for column in grid.T.tolist()]
+        states = []
+        for _ in range(worlds):
+            deal = sampler.deal(rng)
+            states.append(deal if isinstance(deal, GameState) else sampler.world(deal))
+        return [[self._playout(world, action, seat) for world in states] for action in candidates]
 
     def _sampler(self, view: PlayerView) -> _Worlds:
         """How this decision samples worlds: with the inferred groups, or (``infer=false``)

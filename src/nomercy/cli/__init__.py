@@ -10,6 +10,7 @@ from nomercy.cli.lab import compare, report
 from nomercy.cli.ladder import ladder
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
+from nomercy.cli.review import review_cmd
 from nomercy.cli.serve import serve
 from nomercy.cli.tournament import tournament
 
@@ -45,6 +46,7 @@ app.command("ladder")(ladder)
 app.command("compare", cls=simulate.OptionalRayCommand)(compare)
 app.command("play")(play)
 app.command("replay")(replay_cmd)
+app.command("review")(review_cmd)
 app.command("serve")(serve)
 app.add_typer(db.app, name="db")
 

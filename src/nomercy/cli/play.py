@@ -64,6 +64,9 @@ def play(
     start_state: Path | None = typer.Option(
         None, "--start-state", hidden=True, help="tutorials/debugging: play one round from a GameState JSON"
     ),
+    coach_python: bool = typer.Option(
+        False, "--coach-python", hidden=True, help="tests/debugging: the coach plays out in Python"
+    ),
 ) -> None:
     """Play No Mercy against bots. q or Ctrl-C saves; --resume FILE continues."""
     console = Console(highlight=False)
@@ -84,7 +87,14 @@ def play(
             name = catalog(language).text("term.default_name")
         session = _new(console, players, bots, preset, rule, rules_file, match, seed, name, start_state)
         save_path = save or default_save_path()
-    game = Game(session, console, save_path, delay=0.0 if fast else speed, lang=language)
+    game = Game(
+        session,
+        console,
+        save_path,
+        delay=0.0 if fast else speed,
+        lang=language,
+        coach_native=False if coach_python else None,
+    )
     try:
         game.run()
     except SaveError as exc:

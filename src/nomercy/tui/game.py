@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
+from nomercy.bots.review import suggest
 from nomercy.bots.runner import StepResult, reactions, step
 from nomercy.cards import Card, Color, Face
 from nomercy.decisions import Decisions, decisions
@@ -24,6 +25,7 @@ from nomercy.errors import NoMercyError
 from nomercy.events import Event, redact
 from nomercy.i18n import Catalog, catalog
 from nomercy.rules import Rules
+from nomercy.seeding import derive_seed
 from nomercy.state import Decision
 from nomercy.summary import rules_summary as summary_lines
 from nomercy.tui import render
@@ -68,6 +70,7 @@ class Game:
         read: Callable[[str], str] | None = None,
         lang: str = "en",
         cat: Catalog | None = None,
+        coach_native: bool | None = None,
     ) -> None:
         self.session = session
         self.console = console
@@ -77,6 +80,8 @@ class Game:
         self.cat = cat or catalog(lang)
         self.log: list[str] = []
         self.uno_armed = False
+        #: The coach's playouts: native when installed (None), or Python (False).
+        self.coach_native = coach_native
 
     @property
     def human(self) -> int:
@@ -280,6 +285,9 @@ class Game:
             if word in ("?", "h", "help"):
                 self.console.print(self.t("term.help"), markup=False)
                 return None
+            if word in ("a", "advice", "hint", "tips"):  # never g: green, at this prompt
+                self.coach()
+                return None
             if word in ("c", "catch") or word.startswith("catch "):
                 return self.catch(parse_command(line), view)
             return ChooseColor(parse_color(line))
@@ -292,6 +300,9 @@ class Game:
             return None
         if kind == "rules":
             self.console.print(rules_summary(view.rules, self.cat), markup=False)
+            return None
+        if kind == "hint":
+            self.coach()
             return None
         if kind == "draw":
             return DRAW
@@ -399,6 +410,36 @@ class Game:
         if not view.active[seat]:
             return InputError("term.err.target_out", seat=seat)
         return InputError("term.err.target_other", seat=seat)
+
+    # -- the coach ---------------------------------------------------------------------
+
+    def coach(self) -> None:
+        """The expert's suggestion and its estimated chance to win the round, from the
+        person's view only; offered only when every other seat is a bot, so that it can
+        never spoil a game between people. The round's record notes the hint."""
+        session = self.session
+        if any(bot is None for seat, bot in enumerate(session.bots) if seat != self.human):
+            self.error(self.t("term.hint_unavailable"))
+            return
+        self.say(self.t("term.hint_thinking"), "dim")
+        start = session.round_start()
+        actions = list(session.round_actions)
+        seed = derive_seed("coach", start.seed, len(actions))
+        found = suggest(start, actions, seed=seed, native=self.coach_native)
+        if found is None:
+            return
+        session.note_hint(self.human)
+        margin = f"{196 * found.stderr:.0f}"
+        win = round(100 * found.win)
+        self.say(self.t("term.hint", action=self.in_words(found.action), win=win, margin=margin), "green")
+
+    def in_words(self, action: Action) -> str:
+        """An action as the person's choices name it ("Play W+6 naming blue"), else its text."""
+        d = decisions(player_view(self.session.state, self.human))
+        for choice in d.choices:
+            if choice.action == action:
+                return self.phrase(choice.label.key, **choice.label.args)
+        return str(action)
 
     # -- catching a bot that forgot Uno ----------------------------------------------
 

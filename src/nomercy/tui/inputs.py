@@ -30,6 +30,10 @@ KEYS = {
     "?": "help",
     "h": "help",
     "help": "help",
+    "a": "hint",
+    "advice": "hint",
+    "hint": "hint",
+    "tips": "hint",
     "r": "rules",
     "rules": "rules",
     "q": "quit",
@@ -52,7 +56,8 @@ class InputError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A parsed line: ``kind`` is play, draw, take, pass, uno, catch, challenge, help, rules or quit."""
+    """A parsed line: ``kind`` is play, draw, take, pass, uno, catch, challenge, help, hint,
+    rules or quit."""
 
     kind: str
     card: Card | None = None

@@ -38,6 +38,7 @@ class Replayable:
         human: int | None,
         match: Match | None = None,
         match_mode: bool = False,
+        hints: list[tuple[int, int]] | None = None,
     ) -> None:
         self.start = start
         self.actions = actions
@@ -45,6 +46,8 @@ class Replayable:
         self.human = human
         self.match = match
         self.match_mode = match_mode
+        #: The coach's hints of the round, as its record keeps them: ``(seat, actions before)``.
+        self.hints = list(hints or [])
 
 
 def load_replayable(path: Path) -> Replayable:
@@ -77,12 +80,15 @@ def _from_data(data: Any) -> Replayable:
             return _from_match(data["match"], names, human, bool(data.get("match_mode")))
         start = GameState.from_dict(data["start_state"])
         actions = [(int(seat), Action.parse(text)) for seat, text in data["actions"]]
-        return Replayable(start, actions, names, human)
+        hints = [(int(seat), int(n)) for seat, n in data.get("hints", [])]
+        return Replayable(start, actions, names, human, hints=hints)
     if kind == "nomercy.match":
         return _from_match(data, None, None, True)
     if kind == "nomercy.record":
         record = GameRecord.from_dict(data)
-        return Replayable(_start(record), record.actions, _bot_names(record.players), None)
+        return Replayable(
+            _start(record), record.actions, _bot_names(record.players), None, hints=record.hints
+        )
     raise SaveError("not a nomercy save file (nor a saved match or game record)")
 
 
@@ -90,7 +96,7 @@ def _from_match(data: Any, names: list[str] | None, human: int | None, match_mod
     match = Match.from_dict(data)
     record = match.record
     names = names or _bot_names(match.players)
-    return Replayable(_start(record), record.actions, names, human, match, match_mode)
+    return Replayable(_start(record), record.actions, names, human, match, match_mode, record.hints)
 
 
 def _start(record: GameRecord) -> GameState:
@@ -110,10 +116,16 @@ def replay(game: Replayable, console: Console, delay: float = 0.4, reveal: bool 
     for seat in range(game.start.players):
         you = " (the person)" if seat == game.human else ""
         console.print(Text(f"  {render.player_name(seat, names)}{you}"))
+    if game.hints:
+        console.print(Text(f"The coach gave {len(game.hints)} hint(s) in this round.", style="yellow"))
     state = game.start.clone()
     words = render.words_for(game.human, names)
     console.print("  " + render.describe([started_event(state)], words=words))
+    hinted = {n: seat for seat, n in game.hints}
     for i, (seat, action) in enumerate(game.actions, start=1):
+        if i - 1 in hinted:
+            asked = render.player_name(hinted[i - 1], names)
+            console.print(Text(f"       the coach gave {asked} a hint here", style="yellow"))
         if seat == game.human or reveal:
             hand = Text(f"  {render.player_name(seat, names)} holds ", style="dim")
             for _group, cards in grouped(state.hands[seat]):

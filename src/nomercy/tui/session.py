@@ -56,6 +56,8 @@ class StartedRound:
         self.start = start.to_dict()
         self.state = start.clone()
         self.actions: list[tuple[int, Action]] = []
+        #: The coach's hints, as in a game record: ``(seat, actions applied then)``.
+        self.hints: list[tuple[int, int]] = []
 
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         actor = self.state.current if seat is None else seat
@@ -114,6 +116,25 @@ class Session:
         assert self.started is not None
         return self.started.actions
 
+    def round_start(self) -> GameState:
+        """The round in play as it was dealt (or hand-built), before any action."""
+        if self.match is not None:
+            return _replay_start(self.match.record)
+        assert self.started is not None
+        return GameState.from_dict(self.started.start)
+
+    @property
+    def hints(self) -> list[tuple[int, int]]:
+        """The coach's hints of the round in play (kept in its record, saved with it)."""
+        if self.match is not None:
+            return self.match.record.hints
+        assert self.started is not None
+        return self.started.hints
+
+    def note_hint(self, seat: int) -> None:
+        """Record that ``seat`` asked the coach now (the record says so, and the replay)."""
+        self.hints.append((seat, len(self.round_actions)))
+
     def tell(self, events: list[Event]) -> None:
         """Every bot observes the events as its seat may see them (as the runner does)."""
         for seat, bot in enumerate(self.bots):
@@ -153,6 +174,8 @@ class Session:
             assert self.started is not None
             data["start_state"] = self.started.start
             data["actions"] = [[seat, str(a)] for seat, a in self.started.actions]
+            if self.started.hints:
+                data["hints"] = [[seat, n] for seat, n in self.started.hints]
         return data
 
     def save(self, path: Path) -> None:
@@ -226,6 +249,7 @@ def _rebuild(data: dict[str, Any]) -> Session:
         except InvalidAction as exc:
             raise SaveError(f"the saved game is damaged: {exc}") from None
         started = StartedRound(initial)
+        started.hints = [(int(seat), int(n)) for seat, n in data.get("hints", [])]
         session = Session(human, names, specs, False, started=started)
         fresh = initial.clone()
     if len(specs) != session.state.players:
