@@ -16,7 +16,7 @@ and the drawn card when ``seat`` decides: never another hand or the draw pile's 
 
 from __future__ import annotations
 
-from numba import njit
+from nomercy.native._compiled import kernel
 
 from nomercy.native.kernels import _wrap, legal
 from nomercy.native.layout import (
@@ -65,7 +65,7 @@ SECTIONS = (
 _HAND, _TOP, _COLOR, _CW, _PENDING, _LAST, _DECISION, _DRAWN = range(8)
 _PRESENT, _ACTIVE, _SIZES, _CURRENT, _UNO, _DISCARD, _PILE, _ASIDE = range(8, 16)
 
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+_kernel = kernel
 
 
 @_kernel

@@ -24,7 +24,7 @@ The loop keeps its place in ``cursor``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from nomercy.native._compiled import inline, kernel
 
 from nomercy.native.heuristic import heuristic_choose, heuristic_react
 from nomercy.native.kernels import apply_action, deal, legal, mt_below, mt_next, mt_seed
@@ -55,8 +55,8 @@ from nomercy.native.layout import (
     WINNER,
 )
 
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+_kernel = kernel
+_inline = inline
 
 #: Seat policies (``kinds[seat]``).
 P_RANDOM = 0

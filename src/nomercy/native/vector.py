@@ -34,7 +34,7 @@ entries (past the columns, the count goes on and entries are dropped).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from nomercy.native._compiled import inline, kernel
 
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
@@ -91,8 +91,8 @@ HEURISTIC = 1
 MAX_REDEALS = 100
 M32 = 0xFFFFFFFF
 
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+_kernel = kernel
+_inline = inline
 
 
 @_kernel
