@@ -98,7 +98,9 @@ OVERRIDES: dict[str, dict[str, tuple[str, int] | str]] = {
 }
 #: The vector environment's arrays (``nomercy.rl.native_vector``): one row per table.
 for _name in ("reset", "step", "_deal_rows", "_encode", "sample"):
-    OVERRIDES.setdefault(f"vector.{_name}", {}).update({"rng": ("u64", 2), "masks": ("i8", 2), "legal_out": ("i8", 2)})
+    OVERRIDES.setdefault(f"vector.{_name}", {}).update(
+        {"rng": ("u64", 2), "masks": ("i8", 2), "legal_out": ("i8", 2)}
+    )
 FLOATS = {"catch_miss", "knockout"}
 
 CTYPE = {
@@ -264,7 +266,9 @@ class FunctionGen:
         self.tmp = 0
 
     def err(self, node: ast.AST, msg: str) -> Untranslatable:
-        return Untranslatable(f"{self.fn.__module__}.{self.fn.__name__} line {getattr(node, 'lineno', '?')}: {msg}")
+        return Untranslatable(
+            f"{self.fn.__module__}.{self.fn.__name__} line {getattr(node, 'lineno', '?')}: {msg}"
+        )
 
     def run(self) -> Any:
         # Infer the locals' types: passes over the body until nothing changes.
@@ -282,7 +286,8 @@ class FunctionGen:
         # A parameter rebound to a wider type (``n = np.uint64(n)``) is a local of that type.
         widened = {p for p, t in zip(self.params, self.argtypes, strict=True) if self.env[p] != t}
         params = ", ".join(
-            f"{tname(t)} {'_p_' + p if p in widened else p}" for p, t in zip(self.params, self.argtypes, strict=True)
+            f"{tname(t)} {'_p_' + p if p in widened else p}"
+            for p, t in zip(self.params, self.argtypes, strict=True)
         )
         proto = f"{attr} {tname(self.ret)} {self.cname}({params or 'void'})"
         decls = "".join(f"    {tname(self.env[p])} {p} = ({tname(self.env[p])})_p_{p};\n" for p in widened)
@@ -568,7 +573,9 @@ class FunctionGen:
             return f"(!({code}))", "b"
         if isinstance(e.op, ast.USub):
             if isinstance(e.operand, ast.Constant):
-                return self.int_lit(-e.operand.value) if isinstance(e.operand.value, int) else (f"(-{code})", t)
+                return (
+                    self.int_lit(-e.operand.value) if isinstance(e.operand.value, int) else (f"(-{code})", t)
+                )
             return f"(-({code}))", ("i64" if t == "b" else t)
         if isinstance(e.op, ast.Invert):
             if t == "b":
@@ -743,7 +750,12 @@ class FunctionGen:
             hi = self.expr(sl.upper)[0] if sl.upper is not None else f"{base}.n0"
             tmp_lo = f"({lo})"
             return f"((A_{elem}){{{base}.p + {tmp_lo}, ({hi}) - {tmp_lo}, 0, 0}})", ("A", elem, 1)
-        if ndim == 2 and len(idx) == 2 and isinstance(idx[1], ast.Slice) and not isinstance(idx[0], ast.Slice):
+        if (
+            ndim == 2
+            and len(idx) == 2
+            and isinstance(idx[1], ast.Slice)
+            and not isinstance(idx[0], ast.Slice)
+        ):
             sl = idx[1]
             if sl.step is not None:
                 raise self.err(e, "a slice with a step")
@@ -793,24 +805,24 @@ class FunctionGen:
     def builtin(self, e: ast.Call, name: str) -> tuple[str, Any]:
         args = [self.expr(a) for a in e.args]
         if name in ("numpy.int64", "int", "numpy.intp"):
-            (c, t), = args
+            ((c, t),) = args
             return (f"(int64_t)({c})", "i64") if t != "i64" else (c, t)
         if name == "numpy.int32":
-            (c, _), = args
+            ((c, _),) = args
             return f"(int64_t)(int32_t)({c})", "i64"
         if name == "numpy.uint64":
-            (c, t), = args
+            ((c, t),) = args
             if t == "f64":
                 return f"(uint64_t)(int64_t)({c})", "u64"
             return f"(uint64_t)({c})", "u64"
         if name in ("numpy.float64", "float"):
-            (c, _), = args
+            ((c, _),) = args
             return f"(double)({c})", "f64"
         if name in ("bool", "numpy.bool_"):
-            (c, _), = args
+            ((c, _),) = args
             return f"(int64_t)(({c}) != 0)", "b"
         if name == "len":
-            (c, t), = args
+            ((c, t),) = args
             return f"{c}.n0", "i64"
         if name in ("min", "max"):
             if len(args) != 2:
@@ -822,12 +834,12 @@ class FunctionGen:
             fn = {"f64": "py_%s_f", "u64": "py_%s_u"}.get(t, "py_%s_i") % name
             return f"{fn}({self.cast(a, ta, t)}, {self.cast(b, tb, t)})", t
         if name in ("abs", "numpy.abs"):
-            (c, t), = args
+            ((c, t),) = args
             return (f"fabs({c})", "f64") if t == "f64" else (f"py_abs_i({c})", "i64")
         math_fns = {"exp", "log", "sqrt", "floor", "ceil", "tanh", "log1p", "expm1"}
         short = name.split(".")[-1]
         if name.split(".")[0] in ("numpy", "math") and short in math_fns:
-            (c, _), = args
+            ((c, _),) = args
             return f"{short}((double)({c}))", "f64"
         raise self.err(e, f"call of {name}")
 
@@ -1012,7 +1024,9 @@ def wrapper(prog: Program, fn: Any) -> tuple[str, str]:
                 f"    if (arg_array(args[{i}], &v{i}, {t[2]}, '{kind}', {size}, &p{i}, n{i}, "
                 f'"{desc} ({p})", {i + 1}) != 0) goto done;'
             )
-            lines.append(f"    h{i} = 1; a{i}.p = p{i}; a{i}.n0 = n{i}[0]; a{i}.n1 = n{i}[1]; a{i}.n2 = n{i}[2];")
+            lines.append(
+                f"    h{i} = 1; a{i}.p = p{i}; a{i}.n0 = n{i}[0]; a{i}.n1 = n{i}[1]; a{i}.n2 = n{i}[2];"
+            )
         elif t == "f64":
             lines.append(f"    double a{i}; if (arg_f64(args[{i}], &a{i}, {i + 1}) != 0) goto done;")
         else:
@@ -1030,7 +1044,13 @@ def wrapper(prog: Program, fn: Any) -> tuple[str, str]:
         lines.append(f"    if (h{i}) PyBuffer_Release(&v{i});")
     lines.append("    return result;")
     lines.append("}")
-    doc = (inspect.getdoc(fn) or "").split("\n\n")[0].replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    doc = (
+        (inspect.getdoc(fn) or "")
+        .split("\n\n")[0]
+        .replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\n", " ")
+    )
     entry = f'    {{"{prog_export_name(fn)}", (PyCFunction)(void (*)(void)){wname}, METH_FASTCALL, "{doc}"}},'
     return "\n".join(lines) + "\n", entry
 
@@ -1077,13 +1097,9 @@ def generate() -> str:
         exported.add(name)
         wrappers.append(w)
         entries.append(entry)
-    arrays = "".join(
-        f"typedef struct {{ {CTYPE[e]} *p; int64_t n0, n1, n2; }} A_{e};\n" for e in ELEMS
-    )
+    arrays = "".join(f"typedef struct {{ {CTYPE[e]} *p; int64_t n0, n1, n2; }} A_{e};\n" for e in ELEMS)
     module = (
-        "static PyMethodDef methods[] = {\n"
-        + "\n".join(entries)
-        + "\n    {NULL, NULL, 0, NULL}\n};\n\n"
+        "static PyMethodDef methods[] = {\n" + "\n".join(entries) + "\n    {NULL, NULL, 0, NULL}\n};\n\n"
         'static struct PyModuleDef engine_module = {PyModuleDef_HEAD_INIT, "_engine",\n'
         '    "The native engine\'s kernels, compiled ahead of time (generated by scripts/native_c.py).",\n'
         "    -1, methods, NULL, NULL, NULL, NULL};\n\n"
@@ -1119,6 +1135,9 @@ def main() -> int:
         if not ns.out.exists() or ns.out.read_text() != text:
             print(f"{ns.out} is not current: run python scripts/native_c.py", file=sys.stderr)
             return 1
+        return 0
+    if ns.out.exists() and ns.out.read_text() == text:  # untouched: make compiles nothing again
+        print(f"{ns.out.relative_to(ROOT)} is current")
         return 0
     ns.out.write_text(text)
     print(f"wrote {ns.out} ({len(text.splitlines())} lines)")

@@ -184,7 +184,7 @@ def test_room_updates_benchmark_prints_its_figures_and_command() -> None:
 
 
 def test_native_benchmark_prints_every_ratio_and_the_command(tmp_path: Path) -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out_file = tmp_path / "native.json"
     args = ["--seconds", "0.05", "--repeat", "1", "--tables", "2", "--no-compile", "--json", str(out_file)]
     out = _run("benchmarks/native.py", *args)
@@ -201,7 +201,7 @@ def test_native_benchmark_prints_every_ratio_and_the_command(tmp_path: Path) -> 
 
 
 def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_path: Path) -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out_file = tmp_path / "expert.json"
     args = ["--workers", "1", "--decisions", "2", "--budget", "20", "--games-2p", "2", "--games-4p", "4"]
     args += ["--games-python", "2", "--worlds", "3"]
@@ -224,7 +224,7 @@ def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_pat
 
 
 def test_expert_ceiling_prints_every_mode_and_the_command() -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out = _run("benchmarks/expert_ceiling.py", "--games", "4", "--budget", "20")
     for mode in ("view", "draws", "hands", "all"):
         assert re.search(rf"^  {mode} +\d+/4 ", out, re.M), out
@@ -259,7 +259,7 @@ def test_expert_ceiling_worlds_are_the_true_state_or_its_hands() -> None:
 
 
 def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out = _run("benchmarks/tune_policy.py", "--deals-2p", "40", "--deals-4p", "10")
     assert "command: " in out and "--deals-2p 40" in out
     assert "stack_base" in out and "roulette_base" in out
@@ -284,14 +284,14 @@ def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
 
 
 def test_differential_run_counts_what_it_compared() -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out = _run("benchmarks/differential.py", "--decisions", "10")
     assert "native == reference: " in out and "no difference" in out
     assert "command: " in out and "--decisions 10" in out
 
 
 def test_findings_script_prints_every_question_and_the_command() -> None:
-    pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
+    pytest.importorskip("numpy", reason="the native heuristic needs the fast extra")
     out = _run("benchmarks/findings.py", "--games", "40", "--positions", "4", "--playouts", "2")
     assert "40 games per rule set, run seed 2026" in out
     for heading in ("## 1. First-player", "## 2. Knock-outs", "## 6. Facing a stack", "## 7. Cards"):
@@ -307,7 +307,7 @@ def test_findings_script_prints_every_question_and_the_command() -> None:
 
 
 def test_findings_script_refuses_bad_sizes() -> None:
-    pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
+    pytest.importorskip("numpy", reason="the native heuristic needs the fast extra")
     assert "--games must be >= 1" in _refused("benchmarks/findings.py", "--games", "0")
 
 

@@ -17,7 +17,6 @@ and the drawn card when ``seat`` decides: never another hand or the draw pile's 
 from __future__ import annotations
 
 from nomercy.native._compiled import kernel
-
 from nomercy.native.kernels import _wrap, legal
 from nomercy.native.layout import (
     ACTIVE,

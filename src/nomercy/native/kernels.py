@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from nomercy.native._compiled import inline, kernel, source
-
 from nomercy.native.layout import (
     A_CARD,
     A_CATCH0,

@@ -24,8 +24,8 @@ The loop keeps its place in ``cursor``.
 from __future__ import annotations
 
 import numpy as np
-from nomercy.native._compiled import inline, kernel
 
+from nomercy.native._compiled import inline, kernel
 from nomercy.native.heuristic import heuristic_choose, heuristic_react
 from nomercy.native.kernels import apply_action, deal, legal, mt_below, mt_next, mt_seed
 from nomercy.native.layout import (

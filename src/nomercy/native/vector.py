@@ -34,8 +34,8 @@ entries (past the columns, the count goes on and entries are dropped).
 from __future__ import annotations
 
 import numpy as np
-from nomercy.native._compiled import inline, kernel
 
+from nomercy.native._compiled import inline, kernel
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
 from nomercy.native.kernels import (
