@@ -33,12 +33,11 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from machine import metadata  # noqa: E402  (benchmarks/machine.py)
+from machine import metadata  # benchmarks/machine.py
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src" / "nomercy" / "native" / "_engine.c"
@@ -130,7 +129,9 @@ def build_c() -> dict[str, float]:
             "-o",
             str(Path(tmp, "engine.so")),
         ]
-        out = subprocess.run([sys.executable, "-c", _GCC, *command], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _GCC, *command], capture_output=True, text=True, check=True
+        )
         size = Path(tmp, "engine.so").stat().st_size / 2**20
     wall, rss = (float(x) for x in out.stdout.split()[-2:])
     return {"build_s": wall, "build_peak_rss_mb": rss, "extension_mb": size}
@@ -172,9 +173,13 @@ def main() -> int:
 
     print("nomercy native engine on a fresh install: slice = deal 16 tables of 4, random play")
     print()
-    print(f"{'candidate':<26} {'build s':>8} {'build MB':>9} {'first s':>8} {'peak MB':>8} {'decisions/s':>12}")
+    print(
+        f"{'candidate':<26} {'build s':>8} {'build MB':>9} {'first s':>8} {'peak MB':>8} {'decisions/s':>12}"
+    )
     for name, f in candidates.items():
-        build = f"{f['build_s']:8.1f} {f['build_peak_rss_mb']:9.0f}" if "build_s" in f else f"{'-':>8} {'-':>9}"
+        build = (
+            f"{f['build_s']:8.1f} {f['build_peak_rss_mb']:9.0f}" if "build_s" in f else f"{'-':>8} {'-':>9}"
+        )
         print(
             f"{name:<26} {build} {f['first_decision_s']:8.2f} {f['peak_rss_mb']:8.0f} "
             f"{f['decisions_per_s']:12,.0f}"
@@ -184,10 +189,12 @@ def main() -> int:
         print(f"installed {name}: {'not installed' if mb is None else f'{mb:.1f} MB'}")
     print(f"the compiled extension: {c['extension_mb']:.2f} MB")
     mark = "ok" if fast_mb <= TARGET_INSTALL_MB else "ABOVE TARGET"
-    print(f"the fast path adds (numpy + extension): {fast_mb:.1f} MB (target <= {TARGET_INSTALL_MB:.0f} MB): {mark}")
+    print(f"the fast path adds (numpy, extension): {fast_mb:.1f} MB (target {TARGET_INSTALL_MB:.0f}) {mark}")
     first, rss = c["first_decision_s"], c["peak_rss_mb"]
-    print(f"first decision {first:.2f} s (target <= {TARGET_FIRST_S:.0f} s): {'ok' if first <= TARGET_FIRST_S else 'SLOW'}")
-    print(f"peak memory {rss:.0f} MB (target <= {TARGET_RSS_MB:.0f} MB): {'ok' if rss <= TARGET_RSS_MB else 'HIGH'}")
+    mark = "ok" if first <= TARGET_FIRST_S else "SLOW"
+    print(f"first decision {first:.2f} s (target <= {TARGET_FIRST_S:.0f} s): {mark}")
+    mark = "ok" if rss <= TARGET_RSS_MB else "HIGH"
+    print(f"peak memory {rss:.0f} MB (target <= {TARGET_RSS_MB:.0f} MB): {mark}")
     print()
     python = os.path.relpath(sys.executable)
     extra = " --no-numba" if args.no_numba else ""

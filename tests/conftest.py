@@ -68,6 +68,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_benchmarks.py::test_expert_ceiling_worlds_are_the_true_state_or_its_hands": ("core",),
     "test_benchmarks.py::test_room_updates_benchmark_prints_its_figures_and_command": ("server",),
     "test_benchmarks.py::test_native_benchmark_prints_every_ratio_and_the_command": ("native",),
+    "test_benchmarks.py::test_native_start_benchmark_prints_the_build_first_decision_and_sizes": ("native",),
     "test_benchmarks.py::test_expert_native_benchmark_prints_both_speeds_and_both_tournaments": ("native",),
     "test_benchmarks.py::test_expert_ceiling_prints_every_mode_and_the_command": ("native",),
     "test_benchmarks.py::test_tune_policy_prints_the_weights_both_duels_and_the_command": ("native",),

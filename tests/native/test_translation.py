@@ -24,7 +24,7 @@ def test_the_generated_c_is_current() -> None:
 def test_every_kernel_is_the_compiled_function() -> None:
     from nomercy.native import _compiled, _engine, kernels
 
-    assert kernels.step is getattr(_engine, "kernels_step")
+    assert kernels.step is _engine.kernels_step
     for kind, fn in _compiled.SOURCES:
         if kind == "kernel":
             assert hasattr(_engine, _compiled.export_name(fn)), fn.__qualname__

@@ -1,13 +1,13 @@
-"""The rules of ``nomercy.engine``, compiled by numba over one table's int32 vector.
+"""The rules of ``nomercy.engine``, compiled ahead of time over one table's int32 vector.
 
 Each function here is the native twin of the engine function of the same name (the
 reference, which stays the readable truth): the same steps in the same order, so that the
-same cards move the same way. ``layout.py`` describes the vector. Every kernel is compiled
-with ``cache=True``: the first import in a fresh environment compiles them (tens of
-seconds; ``CHANGELOG.md`` keeps the measurements), later processes load them from numba's cache.
+same cards move the same way. ``layout.py`` describes the vector. The kernels are
+translated to C (``scripts/native_c.py``) and compiled with the package, into
+``nomercy.native._engine``: importing this module loads them, with nothing to compile.
 """
 
-# The kernels are unannotated: their types are what numba infers from the arrays passed in
+# The kernels are unannotated: their types are what the translator infers from the arrays passed in
 # (pyproject.toml's [[tool.mypy.overrides]] for this module says so).
 
 from __future__ import annotations
@@ -518,7 +518,7 @@ def _uo_remove(s, seat):
 
 @_inline
 def _uo_has(s, seat):
-    for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: numba compiles it to a loop
+    for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: the C translation takes loops
         if s[UO + i] == seat:
             return True
     return False

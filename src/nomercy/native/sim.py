@@ -18,7 +18,7 @@ around the engine:
 The loop keeps its place in ``cursor``.
 """
 
-# The kernels are unannotated (numba infers their types), as in kernels.py; pyproject.toml's
+# The kernels are unannotated (the translator infers their types), as in kernels.py; pyproject.toml's
 # [[tool.mypy.overrides]] lists this module with it.
 
 from __future__ import annotations

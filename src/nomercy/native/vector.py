@@ -29,7 +29,7 @@ every deal, so a test can replay the call on the Python engine; ``logn[row]`` co
 entries (past the columns, the count goes on and entries are dropped).
 """
 
-# Unannotated numba kernels, as in kernels.py (pyproject.toml's mypy override says so).
+# Unannotated kernels, as in kernels.py (pyproject.toml's mypy override says so).
 
 from __future__ import annotations
 
