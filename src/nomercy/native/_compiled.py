@@ -11,7 +11,9 @@ decides at once, with nothing compiled at first use.
 :func:`inline` marks a helper the translation inlines into its callers. Both also record
 the Python function in :data:`SOURCES`, which the translator reads. With
 ``NOMERCY_NATIVE_SOURCE=1`` (the translator sets it) the Python functions stay in place,
-so the source imports without a built extension.
+so the source imports without a built extension. On x86-64 the build makes a second
+extension, ``_engine_v3``, for processors with AVX2, BMI2 and FMA, loaded where the
+processor has them (``NOMERCY_NATIVE_PORTABLE=1`` keeps the portable one).
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ def _load() -> ModuleType | None:
             "nomercy.native's C extension (nomercy.native._engine) is not built: install the "
             f"package with pip (pip install -e . in a checkout; it needs gcc) ({exc})"
         ) from exc
+    if _engine.cpu_v3() and os.environ.get("NOMERCY_NATIVE_PORTABLE") != "1":
+        try:  # the same kernels built for x86-64-v3 processors (hatch_build.py): faster
+            from nomercy.native import _engine_v3  # type: ignore[attr-defined]
+        except ImportError:  # pragma: no cover - not built here (not x86-64, or not Linux)
+            return _engine  # type: ignore[no-any-return]
+        return _engine_v3  # type: ignore[no-any-return]
     return _engine  # type: ignore[no-any-return]
 
 
