@@ -15,10 +15,11 @@ seats, then random legal play to the end of each round: ``Batch.reset``, ``rando
   Python kernels under ``numba.njit`` in a fresh process with an empty cache, as the
   engine ran before: import and compile to first decision, peak memory, decisions/s.
 
-Then what the ``fast`` path adds to an install: the installed size of each distribution
-the ``fast`` extra needs (numpy), and of the compiled extension itself; numba and llvmlite
-are listed when installed, for comparison. Times are wall clock (compiling is one
-process); decisions/s is CPU time.
+Then a player's first wait: the expert bot's first decision with its playouts on the
+native engine, in a fresh process. And what the ``fast`` path adds to an install: the
+installed size of each distribution the ``fast`` extra needs (numpy), and of the compiled
+extension itself; numba and llvmlite are listed when installed, for comparison. Times
+are wall clock (compiling is one process); decisions/s is CPU time.
 
 Targets: first decision within 5 s of import, peak memory at most 500 MB, the fast path
 adds at most 60 MB.
@@ -104,6 +105,30 @@ def run_slice(engine: str, seconds: float, env: dict[str, str]) -> dict[str, flo
     return {"first_decision_s": first, "peak_rss_mb": rss, "decisions_per_s": rate}
 
 
+#: A player's first wait: the expert bot's first decision, its playouts on the native engine.
+_EXPERT = r"""
+import resource, time
+t0 = time.perf_counter()
+from nomercy import new_game
+from nomercy.bots import make
+from nomercy.views import player_view
+state = new_game(4, seed=3)
+bot = make("expert", seed=1, native=True)
+bot.choose(player_view(state, state.current))
+first = time.perf_counter() - t0
+print(first, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def expert_first(env: dict[str, str]) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", _EXPERT], env=env, capture_output=True, text=True, check=True,
+        cwd=tempfile.gettempdir(),
+    )  # fmt: skip
+    first, rss = (float(x) for x in out.stdout.split()[-2:])
+    return {"first_decision_s": first, "peak_rss_mb": rss}
+
+
 _GCC = r"""
 import resource, subprocess, sys, time
 t = time.perf_counter()
@@ -154,6 +179,7 @@ def main() -> int:
     c = build_c()
     c.update(run_slice("c", args.seconds, env))
     candidates["C (ahead of time)"] = c
+    expert = expert_first(env)
     has_numba = importlib.util.find_spec("numba") is not None
     if has_numba and not args.no_numba:
         with tempfile.TemporaryDirectory() as cache:
@@ -187,6 +213,10 @@ def main() -> int:
     print(f"first decision {first:.2f} s (target <= {TARGET_FIRST_S:.0f} s): {mark}")
     mark = "ok" if rss <= TARGET_RSS_MB else "HIGH"
     print(f"peak memory {rss:.0f} MB (target <= {TARGET_RSS_MB:.0f} MB): {mark}")
+    print(
+        f"the expert bot's first decision (native playouts): {expert['first_decision_s']:.2f} s, "
+        f"peak memory {expert['peak_rss_mb']:.0f} MB"
+    )
     print()
     python = os.path.relpath(sys.executable)
     extra = " --no-numba" if args.no_numba else ""
@@ -194,6 +224,7 @@ def main() -> int:
     if args.json:
         out = {
             "candidates": candidates,
+            "expert_first_decision": expert,
             "installed_mb": sizes,
             "fast_path_mb": fast_mb,
             "machine": metadata(),

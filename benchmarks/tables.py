@@ -112,6 +112,12 @@ def native_start(data: dict[str, Any]) -> list[str]:
         f"{data['candidates']['C (ahead of time)']['extension_mb']:.2f} MB. "
         f"The `fast` path adds {data['fast_path_mb']:.1f} MB (numpy and the extension).",
     ]
+    expert = data.get("expert_first_decision")
+    if expert:
+        lines[-1] += (
+            f" The expert bot's first decision (native playouts) in a fresh process: "
+            f"{expert['first_decision_s']:.2f} s, {expert['peak_rss_mb']:.0f} MB."
+        )
     return lines
 
 

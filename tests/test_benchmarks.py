@@ -191,6 +191,7 @@ def test_native_start_benchmark_prints_the_build_first_decision_and_sizes(tmp_pa
         "the fast path adds",
         "first decision ",
         "peak memory ",
+        "the expert bot's first decision",
     ):
         assert line in out
     assert "reproduce: " in out and "benchmarks/native_start.py --seconds 0.05 --no-numba" in out
@@ -198,6 +199,7 @@ def test_native_start_benchmark_prints_the_build_first_decision_and_sizes(tmp_pa
     c = data["candidates"]["C (ahead of time)"]
     assert c["build_s"] > 0 and c["first_decision_s"] > 0 and c["decisions_per_s"] > 0
     assert data["fast_path_mb"] >= c["extension_mb"] > 0
+    assert data["expert_first_decision"]["first_decision_s"] > 0
     _assert_machine(data, "benchmarks/native_start.py --seconds 0.05")
     assert "| C (ahead of time) |" in _tables().render("native_start", tmp_path)
 
