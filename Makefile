@@ -38,7 +38,7 @@ PARALLEL := -n $(JOBS) --dist loadgroup
 # 'make -n test' run that whole line, the suite included.
 BACKGROUND_MAKE := $(MAKE) --no-print-directory
 
-.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench docs clean
+.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench docs clean native
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,12 @@ $(VENV)/.installed-%: pyproject.toml
 	$(if $(PRE_INSTALL),$(BIN)/python -m pip install -q $(PRE_INSTALL))
 	$(BIN)/python -m pip install -q -e ".[$*]"
 	touch $@
+
+## native: the native engine's C extension, in place: _engine.c made again from the kernels
+## when they changed (scripts/native_c.py), then compiled when it changed (hatch_build.py)
+native: $(VENV)/.installed-$(TEST_EXTRAS)
+	$(BIN)/python scripts/native_c.py
+	$(BIN)/python hatch_build.py
 
 ## play: the main job, a game in the terminal against bots (options: make play ARGS="--match")
 play: $(VENV)/.installed-dev
@@ -57,7 +63,7 @@ serve: $(VENV)/.installed-server
 
 ## check: after every change, under 30 s on one core: lint, format, types, the fast tests
 ## (rules, golden games, API, properties with a few examples each)
-check: $(VENV)/.installed-$(TEST_EXTRAS)
+check: $(VENV)/.installed-$(TEST_EXTRAS) native
 	$(BIN)/ruff check src tests benchmarks docs/_tools
 	$(BIN)/ruff format --check src tests benchmarks docs/_tools
 	$(BIN)/mypy
@@ -67,7 +73,7 @@ check: $(VENV)/.installed-$(TEST_EXTRAS)
 ## then the core's tests compiled
 # mypy and the compiled wheel's build (one core each) run beside the suite, filling the
 # moments its workers wait on servers and browsers; their output is shown if they fail.
-test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev
+test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev native
 	$(BIN)/ruff check src tests benchmarks docs/_tools
 	mkdir -p build
 	$(BIN)/mypy > build/mypy.log 2>&1 & mypy=$$!; \

@@ -11,8 +11,10 @@ its end and dealt again, then the next table's). A second pair of cases plays th
 ``heuristic`` bot in every seat: ``nomercy.sim.play_game`` (the simulator's Python loop) against
 ``nomercy.native.heuristic.heuristic_play`` on the same game and bot seeds. Time is this
 process's CPU time; cases are interleaved and repeated and each reports its best repeat
-(the least disturbed by other processes). It also times numba's compilation: a fresh
-process with an empty cache, then one that loads the cache.
+(the least disturbed by other processes). One more case steps a single table from Python
+through the public API (``Batch.legal_mask``, then ``Batch.step`` with a random legal
+index), the loop of a program that decides itself, one decision per call. The first
+decision on a fresh install, memory and install size: ``benchmarks/native_start.py``.
 
 Targets: no_mercy 4 players >= 30x the Python engine's decisions/s; the rlcard
 preset 2 players >= 100x RLCard's env.run games/s.
@@ -23,13 +25,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
+import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+import numpy as np
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -51,7 +54,7 @@ def native_runner(preset: str, players: int, tables: int) -> reference.Runner:
     batch = Batch(nomercy.Rules.preset(preset), tables, players)
     batch.reset(range(tables))
     next_seed = [tables]
-    batch.random_play(1000)  # compiled or loaded from the cache before the clock runs
+    batch.random_play(1000)  # the first call's costs before the clock runs
 
     def run(seconds: float) -> tuple[int, int, float]:
         games = decisions = 0
@@ -63,6 +66,32 @@ def native_runner(preset: str, players: int, tables: int) -> reference.Runner:
             decisions += CHUNK
             now = time.process_time()
             if now >= deadline:
+                return games, decisions, now - start
+
+    return run
+
+
+def single_table_runner(preset: str, players: int) -> reference.Runner:
+    """One table stepped from Python: the legal mask, a random legal index, ``step``."""
+    batch = Batch(nomercy.Rules.preset(preset), 1, players)
+    rng = random.Random(0)
+    seed = [0]
+    batch.reset([0])
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        games = decisions = 0
+        start = time.process_time()
+        while True:
+            for _ in range(1000):
+                if batch.current(0) is None:
+                    games += 1
+                    seed[0] += 1
+                    batch.reset([seed[0]])
+                legal = np.flatnonzero(batch.legal_mask(0))
+                batch.step(0, int(legal[rng.randrange(len(legal))]))
+            decisions += 1000
+            now = time.process_time()
+            if now - start >= seconds:
                 return games, decisions, now - start
 
     return run
@@ -119,39 +148,18 @@ def native_heuristic_runner(preset: str, players: int) -> reference.Runner:
     return run
 
 
-_COMPILE = (
-    "import time; t = time.perf_counter(); from nomercy import Rules; from nomercy.native import Batch; "
-    "b = Batch(Rules(), 2, 4); b.reset([0, 1]); b.random_play(100); b.legal_mask(0); "
-    "print(time.perf_counter() - t)"
-)
-
-
-def compile_seconds() -> tuple[float, float]:
-    """Seconds to import, compile and first play in a fresh process: with an empty numba
-    cache, then with the cache that run wrote (wall time: compilation is one process)."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        times = []
-        for _ in range(2):
-            out = subprocess.run(
-                [sys.executable, "-c", _COMPILE], env=env, capture_output=True, text=True, check=True
-            )
-            times.append(float(out.stdout.strip().splitlines()[-1]))
-    return times[0], times[1]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description="Native engine throughput vs the Python engine and RLCard.")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tables", type=int, default=16)
-    parser.add_argument("--no-compile", action="store_true", help="skip the compile-time measurement")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
     clock = time.process_time
     runners: dict[str, reference.Runner] = {
         "python no_mercy 4p": reference.nomercy_runner("no_mercy", 4, clock),
         "native no_mercy 4p": native_runner("no_mercy", 4, args.tables),
+        "single table 4p": single_table_runner("no_mercy", 4),
         "python rlcard 2p": reference.nomercy_runner("rlcard", 2, clock),
         "native rlcard 2p": native_runner("rlcard", 2, args.tables),
         "python heuristic 4p": python_heuristic_runner("no_mercy", 4),
@@ -171,7 +179,7 @@ def main() -> int:
                 best[name] = rates
     title = "native engine benchmark: random play, one core, CPU time, best of repeats"
     print(f"nomercy {nomercy.__version__} {title}")
-    print(f"Python {sys.version.split()[0]}, {cpu_model()}, numba {__import__('numba').__version__}")
+    print(f"Python {sys.version.split()[0]}, {cpu_model()}, native kernels compiled ahead of time (C)")
     print()
     print(f"{'case':<20} {'games/s':>10} {'decisions/s':>13}")
     for name, (games, decisions) in best.items():
@@ -183,6 +191,9 @@ def main() -> int:
     mark = "ok" if ratio >= TARGET_DECISIONS else "BELOW TARGET"
     target = f"(target >= {TARGET_DECISIONS:.0f}x): {mark}"
     print(f"native / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x {target}")
+    ratio = best["single table 4p"][1] / best["python no_mercy 4p"][1]
+    ratios["single_table_4p_decisions"] = ratio
+    print(f"one table stepped from Python / Python engine, no_mercy 4p decisions/s: {ratio:.1f}x")
     ratio = best["native rlcard 2p"][0] / best["python rlcard 2p"][0]
     ratios["rlcard_2p_games"] = ratio
     print(f"native / Python engine, rlcard 2p games/s: {ratio:.1f}x")
@@ -197,24 +208,18 @@ def main() -> int:
         print(f"native rlcard 2p games/s / RLCard env.run games/s: {ratio:.1f}x {target}")
     else:
         print("RLCard not installed: no ratio (pip install -e '.[bench]')")
-    compile_s: dict[str, float] = {}
-    if not args.no_compile:
-        cold, warm = compile_seconds()
-        compile_s = {"empty_cache": cold, "cached": warm}
-        print(f"numba: first use with an empty cache {cold:.1f} s (compiles), with the cache {warm:.1f} s")
     print()
     python = os.path.relpath(sys.executable)
-    extra = " --no-compile" if args.no_compile else ""
     print(
         f"reproduce: {python} benchmarks/native.py --seconds {args.seconds:g} "
-        f"--repeat {args.repeat} --tables {args.tables}{extra}"
+        f"--repeat {args.repeat} --tables {args.tables}"
     )
     if args.json:
         results = [
             {"case": name, "games_per_s": games, "decisions_per_s": decisions}
             for name, (games, decisions) in best.items()
         ]
-        out = {"results": results, "ratios": ratios, "compile_seconds": compile_s, "machine": metadata()}
+        out = {"results": results, "ratios": ratios, "machine": metadata()}
         with open(args.json, "w") as f:
             json.dump(out, f, indent=2)
     return 0

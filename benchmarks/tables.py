@@ -79,17 +79,44 @@ def native(data: dict[str, Any]) -> list[str]:
     lines = _rows(["case (one core)", "games/s", "decisions/s"], "lrr", rows)
     names = {
         "no_mercy_4p_decisions": "native / Python engine, `no_mercy` 4 players, decisions/s",
+        "single_table_4p_decisions": "one table stepped from Python / Python engine, 4 players, decisions/s",
         "rlcard_2p_games": "native / Python engine, `rlcard` 2 players, games/s",
         "heuristic_4p_games": "native / Python heuristic games (`nomercy.sim`), 4 players, games/s",
         "rlcard_2p_games_vs_rlcard": "native `rlcard` 2 players / RLCard's `env.run`, games/s",
     }
     lines.append("")
     lines += [f"- {names[k]}: {v:.1f}x" for k, v in data["ratios"].items() if k in names]
-    compile_s = data.get("compile_seconds") or {}
-    if compile_s:
-        lines.append(
-            f"- numba's first use: {compile_s['empty_cache']:.1f} s with an empty cache, "
-            f"{compile_s['cached']:.1f} s with the cache"
+    return lines
+
+
+def native_start(data: dict[str, Any]) -> list[str]:
+    """``benchmarks/native_start.py``: the candidates on one slice, and the install size."""
+    rows = []
+    for name, f in data["candidates"].items():
+        build = (f"{f['build_s']:.1f}", f"{f['build_peak_rss_mb']:.0f}") if "build_s" in f else ("-", "-")
+        rows.append(
+            [
+                name,
+                *build,
+                f"{f['first_decision_s']:.2f}",
+                f"{f['peak_rss_mb']:.0f}",
+                _n(f["decisions_per_s"]),
+            ]
+        )
+    header = ["candidate", "build s", "build MB", "first decision s", "peak MB", "decisions/s"]
+    lines = _rows(header, "lrrrrr", rows)
+    sizes = ", ".join(f"{k} {v:.1f} MB" for k, v in data["installed_mb"].items() if v is not None)
+    lines += [
+        "",
+        f"Installed sizes: {sizes}; the compiled extension "
+        f"{data['candidates']['C (ahead of time)']['extension_mb']:.2f} MB. "
+        f"The `fast` path adds {data['fast_path_mb']:.1f} MB (numpy and the extension).",
+    ]
+    expert = data.get("expert_first_decision")
+    if expert:
+        lines[-1] += (
+            f" The expert bot's first decision (native playouts) in a fresh process: "
+            f"{expert['first_decision_s']:.2f} s, {expert['peak_rss_mb']:.0f} MB."
         )
     return lines
 
@@ -219,6 +246,7 @@ def review_speed(data: dict[str, Any]) -> list[str]:
 RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "engine": engine,
     "native": native,
+    "native_start": native_start,
     "rl": rl,
     "simulate": simulate,
     "bots": bots,

@@ -3,10 +3,12 @@
 #
 #   scripts/release_check.sh [PYTHON]     (make release-check; .ci/run runs it)
 #
-# 1. python -m build: an sdist, then a wheel built from that sdist (the pure-Python one,
-#    not the mypyc build of make compiled), both named with nomercy.__version__.
-# 2. The sdist holds LICENSE, README.md, CHANGELOG.md and pyproject.toml; the wheel is
-#    py3-none-any and holds every file of the package (web assets, catalogs, py.typed).
+# 1. python -m build: an sdist, then a wheel built from that sdist (without the mypyc
+#    build of make compiled, with the native engine's C extension that every build
+#    compiles: hatch_build.py), both named with nomercy.__version__.
+# 2. The sdist holds LICENSE, README.md, CHANGELOG.md, pyproject.toml, hatch_build.py and
+#    the native engine's C source; the wheel is tagged for this Python and platform and
+#    holds every file of the package (web assets, catalogs, py.typed, the extension).
 # 3. The wheel goes into a fresh virtual environment with only the core dependencies,
 #    and there, run from outside the source tree: python -m nomercy --version,
 #    nomercy rules, nomercy play (a dealt game, fed its input through a pipe: help, then q
@@ -34,9 +36,13 @@ step "python -m build (sdist, then the wheel from it)"
 HATCH_BUILD_HOOK_ENABLE_MYPYC=false "$python" -m build --outdir "$dist" . >"$work/build.log" 2>&1 \
   || { tail -n 40 "$work/build.log"; fail "python -m build"; }
 sdist=$dist/nomercy-$version.tar.gz
-wheel=$dist/nomercy-$version-py3-none-any.whl
+tag=$("$python" -c 'import sys, sysconfig
+v = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+p = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+print(f"{v}-{v}-{p}")')
+wheel=$dist/nomercy-$version-$tag.whl
 [ -f "$sdist" ] || fail "no $sdist (built: $(ls "$dist"))"
-[ -f "$wheel" ] || fail "no pure wheel $wheel (built: $(ls "$dist"))"
+[ -f "$wheel" ] || fail "no wheel $wheel for this platform (built: $(ls "$dist"))"
 
 step "contents of the sdist and the wheel"
 "$python" - "$sdist" "$wheel" "$version" <<'PY' || fail "contents"
@@ -45,7 +51,8 @@ sdist, wheel, version = sys.argv[1:]
 top = f"nomercy-{version}/"
 with tarfile.open(sdist) as tar:
     in_sdist = {name.removeprefix(top) for name in tar.getnames()}
-missing = [f for f in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "src/nomercy/__init__.py")
+missing = [f for f in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "src/nomercy/__init__.py",
+                     "hatch_build.py", "src/nomercy/native/_engine.c")
            if f not in in_sdist]
 junk = sorted({n.split("/")[0] for n in in_sdist if n.startswith((".venv", "build/", "dist/"))})
 with zipfile.ZipFile(wheel) as zf:
@@ -58,6 +65,8 @@ for name in ("licenses/LICENSE", "METADATA", "entry_points.txt"):
     if info + name not in in_wheel:
         not_in_wheel.append(info + name)
 needed = ("nomercy/web/index.html", "nomercy/i18n/catalogs/en/terminal.json", "nomercy/py.typed")
+not_in_wheel += [] if any(n.startswith("nomercy/native/_engine.") and n.endswith((".so", ".pyd"))
+                          for n in in_wheel) else ["nomercy/native/_engine (the compiled extension)"]
 not_in_wheel += [n for n in needed if n not in in_wheel]
 for what, names in (("missing from the sdist", missing), ("in the sdist by mistake", junk),
                     ("missing from the wheel", not_in_wheel)):

@@ -1,4 +1,4 @@
-"""The suite's set-up: Hypothesis profiles, markers by directory, and the native engine's warm-up.
+"""The suite's set-up: Hypothesis profiles, markers by directory, parallel groups.
 
 Hypothesis: ``nomercy`` (the default) runs each property with its full example count;
 ``fast`` runs a few examples of each, for ``make check``. Pick one with
@@ -13,22 +13,14 @@ parallel worker must not touch at the same time run on one worker, one after ano
 (:func:`_group`): the PostgreSQL database (its tests drop every table), the local Ray
 clusters, the browser, and each server module's module-scoped server.
 
-The native engine: its kernels are compiled by numba on first use and cached on disk
-(``tests/warm_native.py``). When native tests are selected, one process compiles them
-in the background while the other tests run, and the native tests, which run last, wait
-for it; without this each worker of a parallel run would compile the same kernels.
-``NOMERCY_NATIVE_WARMUP=0`` turns the warm-up off.
+The native engine is a C extension compiled by the package build (``make`` builds it in
+place before the tests): nothing compiles at test time, so native tests need no warm-up
+and keep the common time limit.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -47,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 #: Markers by path under tests/: a directory, a module, or ``module::test`` (a test function
 #: by name, every parametrized case of it). ``check`` is ``make check``'s fast set, ``core``
 #: the tests run again on the mypyc-compiled wheel (``make test-compiled``, an environment
-#: without the fast or server extras), ``native`` the tests that run the numba kernels
+#: without the fast or server extras), ``native`` the tests that run the native kernels
 #: (in this process or in a program they start), ``server`` and ``browser`` the ones that
 #: start servers and Chromium, ``terminal`` the pseudo-terminal ones, ``ray`` the ones that
 #: start Ray, ``slow`` the ones that take tens of seconds. ``postgres`` comes from
@@ -62,7 +54,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_seeding.py": ("check",),
     "test_markers.py": ("check",),
     "bots": ("core",),
-    # The expert bot plays out on the native engine when numba is installed (and in
+    # The expert bot plays out on the native engine when the fast extra is installed (and in
     # Python without it, as in the compiled wheel's environment).
     "bots/test_expert.py": ("native",),
     "test_build.py": ("core",),
@@ -76,6 +68,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_benchmarks.py::test_expert_ceiling_worlds_are_the_true_state_or_its_hands": ("core",),
     "test_benchmarks.py::test_room_updates_benchmark_prints_its_figures_and_command": ("server",),
     "test_benchmarks.py::test_native_benchmark_prints_every_ratio_and_the_command": ("native",),
+    "test_benchmarks.py::test_native_start_benchmark_prints_the_build_first_decision_and_sizes": ("native",),
     "test_benchmarks.py::test_expert_native_benchmark_prints_both_speeds_and_both_tournaments": ("native",),
     "test_benchmarks.py::test_expert_ceiling_prints_every_mode_and_the_command": ("native",),
     "test_benchmarks.py::test_tune_policy_prints_the_weights_both_duels_and_the_command": ("native",),
@@ -97,10 +90,6 @@ MARKS: dict[str, tuple[str, ...]] = {
     "browser": ("browser", "server", "slow"),
     "terminal": ("terminal",),
 }
-
-#: A native test's time limit: it may compile a kernel the warm-up did not reach (or all of
-#: them, with the warm-up off), a minute or more on a busy 2-core machine.
-NATIVE_TIMEOUT_S = 900
 
 #: Tests that start a local Ray cluster (``RayBackend(address="local")``), by name.
 RAY_TESTS = ("local_ray",)
@@ -146,10 +135,7 @@ def _group(item: pytest.Item) -> str | None:
 
 
 def _order(item: pytest.Item) -> int:
-    """Long groups first (they are the tail of a parallel run), the native tests last (they
-    wait for the warm-up), everything else between."""
-    if item.get_closest_marker("native"):
-        return 2
+    """Long groups first (they are the tail of a parallel run), everything else after."""
     if any(item.get_closest_marker(name) for name in ("browser", "postgres", "ray")):
         return 0
     return 1
@@ -160,8 +146,6 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     that selects or distributes tests by them (``-m``, xdist's ``loadgroup``) runs."""
     for name in sorted(_marks(item)):
         item.add_marker(name)
-    if item.get_closest_marker("native") and not item.get_closest_marker("timeout"):
-        item.add_marker(pytest.mark.timeout(NATIVE_TIMEOUT_S))
     group = _group(item)
     if group is not None and not item.get_closest_marker("xdist_group"):
         item.add_marker(pytest.mark.xdist_group(group))
@@ -182,7 +166,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                     f"{item.nodeid} lost its xdist group: this pytest ({pytest.__version__}) and "
                     "pytest-xdist do not keep groups together; install the versions pyproject.toml asks for"
                 )
-    _start_warmup(session)
 
 
 # -- no skips where everything is installed -------------------------------------------------
@@ -209,91 +192,3 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
     outcome = yield
     _refuse_skip(outcome.get_result())
-
-
-# -- the native engine's warm-up ----------------------------------------------------------
-
-WARMUP_DIR = "NOMERCY_NATIVE_WARMUP_DIR"
-#: The longest a native test waits for the warm-up before compiling what it needs itself.
-WARMUP_WAIT_S = 900.0
-
-_warmup: subprocess.Popen[bytes] | None = None
-_warmed = False
-
-
-def _warmup_wanted() -> bool:
-    return (
-        os.environ.get("NOMERCY_NATIVE_WARMUP", "1") != "0" and importlib.util.find_spec("numba") is not None
-    )
-
-
-def _worker_id(config: pytest.Config) -> str | None:
-    workerinput = getattr(config, "workerinput", None)
-    return None if workerinput is None else str(workerinput["workerid"])
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """The controller (or the only process) makes the folder the warm-up reports into;
-    the workers inherit its path through the environment."""
-    if _worker_id(config) is None and _warmup_wanted():
-        os.environ[WARMUP_DIR] = tempfile.mkdtemp(prefix="nomercy-warmup-")
-
-
-def _start_warmup(session: pytest.Session) -> None:
-    """Start the warm-up once, in the first worker (or the only process), if native tests
-    were selected."""
-    global _warmup
-    folder = os.environ.get(WARMUP_DIR)
-    if folder is None or _worker_id(session.config) not in (None, "gw0"):
-        return
-    if not any(item.get_closest_marker("native") for item in session.items):
-        Path(folder, "done").write_text("")
-        return
-    log = open(Path(folder, "warmup.log"), "wb")  # noqa: SIM115 - the child writes it until it ends
-    _warmup = subprocess.Popen(
-        [sys.executable, str(HERE / "warm_native.py"), "--done", str(Path(folder, "done"))],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-    )
-    log.close()
-
-
-def _wait_for_warmup() -> None:
-    global _warmed
-    if _warmed:
-        return
-    _warmed = True
-    folder = os.environ.get(WARMUP_DIR)
-    if folder is None:
-        return
-    done = Path(folder, "done")
-    deadline = time.monotonic() + WARMUP_WAIT_S
-    while not done.exists() and time.monotonic() < deadline:
-        time.sleep(0.5)
-
-
-@pytest.hookimpl(hookwrapper=True, tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
-    """A native test waits for the warm-up outside its own time limit (pytest-timeout's
-    timer starts inside this wrapper)."""
-    if item.get_closest_marker("native"):
-        _wait_for_warmup()
-    yield
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _warmup is not None and _warmup.poll() is None:
-        _warmup.terminate()  # a session cut short: the cache keeps what was written
-        _warmup.wait(30)
-    folder = os.environ.get(WARMUP_DIR)
-    if folder is not None and _worker_id(config) is None:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
-    """What the warm-up took (its line, once it is done), beside the durations."""
-    folder = os.environ.get(WARMUP_DIR)
-    done = Path(folder, "done") if folder is not None and _worker_id(config) is None else None
-    if done is not None and done.exists() and done.read_text().strip():
-        terminalreporter.write_line(done.read_text().strip())

@@ -20,9 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _script(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run a benchmark script; the time limit leaves room for numba's first compilation of
-    the native kernels (two to three minutes on a 2-core machine) when nothing has cached
-    them yet."""
+    """Run a benchmark script (some play for minutes of a busy 2-core machine)."""
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )
@@ -215,25 +213,54 @@ def test_room_updates_benchmark_prints_its_figures_and_command() -> None:
     assert "reproduce: python benchmarks/room_updates.py --spectators 6 --batch 3 --timeout 60" in out
 
 
+def test_native_start_benchmark_prints_the_build_first_decision_and_sizes(tmp_path: Path) -> None:
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
+    out_file = tmp_path / "native_start.json"
+    out = _run("benchmarks/native_start.py", "--seconds", "0.05", "--no-numba", "--json", str(out_file))
+    for line in (
+        "C (ahead of time)",
+        "installed numpy: ",
+        "the fast path adds",
+        "first decision ",
+        "peak memory ",
+        "the expert bot's first decision",
+    ):
+        assert line in out
+    assert "reproduce: " in out and "benchmarks/native_start.py --seconds 0.05 --no-numba" in out
+    data = json.loads(out_file.read_text())
+    c = data["candidates"]["C (ahead of time)"]
+    assert c["build_s"] > 0 and c["first_decision_s"] > 0 and c["decisions_per_s"] > 0
+    assert data["fast_path_mb"] >= c["extension_mb"] > 0
+    assert data["expert_first_decision"]["first_decision_s"] > 0
+    _assert_machine(data, "benchmarks/native_start.py --seconds 0.05")
+    assert "| C (ahead of time) |" in _tables().render("native_start", tmp_path)
+
+
 def test_native_benchmark_prints_every_ratio_and_the_command(tmp_path: Path) -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out_file = tmp_path / "native.json"
-    args = ["--seconds", "0.05", "--repeat", "1", "--tables", "2", "--no-compile", "--json", str(out_file)]
+    args = ["--seconds", "0.05", "--repeat", "1", "--tables", "2", "--json", str(out_file)]
     out = _run("benchmarks/native.py", *args)
-    for line in ("native no_mercy 4p", "python no_mercy 4p", "native rlcard 2p", "no_mercy 4p decisions/s: "):
+    for line in (
+        "native no_mercy 4p",
+        "python no_mercy 4p",
+        "native rlcard 2p",
+        "single table 4p",
+        "no_mercy 4p decisions/s: ",
+    ):
         assert line in out
     assert "reproduce: " in out and "benchmarks/native.py --seconds 0.05 --repeat 1 --tables 2" in out
     data = json.loads(out_file.read_text())
     cases = {r["case"]: r for r in data["results"]}
     assert {"native no_mercy 4p", "python no_mercy 4p", "native heuristic 4p"} <= set(cases)
     assert all(r["decisions_per_s"] > r["games_per_s"] > 0 for r in cases.values())
-    assert data["ratios"]["no_mercy_4p_decisions"] > 0 and data["compile_seconds"] == {}
+    assert data["ratios"]["no_mercy_4p_decisions"] > 0 and data["ratios"]["single_table_4p_decisions"] > 0
     _assert_machine(data, "benchmarks/native.py --seconds 0.05")
     assert "| native no_mercy 4p |" in _tables().render("native", tmp_path)
 
 
 def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_path: Path) -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out_file = tmp_path / "expert.json"
     args = ["--workers", "1", "--decisions", "2", "--budget", "20", "--games-2p", "2", "--games-4p", "4"]
     args += ["--games-python", "2", "--worlds", "3"]
@@ -256,7 +283,7 @@ def test_expert_native_benchmark_prints_both_speeds_and_both_tournaments(tmp_pat
 
 
 def test_expert_ceiling_prints_every_mode_and_the_command() -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out = _run("benchmarks/expert_ceiling.py", "--games", "4", "--budget", "20")
     for mode in ("view", "draws", "hands", "all"):
         assert re.search(rf"^  {mode} +\d+/4 ", out, re.M), out
@@ -291,7 +318,7 @@ def test_expert_ceiling_worlds_are_the_true_state_or_its_hands() -> None:
 
 
 def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out = _run("benchmarks/tune_policy.py", "--deals-2p", "40", "--deals-4p", "10")
     assert "command: " in out and "--deals-2p 40" in out
     assert "stack_base" in out and "roulette_base" in out
@@ -316,14 +343,14 @@ def test_tune_policy_prints_the_weights_both_duels_and_the_command() -> None:
 
 
 def test_differential_run_counts_what_it_compared() -> None:
-    pytest.importorskip("numba", reason="the native engine needs the fast extra")
+    pytest.importorskip("numpy", reason="the native engine needs the fast extra")
     out = _run("benchmarks/differential.py", "--decisions", "10")
     assert "native == reference: " in out and "no difference" in out
     assert "command: " in out and "--decisions 10" in out
 
 
 def test_findings_script_prints_every_question_and_the_command() -> None:
-    pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
+    pytest.importorskip("numpy", reason="the native heuristic needs the fast extra")
     out = _run("benchmarks/findings.py", "--games", "40", "--positions", "4", "--playouts", "2")
     assert "40 games per rule set, run seed 2026" in out
     for heading in ("## 1. First-player", "## 2. Knock-outs", "## 6. Facing a stack", "## 7. Cards"):
@@ -339,7 +366,7 @@ def test_findings_script_prints_every_question_and_the_command() -> None:
 
 
 def test_findings_script_refuses_bad_sizes() -> None:
-    pytest.importorskip("numba", reason="the native heuristic needs the fast extra")
+    pytest.importorskip("numpy", reason="the native heuristic needs the fast extra")
     assert "--games must be >= 1" in _refused("benchmarks/findings.py", "--games", "0")
 
 

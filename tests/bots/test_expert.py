@@ -113,12 +113,12 @@ def test_expert_always_calls_and_catches() -> None:
 
 
 def test_expert_plays_without_the_fast_extra() -> None:
-    """Without numba the expert plays out in Python; native=True says what to install."""
+    """Without numpy the expert plays out in Python; native=True says what to install."""
     import subprocess
     import sys
 
     code = (
-        "import sys; sys.modules['numba'] = None\n"
+        "import sys; sys.modules['numpy'] = None\n"
         "from nomercy import new_game\n"
         "from nomercy.bots import make\n"
         "from nomercy.bots.runner import play_round\n"
@@ -130,8 +130,8 @@ def test_expert_plays_without_the_fast_extra() -> None:
         "except ImportError as exc:\n"
         "    assert 'fast' in str(exc)\n"
         "else:\n"
-        "    raise AssertionError('native=True without numba')\n"
-        "assert 'numba' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+        "    raise AssertionError('native=True without numpy')\n"
+        "assert 'numpy' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
     )
     command = [sys.executable, "-c", code]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)

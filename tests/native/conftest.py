@@ -4,4 +4,4 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")

@@ -20,7 +20,7 @@ import pytest
 from nomercy import Rules
 from nomercy.testing import RULE_MIXES
 
-pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
 from nomercy.native.check import Tally, check_games, rule_variants
 

@@ -25,7 +25,7 @@ from nomercy.bots.runner import play_round, step
 from nomercy.testing import RULE_MIXES
 from nomercy.views import determinize, player_view
 
-pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
 from nomercy.native import Batch
 from nomercy.native.heuristic import (

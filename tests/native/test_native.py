@@ -10,7 +10,7 @@ import nomercy
 from nomercy import GameState, IllegalAction, Rules, new_game
 from nomercy.actions import Action
 
-pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
 import numpy as np
 

@@ -13,7 +13,7 @@ import pytest
 from nomercy import Rules, new_game
 from nomercy.testing import RULE_MIXES
 
-pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
 from nomercy.native.batch import Batch, index_action
 from nomercy.native.heuristic import WEIGHT_NAMES, WEIGHTS, heuristic_choose, weighted_choose

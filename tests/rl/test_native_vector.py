@@ -14,7 +14,7 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the rl extra is not installed")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
-pytest.importorskip("numba", reason="the native engine needs the fast extra")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra")
 
 from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402

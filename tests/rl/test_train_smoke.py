@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo
 @pytest.mark.parametrize("env", ["gym", "native"])
 def test_training_example_runs_end_to_end(env: str) -> None:
     if env == "native":
-        pytest.importorskip("numba", reason="the native env needs the fast extra")
+        pytest.importorskip("numpy", reason="the native env needs the fast extra")
     spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

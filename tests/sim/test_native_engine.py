@@ -18,7 +18,7 @@ from nomercy.sim.backends import InProcess, LocalProcesses, RayBackend, execute
 from nomercy.sim.runner import Row, RunSpec, run_chunk
 from nomercy.testing import RULE_MIXES
 
-pytest.importorskip("numba", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
+pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
 import numpy as np
 
@@ -232,7 +232,7 @@ def test_without_the_fast_extra_the_native_engine_says_what_to_install(
     for name in [m for m in sys.modules if m.startswith(("nomercy.native", "nomercy.sim.native_runner"))]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.delattr(nomercy.sim, "native_runner", raising=False)
-    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.setitem(sys.modules, "numpy", None)
     with pytest.raises(ImportError, match=r"pip install 'nomercy\[fast\]'"):
         RunSpec(games=1, engine="native")
     RunSpec(games=1)  # the Python engine needs nothing more

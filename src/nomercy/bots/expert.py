@@ -55,11 +55,13 @@ reference heuristic's. Everything else stays here.
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import math
 import random
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from nomercy.actions import Action, Play
@@ -101,12 +103,16 @@ def _evaluate(state: GameState, seat: int) -> float:
 
 
 def native_available() -> bool:
-    """Whether the ``fast`` extra (numba, numpy) is installed, so playouts can run natively
-    (looked up, not imported: a bot that never searches never loads numba)."""
+    """Whether the ``fast`` extra (numpy) and the native engine's compiled extension are
+    installed, so playouts can run natively (looked up, not imported: a bot that never
+    searches never loads numpy)."""
     try:
-        return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
+        if importlib.util.find_spec("numpy") is None:
+            return False
     except (ImportError, ValueError):  # a module blocked or half-imported in sys.modules
         return False
+    native = Path(__file__).resolve().parent.parent / "native"
+    return any((native / f"_engine{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def playout(state: GameState, seat: int, depth: int) -> float:

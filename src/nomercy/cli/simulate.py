@@ -230,7 +230,8 @@ def make_spec(
 
 
 def native_missing(exc: ImportError) -> str:
-    """What to install when the native engine cannot be imported (numpy or numba missing)."""
+    """What to install when the native engine cannot be imported (numpy missing, or its C
+    extension not built)."""
     name = exc.name or getattr(exc.__cause__, "name", None)  # nomercy.native re-raises with advice
     missing = f"{name} is missing" if name else str(exc)
     return f"the native engine needs the fast extra: pip install 'nomercy[fast]' ({missing})"

@@ -9,17 +9,18 @@ every set of legal actions is the same. See ``docs/engine.md``, "The native engi
 >>> batch.reset(range(1024))                  # table i dealt as new_game(4, seed=i)
 >>> batch.random_play(1_000_000)              # random legal actions, auto-reset
 
-Importing this package needs numba and numpy (the ``fast`` extra); without them it raises
-``ImportError`` with that advice, and nothing else in nomercy needs it.
+Importing this package needs numpy (the ``fast`` extra) and the package's C extension,
+``nomercy.native._engine``, which the package build compiles ahead of time (nothing
+compiles at first use); without either it raises ``ImportError`` with that advice, and
+nothing else in nomercy needs it.
 """
 
 from __future__ import annotations
 
 try:
-    import numba  # noqa: F401
     import numpy  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError(f"nomercy.native needs numba and numpy ({exc}): pip install 'nomercy[fast]'") from exc
+    raise ImportError(f"nomercy.native needs numpy ({exc}): pip install 'nomercy[fast]'") from exc
 
 from nomercy.native.batch import Batch, action_index, index_action
 from nomercy.native.convert import from_state, to_state

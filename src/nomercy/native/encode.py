@@ -4,7 +4,7 @@
 The layout is not written here: the caller passes the section starts of
 ``nomercy.rl.encoding.OBS_SECTIONS`` (``offsets``, in :data:`SECTIONS` order) and the
 native-to-RL action lookup table, so the encoding keeps one definition and a kernel
-loaded from numba's disk cache cannot keep an old layout (numba freezes module globals
+compiled ahead of time cannot keep an old layout (the C translation freezes module globals
 into the compiled code and does not notice when another module changes them).
 
 Like the reference, :func:`observe` reads for ``seat`` only its own hand, the face-up
@@ -12,12 +12,11 @@ discard pile (``discard[buried:]``), hand, pile and set-aside sizes, the public 
 and the drawn card when ``seat`` decides: never another hand or the draw pile's order.
 """
 
-# Unannotated numba kernels, as in kernels.py (pyproject.toml's mypy override says so).
+# Unannotated kernels, as in kernels.py (pyproject.toml's mypy override says so).
 
 from __future__ import annotations
 
-from numba import njit
-
+from nomercy.native._compiled import kernel
 from nomercy.native.kernels import _wrap, legal
 from nomercy.native.layout import (
     ACTIVE,
@@ -65,7 +64,7 @@ SECTIONS = (
 _HAND, _TOP, _COLOR, _CW, _PENDING, _LAST, _DECISION, _DRAWN = range(8)
 _PRESENT, _ACTIVE, _SIZES, _CURRENT, _UNO, _DISCARD, _PILE, _ASIDE = range(8, 16)
 
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+_kernel = kernel
 
 
 @_kernel

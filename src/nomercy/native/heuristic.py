@@ -23,7 +23,7 @@ direction, pending total, who is active, who is open to a catch), never another 
 draw pile or the seed. The table row holds all of it; these kernels just do not look.
 """
 
-# The kernels are unannotated, as in kernels.py: numba infers their types from the arrays
+# The kernels are unannotated, as in kernels.py: the translator infers their types from the arrays
 # passed in (pyproject.toml's mypy override for this module says so). The Python API below
 # them is typed.
 
@@ -217,7 +217,7 @@ WEIGHTS: Final = (
     ("roulette_base", 3.0),
 )
 WEIGHT_NAMES: Final = tuple(name for name, _ in WEIGHTS)
-#: The reference heuristic's weights (read-only: numba compiles them in as constants).
+#: The reference heuristic's weights (read-only: the C translation freezes them in as constants).
 BASE_WEIGHTS: Final = np.array([value for _, value in WEIGHTS], np.float64)
 BASE_WEIGHTS.flags.writeable = False
 (

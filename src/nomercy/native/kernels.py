@@ -1,20 +1,20 @@
-"""The rules of ``nomercy.engine``, compiled by numba over one table's int32 vector.
+"""The rules of ``nomercy.engine``, compiled ahead of time over one table's int32 vector.
 
 Each function here is the native twin of the engine function of the same name (the
 reference, which stays the readable truth): the same steps in the same order, so that the
-same cards move the same way. ``layout.py`` describes the vector. Every kernel is compiled
-with ``cache=True``: the first import in a fresh environment compiles them (tens of
-seconds; ``CHANGELOG.md`` keeps the measurements), later processes load them from numba's cache.
+same cards move the same way. ``layout.py`` describes the vector. The kernels are
+translated to C (``scripts/native_c.py``) and compiled with the package, into
+``nomercy.native._engine``: importing this module loads them, with nothing to compile.
 """
 
-# The kernels are unannotated: their types are what numba infers from the arrays passed in
+# The kernels are unannotated: their types are what the translator infers from the arrays passed in
 # (pyproject.toml's [[tool.mypy.overrides]] for this module says so).
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from nomercy.native._compiled import inline, kernel, source
 from nomercy.native.layout import (
     A_CARD,
     A_CATCH0,
@@ -120,18 +120,14 @@ from nomercy.native.layout import (
     WINNER,
 )
 
-#: Every kernel: cached on disk, and without numba's reference counting (``_nrt=False``):
-#: they allocate nothing, and the counting cost more than the rules (measured: CHANGELOG.md).
-#: (``_nrt`` is numba's own switch, used by its test suite; its type hints leave it out.)
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-#: Helpers inlined where they are called: the small ones, and those on every decision's
+#: A kernel: translated to C with the others (``scripts/native_c.py``) and compiled ahead of
+#: time into ``nomercy.native._engine``; the name is then the compiled function.
+_kernel = kernel
+#: A helper inlined into its callers in C: the small ones, and those on every decision's
 #: path (``legal_count``, ``legal_at``, ``_variant_count``, ``_play``, ``effect``, ``_draw``,
-#: ``_take``). A call between kernels passes every array as seven arguments; inlining these
-#: made random play about 15% faster, for a longer first compilation (``CHANGELOG.md``).
-#: The rest stay calls: rare paths (a knock-out, a reshuffle, the end of a round), and
-#: ``_draw_cards`` and ``_give``, reached from many places, whose copies made compiling
-#: slower again for little more speed.
-_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+#: ``_take``). The rest stay calls: rare paths (a knock-out, a reshuffle, the end of a
+#: round), and ``_draw_cards`` and ``_give``, reached from many places.
+_inline = inline
 
 D_PLAY = 0
 D_PLAY_DRAWN = 1
@@ -522,7 +518,7 @@ def _uo_remove(s, seat):
 
 @_inline
 def _uo_has(s, seat):
-    for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: numba compiles it to a loop
+    for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: the C translation takes loops
         if s[UO + i] == seat:
             return True
     return False
@@ -1358,7 +1354,7 @@ def apply_action(s, R, seat, action):
 #: :func:`apply_action` inlined, for the loops that apply every action of a game
 #: (random play): one body, also compiled into the caller, without the call between
 #: kernels that passes each array as seven arguments on every decision.
-apply_inline = _inline(apply_action.py_func)
+apply_inline = _inline(source(apply_action))
 
 
 @_kernel

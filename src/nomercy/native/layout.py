@@ -2,7 +2,7 @@
 the card properties and the action table as numpy arrays.
 
 A table is one flat ``int32`` vector (a row of the batch's ``(tables, width)`` array), so
-copying a position for search is one array copy and numba compiles plain indexing. The
+copying a position for search is one array copy and the kernels compile to plain indexing. The
 scalars sit at fixed offsets; the hands and piles follow as fixed-size regions of ``deck``
 slots each (a pile or a hand can never hold more than the whole deck), every pile and hand
 in the reference's order (index 0 is a hand's first card and a pile's *bottom* card), so
@@ -71,8 +71,8 @@ POINTS: Final = 68  # the outcome's points
 HLEN: Final = 74  # hand lengths
 HANDS: Final = 80  # six hands of DECK slots, then the draw pile, discard pile and aside,
 # then scratch space: a seventh hand (N2 passes hands through it) and a shuffle's MT19937
-# state (624 words and its index). The kernels allocate nothing: numba then needs no
-# reference counting (compiled with _nrt=False), which made them several times faster.
+# state (624 words and its index). The kernels allocate nothing: their C needs no memory
+# management and no reference counting.
 MT_WORDS: Final = 625
 
 

@@ -21,7 +21,7 @@ Worlds are loaded once (:meth:`Playouts.add`) and copied into a scratch row for 
 playout: a candidate's playout never changes the world the next candidate starts from.
 """
 
-# The kernels are unannotated, as in kernels.py: numba infers their types from the arrays
+# The kernels are unannotated, as in kernels.py: the translator infers their types from the arrays
 # passed in (pyproject.toml's mypy override for this module says so). The Python API below
 # them is typed.
 

@@ -21,7 +21,7 @@ choice of candidates keep the reference's weights.
 ``benchmarks/tune_policy.py`` reproduces ``TUNED_WEIGHTS`` and measures them.
 """
 
-# The kernels are unannotated, as in kernels.py: numba infers their types from the arrays
+# The kernels are unannotated, as in kernels.py: the translator infers their types from the arrays
 # passed in (pyproject.toml's mypy override for this module says so). The Python API below
 # them is typed.
 

@@ -18,14 +18,14 @@ around the engine:
 The loop keeps its place in ``cursor``.
 """
 
-# The kernels are unannotated (numba infers their types), as in kernels.py; pyproject.toml's
+# The kernels are unannotated (the translator infers their types), as in kernels.py; pyproject.toml's
 # [[tool.mypy.overrides]] lists this module with it.
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from nomercy.native._compiled import inline, kernel
 from nomercy.native.heuristic import heuristic_choose, heuristic_react
 from nomercy.native.kernels import apply_action, deal, legal, mt_below, mt_next, mt_seed
 from nomercy.native.layout import (
@@ -55,8 +55,8 @@ from nomercy.native.layout import (
     WINNER,
 )
 
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+_kernel = kernel
+_inline = inline
 
 #: Seat policies (``kinds[seat]``).
 P_RANDOM = 0

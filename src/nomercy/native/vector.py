@@ -29,13 +29,13 @@ every deal, so a test can replay the call on the Python engine; ``logn[row]`` co
 entries (past the columns, the count goes on and entries are dropped).
 """
 
-# Unannotated numba kernels, as in kernels.py (pyproject.toml's mypy override says so).
+# Unannotated kernels, as in kernels.py (pyproject.toml's mypy override says so).
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from nomercy.native._compiled import inline, kernel
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
 from nomercy.native.kernels import (
@@ -91,8 +91,8 @@ HEURISTIC = 1
 MAX_REDEALS = 100
 M32 = 0xFFFFFFFF
 
-_kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+_kernel = kernel
+_inline = inline
 
 
 @_kernel

@@ -102,7 +102,7 @@ OBS_OFFSETS = np.array([_STARTS[name] for name in E.SECTIONS], np.int64)
 #: The internal copy of the masks is padded to whole 8-byte words: the sampler reads it
 #: a word at a time (``vector.sample``), eight little-endian flags a word.
 _FLAG_WIDTH = -(-NUM_ACTIONS // 8) * 8
-if sys.byteorder != "little":  # pragma: no cover - numba's platforms are little-endian
+if sys.byteorder != "little":  # pragma: no cover - the kernels assume little-endian words
     raise ImportError("the native vector environment reads its masks as little-endian words")
 
 

@@ -14,7 +14,7 @@ whatever the backend, the number of workers or the chunk size.
 The engines are registered here, in :data:`nomercy.sim.spec.ENGINES`: importing any module
 of this package runs this first, so a :class:`RunSpec` always finds them, and the spec
 imports no engine (no import circle). The native runner is loaded only when a run names it,
-so numpy and numba are imported only for ``--engine native``.
+so numpy and the compiled engine are imported only for ``--engine native``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ def _python() -> Engine:
 
 
 def _native() -> Engine:
-    from nomercy.sim import native_runner  # numpy and numba (the fast extra): only when asked for
+    import nomercy.native  # noqa: F401 - first: without numpy it says which extra to install
+    from nomercy.sim import (
+        native_runner,  # numpy (the fast extra) and the compiled engine: only when asked for
+    )
 
     return native_runner
 

@@ -1,8 +1,8 @@
 """Imported by the fork server of a native run: load the compiled kernels once, there.
 
-numba loads a kernel's machine code from its cache at the kernel's first call, not at
-import (about a second for the simulator's kernels). Playing one game here, in the fork
-server, means every worker forked from it starts with them loaded.
+The kernels are a C extension compiled ahead of time, loaded at import in milliseconds;
+playing one game here, in the fork server, means every worker forked from it starts with
+the extension, numpy and the engine's modules loaded and their first call made.
 """
 
 from __future__ import annotations

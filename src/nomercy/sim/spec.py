@@ -8,7 +8,7 @@ row one shape whichever engine played it.
 
 The engines sit above this module and register themselves in :data:`ENGINES` (engine name
 -> a loader of its runner; :mod:`nomercy.sim` fills it), so that this module imports none
-of them and the native one, with numpy and numba, loads only when a run asks for it.
+of them and the native one, with numpy, loads only when a run asks for it.
 """
 
 from __future__ import annotations
