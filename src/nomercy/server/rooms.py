@@ -1132,6 +1132,11 @@ class RoomManager:
                     room.last_actor = seat
             room.match = match
             room.version = len(stored.log)
+            if match.round_over and stored.last_at is not None:
+                # Between rounds: the pause counts from the round's end, not from this
+                # rebuild (a room taken over mid-pause waits only what was left of it).
+                ago = min(max(0.0, time.time() - stored.last_at), self.settings.between_rounds)
+                room.changed_at = now - ago
         room.chat.extend(self.social.recent_chat(room.id))
         room.removed = self.social.removed_of(room.id)
         self._attach_bots(room)

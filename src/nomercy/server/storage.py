@@ -111,6 +111,9 @@ class StoredRoom:
     seed: int | None
     seats: list[StoredSeat]
     log: list[tuple[int, str]] = field(default_factory=list)
+    #: ``time.time()`` of the newest log entry's write (None: no entry): how long ago the
+    #: round that ended there ended (a room taken over between rounds waits the rest only).
+    last_at: float | None = None
 
 
 class Storage:
@@ -293,7 +296,9 @@ class Storage:
 def _stored_room(conn: Connection, row: Any) -> StoredRoom:
     seat_rows = conn.execute(select(seats).where(seats.c.room_id == row.id).order_by(seats.c.seat)).all()
     log_rows = conn.execute(
-        select(actions.c.seat, actions.c.action).where(actions.c.room_id == row.id).order_by(actions.c.seq)
+        select(actions.c.seat, actions.c.action, actions.c.at)
+        .where(actions.c.room_id == row.id)
+        .order_by(actions.c.seq)
     ).all()
     return StoredRoom(
         id=row.id,
@@ -303,6 +308,7 @@ def _stored_room(conn: Connection, row: Any) -> StoredRoom:
         seed=row.seed,
         seats=[StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host)) for r in seat_rows],
         log=[(r.seat, r.action) for r in log_rows],
+        last_at=float(log_rows[-1].at) if log_rows else None,
     )
 
 
