@@ -224,11 +224,14 @@ class Cluster:
             except Exception as exc:
                 self.renewals.failed(exc)
                 failing = True
-            else:
-                self.renewals.ok()
-                if failing:
-                    failing = False
+                continue
+            self.renewals.ok()
+            if failing:
+                failing = False
+                try:
                     self.database_back()
+                except Exception:  # the renewals must go on whatever happens here
+                    log.exception("the database is back, but the paused rooms could not be woken")
 
     def database_back(self) -> None:
         """The database answers again after renewals failed: judge nobody gone for a lease's
