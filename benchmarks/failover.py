@@ -55,7 +55,8 @@ sys.path.insert(0, str(ROOT))
 from tests.server.nginxconf import site_config  # noqa: E402 (the very site the tests run)
 from tests.server.tcpproxy import Forwarder  # noqa: E402
 
-RULES = {"draw_when_playable": True, "draw_rule": "one", "stacking": False}
+#: Long matches: no knock-outs (M1), so a two-player match lasts several rounds.
+RULES = {"draw_when_playable": True, "draw_rule": "one", "stacking": False, "mercy_limit": None}
 
 NGINX_CONF = """
 {user}
@@ -203,6 +204,9 @@ async def seat(
                     if view["current_player"] != seat_no or sent == last["version"]:
                         continue
                     legal = [a for a in view["legal_actions"] if a != "uno" and not a.startswith("catch")]
+                    legal = legal or view["legal_actions"]
+                    if not legal:
+                        continue
                     await asyncio.sleep(think)
                     sent = last["version"]
                     await ws.send(
@@ -210,6 +214,8 @@ async def seat(
                     )
         except (OSError, websockets.WebSocketException, TimeoutError):
             pass
+        except Exception as exc:  # counted and printed: a client that stopped would skew the figures
+            table.errors[f"client {type(exc).__name__}"] += 1
         await asyncio.sleep(0.1)
 
 
@@ -245,6 +251,9 @@ def summary(
     done = [w for w in waits if w is not None]
     moving = sum(t.errors["room_moving"] for t in tables) - sum(errors0.values())
     moved = sum(1 for t in tables if before.get(t.code, (0, 0))[1] != after.get(t.code, (0, 0))[1])
+    crashes = sum(n for t in tables for k, n in t.errors.items() if k.startswith("client "))
+    if crashes:
+        name += f" ({crashes} client failures)"
     if not done:
         return f"  {name:<22} no room continued"
     return (
@@ -296,8 +305,10 @@ def main() -> None:
             p.start()
         front_port = free_port()
         site = site_config([p.port for p in processes], front_port, free_port())
-        site, count = re.subn(r"max_fails=0;", f"{args.upstream};", site)
-        assert count == len(processes), "the site's upstream servers were not found"
+        for p in processes:
+            line = rf"(server 127\.0\.0\.1:{p.port}) max_fails=0;"
+            site, count = re.subn(line, rf"\1 {args.upstream};", site)
+            assert count == 1, "the site's upstream servers were not found"
         Path(folder, "site.conf").write_text(site)
         conf = NGINX_CONF.format(user="user root;" if os.geteuid() == 0 else "", dir=folder)
         Path(folder, "nginx.conf").write_text(conf)
