@@ -8,8 +8,8 @@ seeing the table; a client reconnects by itself, and waits while the room is pau
 the browser does). Then, one after another:
 
 1. **kill**: the process running most rooms is SIGKILLed (then started again);
-2. **restart, then kill**: one process is stopped (SIGTERM) and started again, and a few
-   seconds later the other is SIGKILLed;
+2. **restart, then kill**: one process is stopped (SIGTERM: its rooms move to the other)
+   and started again, and a few seconds later the other is SIGKILLed (each a line);
 3. **database restart**: PostgreSQL goes away and comes back: each process reaches it
    through a loopback forwarder, cut (every session ends) and refusing for ``--outage``
    seconds; with ``--pgdata``, a real ``pg_ctl restart -m fast`` instead (away as long as
@@ -255,9 +255,9 @@ def summary(
     if crashes:
         name += f" ({crashes} client failures)"
     if not done:
-        return f"  {name:<22} no room continued"
+        return f"  {name:<26} no room continued"
     return (
-        f"  {name:<22} {len(done)}/{len(waits)} rooms continued: median {statistics.median(done):.2f} s, "
+        f"  {name:<26} {len(done)}/{len(waits)} rooms continued: median {statistics.median(done):.2f} s, "
         f"worst {max(done):.2f} s; room_moving errors {moving}; rooms that changed hands {moved}"
     )
 
@@ -329,10 +329,10 @@ def main() -> None:
             p.terminate()
         for f in forwarders:
             f.stop()
+    database = "pg_ctl restart" if args.pgdata else f"away {args.outage:g} s (sessions cut)"
     print(
         f"failover: {args.tables} two-player tables through nginx ({args.upstream}), 2 processes on "
-        f"PostgreSQL, lease {args.lease_seconds:g} s, database away {args.outage:g} s "
-        f"({'pg_ctl restart' if args.pgdata else 'connections cut'}); time until a room's next action"
+        f"PostgreSQL, lease {args.lease_seconds:g} s, database {database}; time until a room's next action"
     )
     for line in lines:
         print(line)
@@ -394,9 +394,16 @@ async def scenarios(
 
     # 2. restart one process, then kill the other
     first, second = processes[0], processes[1]
+    before = await asyncio.to_thread(owners, args.database_url, codes)
+    hit = [t for t in tables if before[t.code][0] == first.pid]
+    e0 = {c: n for c, n in errors_now().items() if c in {t.code for t in hit}}
+    t0 = time.monotonic()
     await asyncio.to_thread(first.terminate)
     await asyncio.sleep(1.0)
     await asyncio.to_thread(first.start)
+    await wait_all_continue(hit, t0, 60)
+    after = await asyncio.to_thread(owners, args.database_url, codes)
+    out.append(summary("restart (SIGTERM)", hit, t0, before, after, e0))
     await asyncio.sleep(3.0)
     before = await asyncio.to_thread(owners, args.database_url, codes)
     hit = [t for t in tables if before[t.code][0] == second.pid]
@@ -405,7 +412,7 @@ async def scenarios(
     second.kill()
     await wait_all_continue(hit, t0, 60)
     after = await asyncio.to_thread(owners, args.database_url, codes)
-    out.append(summary("restart, then kill", hit, t0, before, after, e0))
+    out.append(summary("... then kill the other", hit, t0, before, after, e0))
     await asyncio.to_thread(second.start)
     await asyncio.sleep(3.0)
 
