@@ -17,7 +17,8 @@ the browser does). Then, one after another:
 
 Printed for each: the time from the event (for the database, from its return) until each
 affected room's next acknowledged action, median and worst over the rooms, the
-``room_moving`` errors the clients received, and how many rooms changed hands.
+``room_moving`` errors the clients received, and how many rooms changed hands; then how
+often nginx found no live upstream (its error log) over the whole run.
 ``--upstream "max_fails=1 fail_timeout=2s"`` runs nginx with the upstream options the
 deployment guide used to give, for comparison. Bounded: at most 20 tables, and every wait
 has a deadline; it never leaves loopback.
@@ -336,7 +337,9 @@ def main() -> None:
     )
     for line in lines:
         print(line)
-    print(f"  cores                  {os.cpu_count()} (servers, nginx, PostgreSQL and clients share them)")
+    refused = Path(folder, "error.log").read_text().count("no live upstreams")
+    print(f'  {"nginx":<26} answered "no live upstreams" (502) {refused} times')
+    print(f"  {'cores':<26} {os.cpu_count()} (servers, nginx, PostgreSQL and clients share them)")
     cmd = ["python", "benchmarks/failover.py", "--database-url", "DATABASE_URL", "--tables", str(args.tables),
            "--think", str(args.think), "--lease-seconds", str(args.lease_seconds),
            "--outage", str(args.outage)]  # fmt: skip
