@@ -255,6 +255,8 @@ def summary(
     crashes = sum(n for t in tables for k, n in t.errors.items() if k.startswith("client "))
     if crashes:
         name += f" ({crashes} client failures)"
+    if not waits:
+        return f"  {name:<26} no room ran there"
     if not done:
         return f"  {name:<26} no room continued"
     return (
@@ -396,8 +398,11 @@ async def scenarios(
     await asyncio.sleep(3.0)
 
     # 2. restart one process, then kill the other
-    first, second = processes[0], processes[1]
+    # The process running most rooms restarts (they move to the other), then the other dies.
     before = await asyncio.to_thread(owners, args.database_url, codes)
+    pids = Counter(pid for pid, _ in before.values())
+    first = next((p for p in processes if p.pid == pids.most_common(1)[0][0]), processes[0])
+    second = next(p for p in processes if p is not first)
     hit = [t for t in tables if before[t.code][0] == first.pid]
     e0 = {c: n for c, n in errors_now().items() if c in {t.code for t in hit}}
     t0 = time.monotonic()
