@@ -16,6 +16,12 @@ Debian's nginx, which routes each room to one process by hashing its join code
 (docs/deploy.md, "Several processes"); ``--proxy`` puts nginx in front of one process too,
 for a like-for-like comparison.
 
+Also printed: the servers' own time per action (``nomercy_action_seconds`` from each
+process's ``/metrics``: check, commit, apply, broadcast), and the engine's share of the
+action pipeline measured in this process on the same random games both ways: the action
+tried on a clone and then applied a second time to the live match (as the server did
+before), against the clone kept as the live state after the write (as it does now).
+
 ``--spectators N`` adds a spectator storm: a third of the way in, N WebSocket spectators
 join the running tables (round-robin) within a second or two and watch for
 ``--storm-seconds``. Printed: how many got in, the server processes' CPU seconds during
@@ -45,6 +51,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import websockets
@@ -159,6 +166,70 @@ def start_nginx(port: int, backends: list[int], folder: str) -> subprocess.Popen
     proc = subprocess.Popen([nginx, "-p", folder, "-c", conf, "-g", "daemon off;"])
     wait_up(f"http://127.0.0.1:{port}/readyz", proc)
     return proc
+
+
+def server_action_seconds(ports: list[int]) -> tuple[float, int]:
+    """Sum and count of ``nomercy_action_seconds`` over the processes (their own timing)."""
+    total, count = 0.0, 0
+    for port in ports:
+        try:
+            text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("nomercy_action_seconds_sum"):
+                total += float(line.split()[-1])
+            elif line.startswith("nomercy_action_seconds_count"):
+                count += int(float(line.split()[-1]))
+    return total, count
+
+
+def pipeline_engine_time(games: int = 60, seed: int = 1, repeats: int = 5) -> tuple[float, float, int]:
+    """Engine seconds per action of the action pipeline, (applied twice, trial kept, actions).
+
+    The same random games (two to four players, the No Mercy rules, every legal action of
+    the player to move) are replayed both ways; the best of ``repeats`` runs counts.
+    """
+    from nomercy.match import Match
+    from nomercy.server.rooms import build_rules
+    from nomercy.views import player_view
+
+    rules = build_rules("no_mercy", {})
+    rng = random.Random(seed)
+    logs: list[tuple[int, int, list[tuple[int, Any]]]] = []
+    for g in range(games):
+        players, game_seed = 2 + g % 3, rng.randrange(2**62)
+        match, log = Match(players, rules, game_seed), []
+        while not match.round_over and len(log) < 3000:
+            seat = match.state.current
+            assert seat is not None
+            legal = [a for a in player_view(match.state, seat).legal_actions if not a.out_of_turn]
+            action = rng.choice(legal)
+            match.apply(action, seat)
+            log.append((seat, action))
+        logs.append((players, game_seed, log))
+
+    def run(players: int, game_seed: int, log: list[tuple[int, Any]], keep: bool) -> float:
+        match, spent = Match(players, rules, game_seed), 0.0
+        for seat, action in log:
+            began = time.perf_counter()
+            trial = match.state.clone()
+            trial.apply(action, seat)
+            if keep:
+                match.adopt(trial, action, seat)
+            else:
+                match.apply(action, seat)
+            spent += time.perf_counter() - began
+        return spent
+
+    # Each game both ways in turn, its best of ``repeats`` each: a busy machine's noise
+    # lands on both alike and mostly drops out.
+    twice = kept = 0.0
+    for players, game_seed, log in logs:
+        twice += min(run(players, game_seed, log, False) for _ in range(repeats))
+        kept += min(run(players, game_seed, log, True) for _ in range(repeats))
+    actions = sum(len(log) for _, _, log in logs)
+    return twice / actions, kept / actions, actions
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -363,6 +434,7 @@ def main() -> None:
 
         asyncio.run(run())
         elapsed = time.monotonic() - start
+        action_sum, action_count = server_action_seconds(ports)
     finally:
         for proc in reversed(procs):
             proc.send_signal(signal.SIGTERM if proc in procs[: args.processes] else signal.SIGQUIT)
@@ -407,6 +479,20 @@ def main() -> None:
         print(
             f"  players just before  {rate_before:.0f} actions/s, p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}"
         )
+    if action_count:
+        print(f"  server per action    {action_sum / action_count * 1e6:.0f} us mean over {action_count} "
+              "(nomercy_action_seconds: check, commit, apply, broadcast)")  # fmt: skip
+    from nomercy.match import Match
+
+    if not hasattr(Match, "adopt"):  # a nomercy from before the trial state was kept
+        print("  engine per action    (this nomercy applies each action twice: no Match.adopt to compare)")
+        twice = kept = 0.0
+    else:
+        twice, kept, replayed = pipeline_engine_time(seed=args.seed)
+    if twice:
+        less = (1 - kept / twice) * 100
+        print(f"  engine per action    applied twice {twice * 1e6:.1f} us, trial kept {kept * 1e6:.1f} us "
+              f"({less:.0f}% less; {replayed} actions of 60 random games, in process)")  # fmt: skip
     print(f"  cores                {os.cpu_count()} (server and clients share them)")
     cmd = ["python", "benchmarks/server_load.py", "--rooms", str(args.rooms), "--players", str(args.players),
            "--seconds", str(args.seconds)]  # fmt: skip

@@ -74,10 +74,20 @@ class Match:
         actor = self.state.current if seat is None else seat
         events = self.state.apply(action, seat)
         assert actor is not None
+        self._recorded(action, actor)
+        return events
+
+    def adopt(self, state: GameState, action: Action, seat: int) -> None:
+        """Take ``state`` as the round in play: a clone of it to which ``seat``'s ``action``
+        was applied (the server tries an action on a clone, stores it, then keeps the clone
+        rather than applying the action a second time). Recorded and scored as by :meth:`apply`."""
+        self.state = state
+        self._recorded(action, seat)
+
+    def _recorded(self, action: Action, actor: int) -> None:
         self.record.add(actor, action)
         if self.state.outcome is not None:
             self._score(self.state.outcome)
-        return events
 
     def _score(self, outcome: Outcome) -> None:
         for seat, points in enumerate(outcome.points):

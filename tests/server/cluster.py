@@ -91,8 +91,10 @@ class Nginx:
 class Serve:
     """``nomercy serve`` (the real command) on a free loopback port."""
 
-    def __init__(self, database_url: str, log: Path, log_level: str = "warning", **env: str) -> None:
-        self.port = free_port()
+    def __init__(
+        self, database_url: str, log: Path, log_level: str = "warning", port: int | None = None, **env: str
+    ) -> None:
+        self.port = free_port() if port is None else port  # a port again: the process restarted
         command = [
             sys.executable, "-m", "nomercy.cli", "serve", "--port", str(self.port),
             "--database-url", database_url, "--log-level", log_level,

@@ -28,9 +28,7 @@ def site_config(
     """The site with the servers on ``app_ports``, its TLS server on ``main_port`` (plain
     HTTP there when ``cert`` is None) and its redirecting server on ``http_port``."""
     servers = "\n    ".join(
-        f"server 127.0.0.1:{p};"
-        if len(app_ports) == 1
-        else f"server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;"
+        f"server 127.0.0.1:{p};" if len(app_ports) == 1 else f"server 127.0.0.1:{p} max_fails=0;"
         for p in app_ports
     )
     tls = cert is not None and key is not None

@@ -257,7 +257,7 @@ def test_the_lease_renewal_loop_does_not_log_every_failure(
 
     storage = Storage(sqlite_url)
     manager = RoomManager(Settings(), storage)
-    cluster = Cluster(manager, SimpleNamespace(ttl=0.02))  # type: ignore[arg-type]
+    cluster = Cluster(manager, SimpleNamespace(ttl=0.02, reconnected=lambda: None))  # type: ignore[arg-type]
     assert cluster.tick == 0.005
     down = [True]
     tries = [0]

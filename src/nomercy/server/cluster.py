@@ -12,16 +12,20 @@ routes every request of a room to one process by hashing the join code in the UR
   which it does at a renewal once no request for the room has reached it for
   :attr:`Cluster.hold` seconds: it lets go (under the room's lock, so no write is half
   done), releases the lease and closes the room's connections with ``room_moving``; the
-  clients reconnect, through the proxy, to the process that asked. While the proxy still
-  sends some of the room's requests to the holder (it skips a process for a while after
-  a failure: ``max_fails``/``fail_timeout``), the room stays where it is, so it cannot
-  ping-pong between two processes that both get requests;
+  clients reconnect, through the proxy, to the process that asked. While some of the room's
+  requests still reach the holder (its clients connected while the other process was
+  down), the room stays where it is, so it cannot ping-pong between two processes that
+  both get requests;
 - every :attr:`Cluster.tick` renews its leases, drops the rooms it lost (another process
   took them over: fencing already refused any write) and *adopts* rooms being played
   whose holder died, so bot turns and timers go on even before anyone reconnects. A room
   it handed over itself is not adopted back for a lease's lifetime: the process that
   asked for it takes it at its next request (adopting it at once would take it back
-  from under that process, round after round).
+  from under that process, round after round);
+- when the database answers again after renewals failed (a restart of PostgreSQL), it
+  adopts nothing and takes no room from another process for a lease's lifetime (every
+  lease expired meanwhile: the others renew theirs in that time), and its paused rooms
+  retry their write at once instead of at the end of their back-off.
 
 A graceful shutdown (:meth:`Cluster.shutdown`) hands every room over at once.
 """
@@ -212,14 +216,31 @@ class Cluster:
     # -- the renewal loop -------------------------------------------------------------------
 
     async def _run(self) -> None:
+        failing = False
         while True:
             await asyncio.sleep(self.tick)
             try:
                 await self.step()
             except Exception as exc:
                 self.renewals.failed(exc)
-            else:
-                self.renewals.ok()
+                failing = True
+                continue
+            self.renewals.ok()
+            if failing:
+                failing = False
+                try:
+                    self.database_back()
+                except Exception:  # the renewals must go on whatever happens here
+                    log.exception("the database is back, but the paused rooms could not be woken")
+
+    def database_back(self) -> None:
+        """The database answers again after renewals failed: judge nobody gone for a lease's
+        lifetime (the others renew meanwhile), and let every paused room try its write now
+        rather than at the end of its back-off."""
+        self.leases.reconnected()
+        for room in list(self.manager.rooms.values()):
+            if room.paused and room.driver is not None:
+                room.driver.retry_now()
 
     async def step(self) -> None:
         """Renew, drop what was lost, hand over what was asked for, adopt orphans."""

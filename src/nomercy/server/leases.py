@@ -14,6 +14,12 @@ exactly one of them, the holder of its row in ``nomercy_leases``:
   for as long as it lives. When it dies (even by SIGKILL) the server drops the lock with
   the connection, so another process sees at once that the owner is gone and takes the
   room without waiting for the expiry.
+- A process cut off from the database (a restart of PostgreSQL, a broken network) comes
+  back to find every lease expired and every other process's advisory lock gone, only
+  because nobody could renew or hold anything meanwhile. It therefore judges no other
+  process's lease expired or its owner dead until a whole lease's lifetime after it got
+  back (:meth:`SharedLeases.reconnected`): the others have had that long to renew, and a
+  database outage moves no room. A lease released by its owner is free at once.
 - ``requested_at``: another process was asked for the room (the proxy routes the room
   there now); the holder hands it over at a renewal, unless the proxy still routes the
   room to it too (``Cluster.step``). A request older than the lease's lifetime is stale:
@@ -73,6 +79,9 @@ class SharedLeases:
         self.key = secrets.randbits(62)
         self.owner = f"{socket.gethostname()[:48]}:{os.getpid()}:{self.key:x}"
         self._alive: Connection | None = None
+        #: ``time.monotonic()`` from which others' expired leases and free liveness locks
+        #: mean what they say (see :meth:`reconnected`); 0: since the start.
+        self.judging_from = 0.0
         with engine.begin() as conn:
             if self.postgres:  # processes starting together: one at a time
                 conn.execute(text("SELECT pg_advisory_xact_lock(7210334501)"))
@@ -104,6 +113,17 @@ class SharedLeases:
                     self._alive.close()
                 self._alive = None
         self.start()
+        self.reconnected()  # the lock was lost with its connection (or never retaken): back now
+
+    def reconnected(self) -> None:
+        """This process was cut off from the database and is back: for a lease's lifetime,
+        judge no other process gone. Their leases expired and their liveness locks were
+        dropped while nobody could reach the database; they renew within that time if alive."""
+        self.judging_from = time.monotonic() + self.ttl
+
+    def judging(self) -> bool:
+        """May an expired lease or a free liveness lock be taken as its owner gone?"""
+        return time.monotonic() >= self.judging_from
 
     def close(self) -> None:
         """Drop the liveness lock: the connection itself closes (a pooled one would keep it)."""
@@ -160,9 +180,8 @@ class SharedLeases:
                     return 1
                 free = (
                     row.owner is None
-                    or row.expires_at < now
                     or row.owner == self.owner
-                    or self._dead(conn, row.owner_key)
+                    or (self.judging() and (row.expires_at < now or self._dead(conn, row.owner_key)))
                 )
                 if not free:
                     if request:
@@ -256,10 +275,15 @@ class SharedLeases:
             ).all()
             out: list[int] = []
             dead: dict[int, bool] = {}
+            judging = self.judging()
             for r in rows:
                 if r.owner == self.owner:
                     continue
-                if r.owner is None or r.expires_at < now:
+                if r.owner is None:
+                    out.append(r.id)
+                elif not judging:
+                    continue  # back from an outage: the owner may be renewing right now
+                elif r.expires_at < now:
                     out.append(r.id)
                 elif r.owner_key is not None:
                     if r.owner_key not in dead:

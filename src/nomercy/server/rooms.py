@@ -3,10 +3,11 @@
 Everything that changes a game goes through :meth:`RoomManager.apply`, synchronously on
 the event loop (so two messages can never interleave inside it):
 
-1. parse and check the version; the engine checks the rest on a *clone* of the state
+1. parse and check the version; the engine applies the action to a *clone* of the state
    (a refused action changes nothing, ``IllegalAction`` carries the reason);
 2. append the action to the room's log in storage and commit;
-3. apply it to the live match, then queue to every connection *its own* message:
+3. keep the clone as the live match's state (the action is applied once, not again), then
+   queue to every connection *its own* message:
    ``player_view(state, seat).to_dict()`` and ``redact(events, seat)`` (spectators: ``None``).
 
 Who was first to an Uno call or a catch is therefore simply the order in which the
@@ -30,7 +31,7 @@ from typing import Any, assert_never, cast
 
 from nomercy import bots as botlib
 from nomercy.actions import Action
-from nomercy.engine import new_game, started_event
+from nomercy.engine import GameState, new_game, started_event
 from nomercy.errors import IllegalAction, InvalidAction, InvalidRules, NoMercyError
 from nomercy.events import (
     Caught,
@@ -785,7 +786,7 @@ class RoomManager:
     async def apply(
         self, room: Room, seat: int, action: Action, version: int, ref: str | None = None
     ) -> list[Event]:
-        """Under the room's lock: check the version, check on a clone, store, apply, broadcast.
+        """Under the room's lock: check the version, try on a clone, store, keep the clone, broadcast.
 
         The lock is held while the log entry is committed, so the next message for this
         room is checked against the state this one produced (and refused as stale if it
@@ -811,7 +812,7 @@ class RoomManager:
                 raise ProtocolError(ErrorCode.TOO_LATE, self._too_late(room), ref=ref)
             probe = match.state.clone()
             try:
-                probe.apply(action, seat)
+                events = probe.apply(action, seat)
             except IllegalAction as exc:
                 raise ProtocolError(exc.code, str(exc), ref=ref) from None
             except NoMercyError as exc:
@@ -833,7 +834,7 @@ class RoomManager:
                         "the server could not save that action: the game is paused, try again", ref=ref
                     ) from None
             self._storage_ok(room)
-            events = self._applied(room, seat, action, status, over_after)
+            self._applied(room, seat, action, probe, events, status, over_after)
         self.metrics.action_seconds.observe(time.perf_counter() - began)
         return events
 
@@ -892,13 +893,20 @@ class RoomManager:
         return last == (room.version, seat, str(action))
 
     def _applied(
-        self, room: Room, seat: int, action: Action, status: RoomStatus | None, over_after: bool
-    ) -> list[Event]:
-        """The action is on disk: apply it to the live match and tell everyone."""
+        self,
+        room: Room,
+        seat: int,
+        action: Action,
+        trial: GameState,
+        events: list[Event],
+        status: RoomStatus | None,
+        over_after: bool,
+    ) -> None:
+        """The action is on disk: its trial state becomes the live one; tell everyone."""
         match = room.match
         assert match is not None
         self.metrics.actions.labels("human" if room.controller(seat) is None else "bot").inc()
-        events = match.apply(action, seat)
+        match.adopt(trial, action, seat)
         room.version += 1
         room.last_actor = seat
         if status is not None:
@@ -906,7 +914,6 @@ class RoomManager:
         self._after(room, events)
         if over_after:
             self.broadcast_room(room, now=True)
-        return events
 
     async def next_round(self, room: Room, version: int) -> None:
         """Deal the next round of a match (logged like an action)."""
@@ -1155,6 +1162,11 @@ class RoomManager:
                     room.last_actor = seat
             room.match = match
             room.version = len(stored.log)
+            if match.round_over and stored.last_at is not None:
+                # Between rounds: the pause counts from the round's end, not from this
+                # rebuild (a room taken over mid-pause waits only what was left of it).
+                ago = min(max(0.0, time.time() - stored.last_at), self.settings.between_rounds)
+                room.changed_at = now - ago
         room.chat.extend(self.social.recent_chat(room.id))
         room.removed = self.social.removed_of(room.id)
         self._attach_bots(room)

@@ -88,8 +88,10 @@ class Settings:
     room_update_delay: float = 0.25
     #: After a failed storage write a room waits this long, doubled on every further
     #: failure up to ``storage_retry_max``, and its players are told the game is paused.
+    #: The cap is low on purpose: a room resumes within it once the database answers (one
+    #: small write per paused room and cap is cheap even while it is down).
     storage_retry_base: float = 0.5
-    storage_retry_max: float = 30.0
+    storage_retry_max: float = 2.0
     #: Tests only: let room creation fix the seed. Off by default: a known seed reveals
     #: every hand and the whole draw pile.
     test_options: bool = False

@@ -131,6 +131,9 @@ class StoredRoom:
     state_format: int | None = None
     engine_version: str | None = None
     retired: str | None = None
+    #: ``time.time()`` of the newest log entry's write (None: no entry): how long ago the
+    #: round that ended there ended (a room taken over between rounds waits the rest only).
+    last_at: float | None = None
 
 
 class Storage:
@@ -327,7 +330,9 @@ class Storage:
 def _stored_room(conn: Connection, row: Any) -> StoredRoom:
     seat_rows = conn.execute(select(seats).where(seats.c.room_id == row.id).order_by(seats.c.seat)).all()
     log_rows = conn.execute(
-        select(actions.c.seat, actions.c.action).where(actions.c.room_id == row.id).order_by(actions.c.seq)
+        select(actions.c.seat, actions.c.action, actions.c.at)
+        .where(actions.c.room_id == row.id)
+        .order_by(actions.c.seq)
     ).all()
     return StoredRoom(
         id=row.id,
@@ -340,6 +345,7 @@ def _stored_room(conn: Connection, row: Any) -> StoredRoom:
         state_format=row.state_format,
         engine_version=row.engine_version,
         retired=row.retired,
+        last_at=float(log_rows[-1].at) if log_rows else None,
     )
 
 

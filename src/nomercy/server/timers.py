@@ -15,7 +15,8 @@ next change, which replans):
 
 When storage fails the room is paused (its players are told): the driver then only
 probes storage with one write, after a delay that doubles each time up to
-``storage_retry_max``, and plays no bot and runs out no turn timer meanwhile. Nothing
+``storage_retry_max`` (or at once when the process sees the database answer again:
+:meth:`RoomDriver.retry_now`), and plays no bot and runs out no turn timer meanwhile. Nothing
 was applied that was not stored, so on success the game resumes exactly where it
 stopped, its timers started afresh.
 
@@ -65,12 +66,19 @@ class RoomDriver:
         #: (version, seat) of bot actions the engine refused: never planned again.
         self._refused: set[tuple[int, int]] = set()
         self.backoff = Backoff(self.settings.storage_retry_base, self.settings.storage_retry_max)
+        #: Set to cut a storage back-off short (the database answers again).
+        self._retry = asyncio.Event()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.room.code}")
 
     def poke(self) -> None:
         self.changed.set()
+
+    def retry_now(self) -> None:
+        """Storage is reachable again: end the back-off and probe at once."""
+        self.backoff.succeeded()
+        self._retry.set()
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -101,8 +109,11 @@ class RoomDriver:
             try:
                 await job()
             except StorageUnavailable:
-                # Nothing was applied: wait (longer each time), then plan afresh.
-                await asyncio.sleep(self.backoff.failed())
+                # Nothing was applied: wait (longer each time, unless the database is seen
+                # to answer again meanwhile), then plan afresh.
+                self._retry.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._retry.wait(), self.backoff.failed())
                 continue
             except ProtocolError as exc:
                 log.debug("room %s: job refused: %s", self.room.code, exc.message)
