@@ -13,6 +13,8 @@ and catches a seat left open to a catch whenever the rules let it.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -90,6 +92,26 @@ def load_policy(path: str | Path | None = None) -> Policy:
     return Policy({k: data[k] for k in data.files})
 
 
+def _encoding() -> Any:
+    """``nomercy.rl.encoding``, which needs numpy only. Its package's ``__init__`` registers
+    the environments and needs gymnasium (the ``rl`` extra): without it, the module is
+    loaded from its file alone, so that the bot plays with numpy only."""
+    _numpy()
+    try:
+        from nomercy.rl import encoding
+    except ImportError:
+        name = "nomercy.bots._encoding"
+        if name not in sys.modules:
+            path = Path(__file__).resolve().parent.parent / "rl" / "encoding.py"
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module  # dataclasses look their module up while it loads
+            spec.loader.exec_module(module)
+        return sys.modules[name]
+    return encoding
+
+
 _SHIPPED: list[Policy] = []
 
 
@@ -108,8 +130,7 @@ class LearnedBot(Bot):
             self.policy = _SHIPPED[0]
         else:
             self.policy = load_policy(weights)
-        from nomercy.rl import encoding
-
+        encoding = _encoding()
         self._encoding = encoding
         xp = _numpy()
         self._obs = xp.zeros((1, encoding.OBS_SIZE), xp.float32)
