@@ -83,6 +83,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_benchmarks.py::test_rl_benchmark_writes_every_case_as_json": ("native",),
     "test_benchmarks.py::test_findings_script_prints_every_question_and_the_command": ("native",),
     "test_benchmarks.py::test_findings_script_refuses_bad_sizes": ("native",),
+    "test_benchmarks.py::test_learned_benchmark_prints_every_pairing_its_time_and_the_command": ("native",),
     "test_benchmarks.py::test_browser_frames_benchmark_prints_both_moments_and_the_command": (
         "browser",
         "server",
