@@ -7,7 +7,10 @@
 2. ``learned`` against three ``heuristic`` bots, 4 players (a fair share is 25%).
 3. ``learned`` against ``expert`` (its default budget), 2 players.
 4. ``learned`` against ``random``, 2 players.
-5. Its time per decision (median, p90), on positions of heuristic self-play, 2 and 4
+5. The expert with the network as its prior (``learned:search=true``: the network's pick
+   is the candidate its search protects) against today's expert, 2 players, at the same
+   time per decision (``ms``, with a playout budget that never binds first).
+6. Its time per decision (median, p90), on positions of heuristic self-play, 2 and 4
    players: the view's encoding and the network's forward pass in numpy.
 
 Tournaments use seat rotation and duplicate deals (``nomercy.sim.tournament``): every
@@ -85,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games-4p", type=int, default=1000, help="learned vs 3 heuristic (4p)")
     parser.add_argument("--games-expert", type=int, default=1000, help="learned vs expert (2p)")
     parser.add_argument("--games-random", type=int, default=1000, help="learned vs random (2p)")
+    parser.add_argument("--games-prior", type=int, default=1000, help="expert with the prior vs expert (2p)")
+    parser.add_argument("--ms", type=float, default=5.0, help="time per decision of both experts in case 5")
     parser.add_argument("--decisions", type=int, default=500, help="decisions to time")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args(argv)
@@ -112,6 +117,18 @@ def main(argv: list[str] | None = None) -> int:
             "4. learned vs random, 2 players", "learned,random", 2, args.games_random, s, w, 0.50
         ),
     ]
+    limit = f"ms={args.ms:g}:budget=100000"
+    cases.append(
+        tournament_case(
+            "5. expert with the learned prior vs expert, 2 players, same time per decision",
+            f"learned:search=true:{limit},expert:{limit}",
+            2,
+            args.games_prior,
+            s,
+            w,
+            0.50,
+        )
+    )
     timing = decision_times(args.decisions, args.seed)
     total = time.perf_counter() - start
     print(f"\ntotal {total / 60:.1f} min")

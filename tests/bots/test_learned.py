@@ -96,3 +96,34 @@ def test_playing_needs_numpy_only() -> None:
         "assert 'nomercy.rl.gymnasium_env' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_with_search_the_networks_pick_is_the_candidate_the_expert_protects() -> None:
+    """``search=true``: the expert's search runs over the network's pick first (the one it
+    leaves only for a clear gain) and the heuristic's best others; decisions stay legal."""
+    plain, searching = make("learned"), make("learned", search=True, budget=8, native=False, seed=3)
+    assert isinstance(searching, LearnedBot) and searching.expert is not None
+    search = searching.expert._search
+    first: list[object] = []
+
+    def spy(view: object, seat: int, candidates: list[object]) -> object:
+        first.append(candidates[0])
+        assert len(set(candidates)) == len(candidates)
+        return search(view, seat, candidates)  # type: ignore[arg-type]
+
+    searching.expert._search = spy  # type: ignore[method-assign,assignment]
+    for game in range(3):
+        state = new_game(2, seed=50 + game)
+        for _ in range(15):
+            if state.outcome is not None:
+                break
+            view = player_view(state, state.current)
+            first.clear()
+            choice = searching.choose(view)
+            assert choice in view.legal_actions
+            assert first in ([], [plain.choose(view)])
+            state.apply(choice, state.current)
+    with pytest.raises(ValueError, match="without search"):
+        make("learned", budget=10)
+    with pytest.raises(ValueError, match="search is true or false"):
+        make("learned", search="yes")

@@ -9,6 +9,10 @@ no randomness). Its weights ship in the package (``learned.npz``, float32), trai
 
 Out of turn (U1, U2) it follows a fixed rule, not the network: it calls its own late Uno
 and catches a seat left open to a catch whenever the rules let it.
+
+``search=true`` puts the network inside the expert's search as its prior: the expert's
+sequential halving over candidates, with the network's pick as the one it protects (left
+only for a clear gain on the same sampled worlds) in place of the heuristic's.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from nomercy.actions import CALL_UNO, Action, Catch
 from nomercy.bots import Bot, register
+from nomercy.bots.expert import ExpertBot
+from nomercy.bots.heuristic import score_actions, table_from_view
+from nomercy.events import Event
 from nomercy.views import PlayerView
 
 if TYPE_CHECKING:
@@ -122,8 +129,19 @@ class LearnedBot(Bot):
 
     name: ClassVar[str] = "learned"
 
-    def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, weights: str | None = None, search: bool = False, **expert: Any
+    ) -> None:
         super().__init__(seed)
+        if search not in (True, False):
+            raise ValueError(f"search is true or false, got {search!r}")
+        if expert and not search:
+            raise ValueError(
+                f"learned bot: unknown option(s) {', '.join(sorted(expert))} (without search=true)"
+            )
+        #: With ``search=true``: the expert's search (its options: ``budget``, ``ms``, ...)
+        #: over the network's pick, which it leaves only for a clear gain on the same worlds.
+        self.expert: ExpertBot | None = ExpertBot(seed=seed, **expert) if search else None
         if weights is None:
             if not _SHIPPED:  # loaded once: every tournament game makes a bot
                 _SHIPPED.append(load_policy())
@@ -142,7 +160,26 @@ class LearnedBot(Bot):
         enc.legal_mask(view, self._mask[0])
         index = int(self.policy(self._obs, self._mask)[0])
         action: Action = enc.index_to_action(view, index)
+        if self.expert is not None:
+            return self._search(view, action)
         return action
+
+    def _search(self, view: PlayerView, pick: Action) -> Action:
+        """The expert's search with the network's pick as the candidate it protects, the
+        heuristic's best others after it."""
+        expert = self.expert
+        assert expert is not None and view.seat is not None
+        expert.last_playouts = 0
+        ranked = [a for _, a in score_actions(table_from_view(view), view.legal_actions)]
+        if len(ranked) == 1:
+            return ranked[0]
+        candidates = [pick, *[a for a in ranked if a != pick][: expert.width - 1]]
+        expert.memory.sync(view)
+        return expert._search(view, view.seat, candidates)
+
+    def observe(self, events: list[Event]) -> None:
+        if self.expert is not None:
+            self.expert.observe(events)
 
     def react(self, view: PlayerView) -> Action | None:
         legal = view.legal_actions
