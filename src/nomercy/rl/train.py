@@ -54,7 +54,7 @@ def _torch() -> Any:
 
 @dataclass
 class Config:
-    """Sizes of a run (the defaults: the shipped weights, about 45 minutes on one core)."""
+    """Sizes of a run (the defaults: the shipped weights, about 36 minutes on one core)."""
 
     hidden: int = 256
     bc_samples: int = 300_000
