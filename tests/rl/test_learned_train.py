@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("torch", reason="the train extra is not installed")
-pytest.importorskip("numba", reason="the native engine needs the fast extra")
+pytest.importorskip("nomercy.native", reason="the native engine needs the fast extra")
 
 from nomercy import new_game
 from nomercy.bots.learned import LearnedBot

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 np = pytest.importorskip("numpy", reason="the rl extra is not installed")
-pytest.importorskip("numba", reason="the native engine needs the fast extra")
+pytest.importorskip("nomercy.native", reason="the native engine needs the fast extra")
 
 from nomercy.bots.heuristic import HeuristicBot  # noqa: E402
 from nomercy.rl.encoding import index_to_action  # noqa: E402
