@@ -181,6 +181,37 @@ def bots(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def learned(data: dict[str, Any]) -> list[str]:
+    """``benchmarks/learned.py``: the learned bot's wins in each pairing, its fair share,
+    and the target (2 players against the heuristic, lower bound above 50%)."""
+    rows = []
+    for case in data["tournaments"]:
+        first = case["result"]["bots"][0]
+        low, high = first["ci95"]
+        rows.append(
+            [
+                case["title"].split(". ", 1)[-1],
+                f"{case['games']:,}",
+                _pct(first["wins"] / first["games"]),
+                f"{_pct(low)} - {_pct(high)}",
+                f"{case['bar']:.0%}",
+                "yes" if case["pass"] else "no",
+            ]
+        )
+    header = ["learned against", "games", "learned's wins", "95% CI", "fair share", "lower bound above it"]
+    lines = _rows(header, "lrrrrl", rows)
+    target = data["tournaments"][0]
+    t = data["decision_time"]
+    lines += [
+        "",
+        f"Target (the network alone against the heuristic, 2 players, 95% lower bound above 50%): "
+        f"{'met' if target['pass'] else '**not met**'}. Time per decision "
+        f"({t['parameters']:,} parameters, numpy, {t['decisions_timed']} decisions): "
+        f"median {t['median_us']:.0f} us, p90 {t['p90_us']:.0f} us.",
+    ]
+    return lines
+
+
 def ladder(data: dict[str, Any]) -> list[str]:
     """``nomercy ladder --out benchmarks/results/ladder.json``: the command's own Markdown."""
     from nomercy.sim.ladder import markdown
@@ -250,6 +281,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "rl": rl,
     "simulate": simulate,
     "bots": bots,
+    "learned": learned,
     "ladder": ladder,
     "review_calibration": review_calibration,
     "review_speed": review_speed,

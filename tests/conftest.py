@@ -76,6 +76,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_benchmarks.py::test_rl_benchmark_writes_every_case_as_json": ("native",),
     "test_benchmarks.py::test_findings_script_prints_every_question_and_the_command": ("native",),
     "test_benchmarks.py::test_findings_script_refuses_bad_sizes": ("native",),
+    "test_benchmarks.py::test_learned_benchmark_prints_every_pairing_its_time_and_the_command": ("native",),
     "test_benchmarks.py::test_browser_frames_benchmark_prints_both_moments_and_the_command": (
         "browser",
         "server",
@@ -83,6 +84,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "native": ("native",),
     "rl/test_native_vector.py": ("native",),
     "rl/test_train_smoke.py": ("native", "slow"),
+    "rl/test_selfplay.py": ("native",),
+    "rl/test_learned_train.py": ("native", "slow"),
     "sim/test_native_engine.py": ("native",),
     "sim/test_tournament.py::test_results_do_not_depend_on_the_number_of_workers": ("native",),
     "sim/test_ray_cluster.py": ("ray", "slow"),

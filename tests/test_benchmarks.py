@@ -381,3 +381,21 @@ def test_browser_frames_benchmark_prints_both_moments_and_the_command() -> None:
     out = _run("benchmarks/browser_frames.py", "--runs", "1", "--throttle", "1")
     assert "big draw" in out and "swap" in out and "dropped" in out
     assert "command: .venv/bin/python benchmarks/browser_frames.py" in out
+
+
+def test_learned_benchmark_prints_every_pairing_its_time_and_the_command(tmp_path: Path) -> None:
+    pytest.importorskip("numpy", reason="the learned bot plays with numpy")
+    out_file = tmp_path / "learned.json"
+    args = ["--workers", "1", "--games-2p", "4", "--games-4p", "4", "--games-expert", "2"]
+    args += ["--games-random", "2", "--games-prior", "2", "--ms", "2", "--decisions", "20"]
+    done = _script("benchmarks/learned.py", *args, "--json", str(out_file))
+    assert done.returncode in (0, 1), done.stderr  # 1: the target not met (a few games cannot meet it)
+    for line in ("learned vs heuristic, 2 players", "learned vs 3 heuristic", "learned vs expert", "median "):
+        assert line in done.stdout
+    assert "nomercy tournament --bots learned,heuristic --players 2 --games 4 --seed 1" in done.stdout
+    data = json.loads(out_file.read_text())
+    assert [c["games"] for c in data["tournaments"]] == [4, 4, 2, 2, 2]
+    assert "learned:search=true:ms=2:budget=100000,expert:ms=2:budget=100000" in done.stdout
+    assert data["decision_time"]["decisions_timed"] >= 20 and data["decision_time"]["median_us"] > 0
+    _assert_machine(data, "benchmarks/learned.py --workers 1")
+    assert "| learned vs heuristic, 2 players | 4 |" in _tables().render("learned", tmp_path)

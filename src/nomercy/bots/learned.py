@@ -1,0 +1,188 @@
+"""The learned bot: a small neural network's policy, played with numpy alone.
+
+The network is a multilayer perceptron over the RL observation of its seat
+(``nomercy.rl.encoding.observe``, built from the :class:`~nomercy.PlayerView` only): the
+features ``log(1 + x)``, two hidden layers with ReLU, and one logit per RL action; the
+illegal actions are masked out and the bot plays the most probable legal one (no search,
+no randomness). Its weights ship in the package (``learned.npz``, float32), trained by
+``python -m nomercy.rl.train`` (docs/rl.md); torch is needed to train, never to play.
+
+Out of turn (U1, U2) it follows a fixed rule, not the network: it calls its own late Uno
+and catches a seat left open to a catch whenever the rules let it.
+
+``search=true`` puts the network inside the expert's search as its prior: the expert's
+sequential halving over candidates, with the network's pick as the one it protects (left
+only for a clear gain on the same sampled worlds) in place of the heuristic's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from nomercy.actions import CALL_UNO, Action, Catch
+from nomercy.bots import Bot, register
+from nomercy.bots.expert import ExpertBot
+from nomercy.bots.heuristic import score_actions, table_from_view
+from nomercy.events import Event
+from nomercy.views import PlayerView
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["DEFAULT_WEIGHTS", "LearnedBot", "Policy", "load_policy"]
+
+#: The shipped weights, inside the package.
+DEFAULT_WEIGHTS = "learned.npz"
+#: The arrays a weights file holds: the hidden layers, then the policy head.
+LAYERS = ("w0", "b0", "w1", "b1", "wp", "bp")
+
+
+def _numpy() -> Any:
+    """numpy, or an error that says which extra brings it."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy is installed wherever the tests run
+        raise ImportError(
+            "the learned bot plays with numpy: install it with pip install 'nomercy[learned]'"
+        ) from None
+    return numpy
+
+
+class Policy:
+    """The network's forward pass over a batch, in numpy: ``policy(obs, masks)`` gives the
+    most probable legal action per row (a batched policy for ``nomercy.rl.selfplay``)."""
+
+    def __init__(self, arrays: dict[str, Any]) -> None:
+        xp = _numpy()
+        missing = [k for k in LAYERS if k not in arrays]
+        if missing:
+            raise ValueError(f"the weights lack {', '.join(missing)}: not a learned bot's file")
+        self.layers = [xp.asarray(arrays[k], xp.float32) for k in LAYERS]
+
+    def logits(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        xp = _numpy()
+        w0, b0, w1, b1, wp, bp = self.layers
+        x = xp.log1p(xp.maximum(obs, 0.0, dtype=xp.float32))
+        h = xp.maximum(x @ w0 + b0, 0.0)
+        h = xp.maximum(h @ w1 + b1, 0.0)
+        out: npt.NDArray[np.float32] = h @ wp + bp
+        return out
+
+    def __call__(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+        xp = _numpy()
+        logits = xp.where(masks > 0, self.logits(obs), -xp.inf)
+        best: npt.NDArray[np.int64] = xp.asarray(logits.argmax(axis=1), xp.int64)
+        return best
+
+    @property
+    def size(self) -> int:
+        """Parameters in all."""
+        return sum(int(a.size) for a in self.layers)
+
+
+def load_policy(path: str | Path | None = None) -> Policy:
+    """The policy of a weights file (default: the shipped one)."""
+    xp = _numpy()
+    if path is None:
+        with resources.files("nomercy.bots").joinpath(DEFAULT_WEIGHTS).open("rb") as f:
+            data = xp.load(f)
+            return Policy({k: data[k] for k in data.files})
+    try:
+        data = xp.load(Path(path))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read the learned bot's weights {str(path)!r}: {exc}") from None
+    return Policy({k: data[k] for k in data.files})
+
+
+def _encoding() -> Any:
+    """``nomercy.rl.encoding``, which needs numpy only. Its package's ``__init__`` registers
+    the environments and needs gymnasium (the ``rl`` extra): without it, the module is
+    loaded from its file alone, so that the bot plays with numpy only."""
+    _numpy()
+    try:
+        from nomercy.rl import encoding
+    except ImportError:
+        name = "nomercy.bots._encoding"
+        if name not in sys.modules:
+            path = Path(__file__).resolve().parent.parent / "rl" / "encoding.py"
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module  # dataclasses look their module up while it loads
+            spec.loader.exec_module(module)
+        return sys.modules[name]
+    return encoding
+
+
+_SHIPPED: list[Policy] = []
+
+
+@register("learned")
+class LearnedBot(Bot):
+    """The shipped network's choice from its seat's view (``weights=PATH`` for another
+    file of the same format)."""
+
+    name: ClassVar[str] = "learned"
+
+    def __init__(
+        self, seed: int | None = None, weights: str | None = None, search: bool = False, **expert: Any
+    ) -> None:
+        super().__init__(seed)
+        if search not in (True, False):
+            raise ValueError(f"search is true or false, got {search!r}")
+        if expert and not search:
+            raise ValueError(
+                f"learned bot: unknown option(s) {', '.join(sorted(expert))} (without search=true)"
+            )
+        #: With ``search=true``: the expert's search (its options: ``budget``, ``ms``, ...)
+        #: over the network's pick, which it leaves only for a clear gain on the same worlds.
+        self.expert: ExpertBot | None = ExpertBot(seed=seed, **expert) if search else None
+        if weights is None:
+            if not _SHIPPED:  # loaded once: every tournament game makes a bot
+                _SHIPPED.append(load_policy())
+            self.policy = _SHIPPED[0]
+        else:
+            self.policy = load_policy(weights)
+        encoding = _encoding()
+        self._encoding = encoding
+        xp = _numpy()
+        self._obs = xp.zeros((1, encoding.OBS_SIZE), xp.float32)
+        self._mask = xp.zeros((1, encoding.NUM_ACTIONS), xp.int8)
+
+    def choose(self, view: PlayerView) -> Action:
+        enc = self._encoding
+        enc.observe(view, self._obs[0])
+        enc.legal_mask(view, self._mask[0])
+        index = int(self.policy(self._obs, self._mask)[0])
+        action: Action = enc.index_to_action(view, index)
+        if self.expert is not None:
+            return self._search(view, action)
+        return action
+
+    def _search(self, view: PlayerView, pick: Action) -> Action:
+        """The expert's search with the network's pick as the candidate it protects, the
+        heuristic's best others after it."""
+        expert = self.expert
+        assert expert is not None and view.seat is not None
+        expert.last_playouts = 0
+        ranked = [a for _, a in score_actions(table_from_view(view), view.legal_actions)]
+        if len(ranked) == 1:
+            return ranked[0]
+        candidates = [pick, *[a for a in ranked if a != pick][: expert.width - 1]]
+        expert.memory.sync(view)
+        return expert._search(view, view.seat, candidates)
+
+    def observe(self, events: list[Event]) -> None:
+        if self.expert is not None:
+            self.expert.observe(events)
+
+    def react(self, view: PlayerView) -> Action | None:
+        legal = view.legal_actions
+        if CALL_UNO in legal:
+            return CALL_UNO
+        return next((a for a in legal if isinstance(a, Catch)), None)
