@@ -15,7 +15,9 @@ Two phases, both on the native engine, on CPU:
 Every few updates the greedy policy plays a fixed set of rounds against the heuristic
 (two players) and the best one is written, as the float32 arrays that
 :class:`~nomercy.bots.learned.Policy` reads (the value head is left out: play needs none).
-``--minutes`` caps the wall time of the PPO phase. The defaults make the shipped weights::
+The PPO phase runs ``--updates`` updates (a count, so that a loaded machine reaches the same
+weights later instead of stopping elsewhere); ``--minutes`` is only a safety cap on its wall
+time. The defaults make the shipped weights (about 36 minutes on one idle core)::
 
     python -m nomercy.rl.train --out src/nomercy/bots/learned.npz
 
@@ -62,8 +64,8 @@ class Config:
     envs: int = 256
     league_envs: int = 64
     horizon: int = 32
-    minutes: float = 35.0
-    updates: int = 10_000
+    minutes: float = 110.0
+    updates: int = 990
     lr: float = 1e-4
     snapshot_every: int = 20
     eval_every: int = 10
@@ -301,12 +303,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m nomercy.rl.train", description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("learned.npz"), help="the weights file to write")
     parser.add_argument("--tiny", action="store_true", help="a run of seconds (smoke test)")
-    parser.add_argument("--minutes", type=float, help="wall-time cap of the PPO phase")
+    parser.add_argument("--updates", type=int, help="PPO updates to run (the shipped weights: 990)")
+    parser.add_argument("--minutes", type=float, help="a safety cap on the PPO phase's wall time")
     parser.add_argument("--bc-samples", type=int, help="decisions of the heuristic to clone")
     parser.add_argument("--seed", type=int, help="seed of the run")
     args = parser.parse_args(argv)
     cfg = Config.tiny() if args.tiny else Config()
-    for key in ("minutes", "bc_samples", "seed"):
+    for key in ("updates", "minutes", "bc_samples", "seed"):
         if getattr(args, key) is not None:
             setattr(cfg, key, getattr(args, key))
     train(cfg, args.out)
