@@ -3,8 +3,8 @@
 A review of a round takes seconds (native playouts) to a minute (Python); a hint a fraction
 of that. Neither may slow the rooms in play, so both run in pools of *processes* (a thread
 would hold the interpreter's lock against the event loop), started with ``spawn`` (never a
-fork of a process with threads and open database connections) and lowered in priority
-(``nice``), so the rooms' own work comes first on a busy machine.
+fork of a process with threads and open database connections) and scheduled as idle work
+(Linux's ``SCHED_IDLE``; elsewhere ``nice``), so the rooms' own work always comes first.
 
 The queue is bounded (:class:`ReviewQueue`): at most ``review_queue`` reviews waiting or
 running, ``reviews_per_address`` of one address, ``reviews_per_room`` of one room; beyond
@@ -40,10 +40,15 @@ _progress: Any = None
 
 
 def _start_worker(progress: Any, niceness: int) -> None:
+    """A worker runs only on CPU time the server leaves: Linux's idle scheduling class
+    where it exists, else the lowest priority ``niceness`` allows."""
     global _progress
     _progress = progress
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(niceness)
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(niceness)
 
 
 def review_job(game_id: str, record: dict[str, Any], worlds: int, native: bool) -> str:
@@ -144,6 +149,7 @@ class ReviewQueue:
             pool.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             self.progress_queue.put(None)
+            self.progress_queue.close()
 
     # -- reviews -------------------------------------------------------------------------
 
