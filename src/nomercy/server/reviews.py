@@ -3,8 +3,9 @@
 A review of a round takes seconds (native playouts) to a minute (Python); a hint a fraction
 of that. Neither may slow the rooms in play, so both run in pools of *processes* (a thread
 would hold the interpreter's lock against the event loop), started with ``spawn`` (never a
-fork of a process with threads and open database connections) and scheduled as idle work
-(Linux's ``SCHED_IDLE``; elsewhere ``nice``), so the rooms' own work always comes first.
+fork of a process with threads and open database connections). Review workers are
+scheduled as idle work (Linux's ``SCHED_IDLE``; elsewhere ``nice``), so the rooms' own work
+always comes first; the coach's worker, which a player waits for, is only ``nice``.
 
 The queue is bounded (:class:`ReviewQueue`): at most ``review_queue`` reviews waiting or
 running, ``reviews_per_address`` of one address, ``reviews_per_room`` of one room; beyond
@@ -39,16 +40,20 @@ log = logging.getLogger("nomercy.server")
 _progress: Any = None
 
 
-def _start_worker(progress: Any, niceness: int) -> None:
-    """A worker runs only on CPU time the server leaves: Linux's idle scheduling class
-    where it exists, else the lowest priority ``niceness`` allows."""
+def _start_worker(progress: Any, niceness: int, idle: bool) -> None:
+    """A review worker runs only on CPU time the server leaves (``idle``: Linux's idle
+    scheduling class where it exists); otherwise, and for the coach (a player waits for
+    its answer), at the lower priority ``niceness``."""
     global _progress
     _progress = progress
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (OSError, AttributeError):
-        with contextlib.suppress(OSError, AttributeError):
-            os.nice(niceness)
+    if idle:
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return
+        except (OSError, AttributeError):
+            pass
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(niceness)
 
 
 def review_job(game_id: str, record: dict[str, Any], worlds: int, native: bool) -> str:
@@ -110,10 +115,10 @@ class ReviewQueue:
             max(1, settings.review_workers),
             mp_context=ctx,
             initializer=_start_worker,
-            initargs=(self.progress_queue, settings.review_niceness),
+            initargs=(self.progress_queue, settings.review_niceness, settings.review_idle),
         )
         self.coach = ProcessPoolExecutor(
-            1, mp_context=ctx, initializer=_start_worker, initargs=(None, settings.review_niceness)
+            1, mp_context=ctx, initializer=_start_worker, initargs=(None, settings.review_niceness, False)
         )
         self.jobs: dict[str, Job] = {}
         #: Reviews that failed (in memory: asking again tries again).
@@ -127,7 +132,7 @@ class ReviewQueue:
         while True:
             try:
                 item = self.progress_queue.get()
-            except (EOFError, OSError):
+            except (EOFError, OSError, ValueError):  # the queue was closed: the server stops
                 return
             if item is None:
                 return
