@@ -109,30 +109,48 @@ class ReviewQueue:
     def __init__(self, settings: Settings, store: GameStore) -> None:
         self.settings = settings
         self.store = store
-        ctx = multiprocessing.get_context("spawn")
-        self.progress_queue: Any = ctx.Queue()
-        self.reviews = ProcessPoolExecutor(
-            max(1, settings.review_workers),
-            mp_context=ctx,
-            initializer=_start_worker,
-            initargs=(self.progress_queue, settings.review_niceness, settings.review_idle),
-        )
-        self.coach = ProcessPoolExecutor(
-            1, mp_context=ctx, initializer=_start_worker, initargs=(None, settings.review_niceness, False)
-        )
         self.jobs: dict[str, Job] = {}
         #: Reviews that failed (in memory: asking again tries again).
         self.failed: dict[str, str] = {}
         #: Hints being computed, by (room code, seat): one at a time per seat.
         self.hinting: set[tuple[str, int]] = set()
-        self._reader = threading.Thread(target=self._read_progress, name="review-progress", daemon=True)
-        self._reader.start()
+        # The pools, the progress queue and its reader start with the first review or hint:
+        # a server nobody asks starts no process.
+        self._reviews: ProcessPoolExecutor | None = None
+        self._coach: ProcessPoolExecutor | None = None
+        self._progress: Any = None
+        self._reader: threading.Thread | None = None
+
+    def _review_pool(self) -> ProcessPoolExecutor:
+        if self._reviews is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._progress = ctx.Queue()
+            self._reader = threading.Thread(target=self._read_progress, name="review-progress", daemon=True)
+            self._reader.start()
+            s = self.settings
+            self._reviews = ProcessPoolExecutor(
+                max(1, s.review_workers),
+                mp_context=ctx,
+                initializer=_start_worker,
+                initargs=(self._progress, s.review_niceness, s.review_idle),
+            )
+        return self._reviews
+
+    def _coach_pool(self) -> ProcessPoolExecutor:
+        if self._coach is None:
+            self._coach = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(None, self.settings.review_niceness, False),
+            )
+        return self._coach
 
     def _read_progress(self) -> None:
         while True:
             try:
-                item = self.progress_queue.get()
-            except (EOFError, OSError, ValueError):  # the queue was closed: the server stops
+                item = self._progress.get()
+            except (EOFError, OSError, ValueError, TypeError):  # the queue went away: stopping
                 return
             if item is None:
                 return
@@ -143,18 +161,27 @@ class ReviewQueue:
                 job.progress = max(job.progress, float(share))
 
     def close(self) -> None:
+        """Stop the workers (a review in progress would hold the shutdown for a minute)."""
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()
-        for pool in (self.reviews, self.coach):
-            # A review in progress would hold the shutdown for a minute: its worker is stopped.
+        for pool in (self._reviews, self._coach):
+            if pool is None:
+                continue
             for process in list(getattr(pool, "_processes", {}).values()):
                 with contextlib.suppress(Exception):
                     process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-        with contextlib.suppress(Exception):
-            self.progress_queue.put(None)
-            self.progress_queue.close()
+            with contextlib.suppress(Exception):  # the workers are gone: this returns at once
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._reviews = self._coach = None
+        if self._progress is not None:
+            with contextlib.suppress(Exception):
+                self._progress.put(None)  # the reader ends, then the queue closes
+                if self._reader is not None:
+                    self._reader.join(2.0)
+                self._progress.close()
+                self._progress.join_thread()
+            self._progress = self._reader = None  # its locks are released with it
 
     # -- reviews -------------------------------------------------------------------------
 
@@ -195,7 +222,7 @@ class ReviewQueue:
         s = self.settings
         try:
             text = await loop.run_in_executor(
-                self.reviews, review_job, game.id, game.record, s.review_worlds, s.review_native
+                self._review_pool(), review_job, game.id, game.record, s.review_worlds, s.review_native
             )
             await asyncio.to_thread(self.store.store_review, game.id, text)
         except asyncio.CancelledError:
@@ -221,7 +248,7 @@ class ReviewQueue:
         try:
             s = self.settings
             return await asyncio.get_running_loop().run_in_executor(
-                self.coach, hint_job, record, seed, s.hint_worlds, s.review_native
+                self._coach_pool(), hint_job, record, seed, s.hint_worlds, s.review_native
             )
         finally:
             self.hinting.discard(key)
