@@ -424,3 +424,13 @@ def test_migration_0003_up_and_down(db: str, tmp_path: Path) -> None:
         assert schema.upgrade(engine)[1] == "0003"
     finally:
         engine.dispose()
+
+
+def test_a_match_keeps_its_rounds_with_the_scores(server: ServerProcess) -> None:
+    made, ws = finished_round(server, 60, mode="match", rules={"target_score": 1}, replays="link")
+    (game,) = kept_games(server, made["code"])
+    result = game["result"]
+    assert result["match_winner"] == result["winner"] and result["scores"] == result["points"]
+    body = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
+    assert body["mode"] == "match" and body["round"] == 1
+    assert ws.latest_state()["view"]["outcome"]["winner"] == result["winner"]
