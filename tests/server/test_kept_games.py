@@ -17,11 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, delete, inspect
 
 from nomercy.record import GameRecord, replay
 from nomercy.server import schema
-from nomercy.server.games import GameStore, Kept
+from nomercy.server.games import GameStore, Kept, game_seats, games
 from nomercy.server.reviews import Job, ReviewQueue
 from nomercy.server.settings import Settings
 
@@ -434,3 +434,23 @@ def test_a_match_keeps_its_rounds_with_the_scores(server: ServerProcess) -> None
     body = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
     assert body["mode"] == "match" and body["round"] == 1
     assert ws.latest_state()["view"]["outcome"]["winner"] == result["winner"]
+
+
+def test_a_round_not_yet_kept_when_the_server_stopped_is_kept_at_the_next_start(start_server: Any) -> None:
+    server = start_server(**QUICK)
+    made, ws = finished_round(server, 70, replays="link")
+    (game,) = kept_games(server, made["code"])
+    ws.close()
+    server.stop()
+    engine = create_engine(server.database_url)
+    with engine.begin() as conn:  # as if the process had died before the write
+        conn.execute(delete(game_seats))
+        conn.execute(delete(games))
+    engine.dispose()
+    again = start_server(**QUICK)
+    (kept,) = kept_games(again, made["code"])
+    assert kept["id"] != game["id"] and kept["result"] == game["result"]
+    again.stop()
+    third = start_server(**QUICK)  # kept once: a further start keeps nothing more
+    time.sleep(1.0)
+    assert [g["id"] for g in kept_games(third, made["code"])] == [kept["id"]]

@@ -228,6 +228,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         else:
             await cluster.start()  # adopts the rooms being played that no live process runs
             log.info("nomercy server %s: %d room(s) taken over", cluster.leases.owner, len(manager.rooms))
+        for room in list(manager.rooms.values()):
+            games.round_ended(room)  # a round ended just before a crash is kept now (once)
         app.state.manager = manager
         app.state.cluster = cluster
         app.state.draining = False
