@@ -7,13 +7,25 @@ import { api } from "./api.js";
 const KEY = "nomercy:tokens";
 const LIMIT = 50;
 
+/** Every seat token this browser holds: the kept list, then the rooms' current seats. */
 export function keptTokens() {
-  try { return JSON.parse(localStorage.getItem(KEY) || "[]").filter((t) => t && t.code && t.token); } catch { return []; }
+  const out = [];
+  try {
+    out.push(...JSON.parse(localStorage.getItem(KEY) || "[]").filter((t) => t && t.code && t.token));
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      const m = k && k.match(/^nomercy:(?:seat|removed):(\w+)$/);
+      const saved = m ? JSON.parse(localStorage.getItem(k) || "null") : null;
+      if (saved && saved.token && !out.some((t) => t.token === saved.token)) out.push({ code: m[1], token: saved.token });
+    }
+  } catch { /* private mode, or a value that is not ours */ }
+  return out;
 }
 
 /** Remember a seat's token (newest first, at most 50: the server's limit per request). */
 export function keepToken(code, token) {
-  const rest = keptTokens().filter((t) => t.token !== token);
+  let rest = [];
+  try { rest = JSON.parse(localStorage.getItem(KEY) || "[]").filter((t) => t && t.token !== token); } catch { /* not ours */ }
   try { localStorage.setItem(KEY, JSON.stringify([{ code, token }, ...rest].slice(0, LIMIT))); } catch { /* private mode */ }
 }
 
@@ -37,7 +49,7 @@ function gameLink(id, text) {
 /** "Your games": the rounds this browser's seats played, newest first, each with its result. */
 export async function renderMyGames(ctx) {
   const list = clear($("my-games-list"));
-  const tokens = keptTokens().map((t) => t.token);
+  const tokens = keptTokens().map((t) => t.token).slice(0, LIMIT);
   $("my-games-empty").hidden = false;
   if (!tokens.length) return;
   let games = [];

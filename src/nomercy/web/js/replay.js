@@ -149,7 +149,6 @@ export function createReplay(ctx) {
     timer = null;
     const b = $("rp-play");
     b.setAttribute("aria-pressed", "false");
-    b.firstElementChild.textContent = "▶";
     b.title = ctx.t("replay.play");
     b.setAttribute("aria-label", ctx.t("replay.play"));
   }
@@ -158,7 +157,6 @@ export function createReplay(ctx) {
     timer = setInterval(() => { if (at >= states.length - 1) stop(); else go(at + 1); }, STEP_MS);
     const b = $("rp-play");
     b.setAttribute("aria-pressed", "true");
-    b.firstElementChild.textContent = "⏸";
     b.title = ctx.t("replay.pause");
     b.setAttribute("aria-label", ctx.t("replay.pause"));
   }

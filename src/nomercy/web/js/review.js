@@ -143,9 +143,11 @@ export function createReview(ctx, jump) {
       b.dataset.index = String(d.index);
       b.appendChild(el("strong", "", ctx.t("review.move", { number: d.index + 1, seat: d.seat })));
       const chose = el("span", "chose");
-      renderParts(ctx, chose, ctx.i18n.parts("review.chose", { seat: d.seat }));
-      chose.appendChild(document.createTextNode(" "));
-      const c = chosenLine(d);
+      if (d.chosen_label) {
+        renderParts(ctx, chose, ctx.i18n.parts("review.chose", { seat: d.seat }));
+        chose.appendChild(document.createTextNode(" "));
+      }
+      const c = chosenLine(d); // without the server's label: the event that told the move
       renderParts(ctx, chose, ctx.i18n.parts(c.key, c.params || {}));
       const best = el("span", "best");
       if (d.best_label) {

@@ -36,7 +36,7 @@ function renderStatus(ctx, s) {
     line.textContent = ctx.i18n.line(s.decisions.prompt);
   }
   status.appendChild(line);
-  if (v.outcome && s.endHidden) {
+  if (v.outcome && s.endHidden && !s.replaying) {
     status.appendChild(button("small-btn", ctx.t("end.show"), () => { ctx.store.set({ endHidden: false }); ctx.render(); $("rematch-btn").focus(); }));
   }
 }
