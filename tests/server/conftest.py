@@ -119,6 +119,7 @@ class ServerProcess:
 def reset_postgres(url: str) -> None:
     from sqlalchemy import create_engine
 
+    import nomercy.server.games
     import nomercy.server.leases  # noqa: F401 (its table belongs to the metadata dropped here)
 
     engine = create_engine(url)  # not Storage: a test may have left an older schema behind

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,11 +293,13 @@ def review(
     depth: int = DEFAULT_DEPTH,
     native: bool | None = None,
     start: GameState | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RoundReview:
     """Review every turn decision of ``record`` (of ``seats`` only, when given).
 
     ``start`` replaces the record's deal (a round from a hand-built state); illegal
-    actions raise :class:`ReviewError` naming the first one."""
+    actions raise :class:`ReviewError` naming the first one. ``progress(done, total)`` is
+    called after each action (a server reports how far a review has come)."""
     state = (
         start.clone()
         if start is not None
@@ -315,6 +317,8 @@ def review(
             assert verdict is not None
             verdicts.append(verdict)
         reviewer.apply(action, seat)
+        if progress is not None:
+            progress(reviewer.applied, len(record.actions))
     outcome = reviewer.state.outcome
     return RoundReview(
         state.players,

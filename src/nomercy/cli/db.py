@@ -94,3 +94,38 @@ def downgrade(
     finally:
         engine.dispose()
     typer.echo(f"database: {_name(before)} -> {_name(after)}")
+
+
+@app.command("prune-games")
+def prune_games(
+    days: float = typer.Option(
+        None,
+        "--days",
+        min=0.0,
+        help="Delete the kept games that ended more than this many days ago (default: the serve "
+        "setting, --keep-games-days / NOMERCY_KEEP_GAMES_DAYS, 90).",
+    ),
+    database_url: str = URL_OPTION,
+) -> None:
+    """Delete old kept games (records, reviews, hints); a running server prunes by itself too."""
+    import time
+
+    from nomercy.server.games import GameStore
+    from nomercy.server.settings import Settings
+
+    engine, schema = _engine(database_url)
+    keep = Settings.from_env(keep_games_days=days).keep_games_days
+    try:
+        found = schema.current(engine)
+        if found != schema.head():
+            typer.echo(
+                f"error: the database is at revision {_name(found)}: run nomercy db upgrade first", err=True
+            )
+            raise typer.Exit(1)
+        if keep <= 0:
+            typer.echo("games are kept forever (0 days): nothing pruned")
+            return
+        gone = GameStore(engine).prune(time.time() - keep * 86400)
+    finally:
+        engine.dispose()
+    typer.echo(f"pruned {gone} game(s) that ended more than {keep:g} day(s) ago")

@@ -44,6 +44,12 @@ def serve(
         min=1.0,
         help="Several processes on PostgreSQL: how long a room's lease lasts unrenewed (default 10).",
     ),
+    keep_games_days: float = typer.Option(
+        None,
+        "--keep-games-days",
+        min=0.0,
+        help="Days each finished round is kept for its replay and review (default 90; 0: forever).",
+    ),
 ) -> None:
     """Serve online rooms: create a room in the browser, share the code, play.
 
@@ -70,6 +76,7 @@ def serve(
         allowed_hosts=_split(allowed_hosts),
         forwarded_allow_ips=_split(forwarded_allow_ips),
         lease_seconds=lease_seconds,
+        keep_games_days=keep_games_days,
         log_format=log_format,
         log_level=log_level,
     )

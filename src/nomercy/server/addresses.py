@@ -283,14 +283,20 @@ class FrontDoor:
 
 
 async def refuse(
-    scope: Mapping[str, Any], receive: Any, send: Any, status: int, code: str, message: str
+    scope: Mapping[str, Any],
+    receive: Any,
+    send: Any,
+    status: int,
+    code: str,
+    message: str,
+    extra: Mapping[str, Any] | None = None,
 ) -> None:
     """Answer an HTTP request with the API's error body, or refuse a WebSocket handshake."""
     if scope["type"] == "websocket":
         await receive()  # websocket.connect
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
         return
-    body = json.dumps({"detail": {"code": code, "message": message}}).encode()
+    body = json.dumps({"detail": {"code": code, "message": message, **(extra or {})}}).encode()
     await send(
         {
             "type": "http.response.start",

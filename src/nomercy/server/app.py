@@ -16,6 +16,8 @@ HTTP API (JSON; errors are ``{"detail": {"code", "message"}}`` with the codes of
 - ``POST /api/rooms/{code}/kick``    host: remove a player (a bot takes the seat)
 - ``POST /api/rooms/{code}/readmit`` host: let a removed player back in (undo a kick)
 - ``POST /api/rooms/{code}/rematch`` host: after the game, deal a new one at the same table
+- kept games, replays and reviews (``/api/games/...``, ``/api/records/replay``, ``/g/{id}``):
+  :mod:`nomercy.server.kept`
 
 The browser client is served from the package's ``web/`` folder: ``/`` and the invite
 link ``/join/{code}`` return ``index.html``; ``/static/...`` the rest; the icons and
@@ -54,8 +56,11 @@ from nomercy.server import protocol as P
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
 from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
+from nomercy.server.games import GameStore
 from nomercy.server.health import readiness
 from nomercy.server.inputs import BodyLimit
+from nomercy.server.kept import Games
+from nomercy.server.kept import router as games_router
 from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
 from nomercy.server.logs import room_var, setup
@@ -98,6 +103,8 @@ _STATUS = {
     ErrorCode.SERVER_ERROR: 500,
     ErrorCode.ROOM_MOVING: 503,
     ErrorCode.ROOM_RETIRED: 410,
+    ErrorCode.BUSY: 429,
+    ErrorCode.TOO_LARGE: 413,
 }
 
 #: connect-src 'self' covers ws:// and wss:// to this very host: the policy never copies
@@ -212,6 +219,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             driver.start()
 
         manager.on_new_room = on_new_room
+        games = Games(settings, GameStore(storage.engine))
+        manager.on_round_end = games.round_ended  # every finished round is kept
+        app.state.games = games
         if cluster is None:
             loaded = manager.load()
             log.info("nomercy server: %d room(s) restored from storage", loaded)
@@ -233,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.room_creation = per_minute(settings.rooms_per_minute)
         app.state.sockets = SocketCounter(settings.max_sockets_per_address)
         app.state.hosts = HostPolicy(settings.allowed_hosts)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(manager))
+        sweeper = asyncio.get_running_loop().create_task(_sweep(manager, games))
         try:
             yield
         finally:
@@ -242,6 +252,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for room in list(manager.rooms.values()):
                 if room.driver is not None:
                     await room.driver.stop()
+            await games.settle()  # the rounds that just ended are kept
+            games.close()
             storage.close()
 
     app = FastAPI(title="nomercy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -251,10 +263,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
         request.app.state.manager.metrics.refused(exc.code, "http")
-        headers = {"Retry-After": "1"} if exc.code == ErrorCode.ROOM_MOVING else None
+        headers = None
+        if exc.code == ErrorCode.ROOM_MOVING:
+            headers = {"Retry-After": "1"}
+        elif exc.code == ErrorCode.BUSY:
+            headers = {"Retry-After": "5"}
+        extra = getattr(exc, "extra", None) or {}  # a kept game's refusal says more (room, step)
+        status = getattr(exc, "status", None) or _STATUS.get(exc.code, 400)
         return JSONResponse(
-            {"detail": {"code": exc.code, "message": exc.message}},
-            status_code=_STATUS.get(exc.code, 400),
+            {"detail": {"code": exc.code, "message": exc.message, **extra}},
+            status_code=status,
             headers=headers,
         )
 
@@ -355,6 +373,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"ready": ready, "reason": reason}, status_code=200 if ready else 503)
 
     app.add_api_websocket_route("/ws", websocket_endpoint)
+    app.include_router(games_router)  # kept games, replays, reviews (nomercy.server.kept)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])
@@ -364,6 +383,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.api_route("/join/{code}", methods=["GET", "HEAD"])
     async def invite(request: Request, code: str) -> HTMLResponse:
         return page(request, f"/join/{code}" if re.fullmatch(P.CODE_PATTERN, code.upper()) else "/")
+
+    @app.api_route("/g/{game_id}", methods=["GET", "HEAD"])
+    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+        """A kept game's replay: the client reads the path and asks the API for the game."""
+        return page(request, f"/g/{game_id}" if re.fullmatch(r"[A-Za-z0-9_-]{16,32}", game_id) else "/")
 
     def page(request: Request, path: str) -> HTMLResponse:
         """index.html with absolute preview URLs: Open Graph asks for absolute ``og:image``
@@ -402,15 +426,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.mount("/i18n", StaticFiles(directory=CATALOGS), name="i18n")
     # The last added runs first: the real client address and the Host check, then the body.
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        max_depth=settings.max_json_depth,
+        files={"/api/records/replay": settings.max_record_bytes},
+    )
     app.add_middleware(FrontDoor, settings=settings)
     return app
 
 
-async def _sweep(manager: RoomManager) -> None:
-    """Expire idle lobbies, reclaim finished rooms, forget idle ones (see ``RoomManager.sweep``)."""
+async def _sweep(manager: RoomManager, games: Games) -> None:
+    """Expire idle lobbies, reclaim finished rooms, forget idle ones (see ``RoomManager.sweep``);
+    prune the kept games past their retention (one indexed delete)."""
     while True:
         await asyncio.sleep(manager.settings.sweep_seconds)
+        try:
+            gone = await games.prune()
+        except Exception:
+            log.exception("pruning kept games failed")
+        else:
+            if gone:
+                log.info("pruned %d kept game(s) past %g days", gone, manager.settings.keep_games_days)
         try:
             removed = await manager.sweep(time.monotonic())
         except Exception:

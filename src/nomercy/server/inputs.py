@@ -49,18 +49,25 @@ class BodyLimit:
     The body is read here (it is small by construction) and handed on in one piece.
     """
 
-    def __init__(self, app: Any, max_bytes: int, max_depth: int) -> None:
+    def __init__(
+        self, app: Any, max_bytes: int, max_depth: int, files: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_depth = max_depth
+        #: Paths that take a file (a game record) instead of a small message: their own
+        #: size limit; the route itself reads the file and names the step that fails.
+        self.files = dict(files or {})
 
     async def __call__(self, scope: Mapping[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        file_limit = self.files.get(scope["path"])
+        limit = file_limit if file_limit is not None else self.max_bytes
         for key, value in scope["headers"]:
-            if key.lower() == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                await self._too_large(scope, receive, send)
+            if key.lower() == b"content-length" and value.isdigit() and int(value) > limit:
+                await self._too_large(scope, receive, send, limit, file_limit is not None)
                 return
         chunks: list[bytes] = []
         size = 0
@@ -70,14 +77,14 @@ class BodyLimit:
                 return  # the client went away before its body ended
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(scope, receive, send)
+            if size > limit:
+                await self._too_large(scope, receive, send, limit, file_limit is not None)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body and not json_depth_ok(body, self.max_depth):
+        if body and file_limit is None and not json_depth_ok(body, self.max_depth):
             await refuse(
                 scope,
                 receive,
@@ -98,12 +105,11 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, scope: Mapping[str, Any], receive: Any, send: Any) -> None:
+    async def _too_large(
+        self, scope: Mapping[str, Any], receive: Any, send: Any, limit: int, file: bool
+    ) -> None:
+        what = "a record file" if file else "request bodies"
+        extra = {"step": "read", "detail": f"the file is over {limit} bytes"} if file else None
         await refuse(
-            scope,
-            receive,
-            send,
-            413,
-            ErrorCode.TOO_LARGE,
-            f"request bodies may be {self.max_bytes} bytes at most",
+            scope, receive, send, 413, ErrorCode.TOO_LARGE, f"{what} may be {limit} bytes at most", extra
         )

@@ -69,6 +69,12 @@ class ErrorCode:
     #: the server was upgraded to an engine that cannot continue this game exactly: it has
     #: ended (its record is kept); the message says which versions
     ROOM_RETIRED = "room_retired"
+    #: the review queue or a bound on reviews or hints is full: try again in a moment
+    BUSY = "busy"
+    #: a hint where the coach is not allowed (another person at the table, coach off)
+    HINT_NOT_ALLOWED = "hint_not_allowed"
+    #: a record file that cannot be replayed (the error names the step that failed)
+    BAD_RECORD = "bad_record"
 
 
 def _clean_text(value: str, what: str, limit: int) -> str:
@@ -140,8 +146,14 @@ class RematchMessage(_Request):
     ready: bool = True
 
 
+class HintMessage(_Request):
+    """A seated player asks the coach for a suggestion for their decision now."""
+
+    type: Literal["hint"]
+
+
 ClientMessage = Annotated[
-    Hello | ActionMessage | ChatMessage | ReactMessage | PingMessage | RematchMessage,
+    Hello | ActionMessage | ChatMessage | ReactMessage | PingMessage | RematchMessage | HintMessage,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -173,6 +185,11 @@ class CreateRoom(_Nickname):
     mode: Literal["round", "match"] = "round"
     #: Seconds per turn before the server draws/takes for an idle player; 0/None: off.
     turn_seconds: Annotated[int, Field(ge=0, le=3600)] | None = None
+    #: Who may open the room's kept games: its players (seat tokens) or anyone with the link.
+    replays: Literal["players", "link"] = "players"
+    #: The host allows the coach's hints at a table with other people (with bots only,
+    #: hints are always allowed).
+    coach: bool = False
     #: Tests only (refused unless the server runs with ``test_options``): the match seed.
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 
@@ -289,6 +306,16 @@ class ErrorMessage(_Model):
     ref: str | None = None
     #: The room's current state version, so a stale client can resynchronise.
     version: int | None = None
+
+
+class HintOut(_Model):
+    """The coach's answer: one of the seat's choices, its win chance and the 95% margin."""
+
+    type: Literal["hint"] = "hint"
+    decision: dict[str, Any]
+    win: float
+    margin: float
+    version: int
 
 
 class Pong(_Model):

@@ -295,6 +295,8 @@ class RoomManager:
         self.metrics.watch(lambda: self.rooms.values())
         #: Called with each new room to start its driver (set by the app).
         self.on_new_room: Any = None
+        #: Called with a room whose round just ended (the app keeps the round: nomercy.server.kept).
+        self.on_round_end: Any = None
         #: Several processes: :class:`nomercy.server.cluster.Cluster` (rooms are opened on
         #: demand under a lease); None for one process (every room lives here).
         self.cluster: Any = None
@@ -906,6 +908,11 @@ class RoomManager:
         self._after(room, events)
         if over_after:
             self.broadcast_room(room, now=True)
+            if self.on_round_end is not None:
+                try:
+                    self.on_round_end(room)
+                except Exception:  # keeping the round never stops the game
+                    log.exception("keeping a round of room %s failed", room.code)
         return events
 
     async def next_round(self, room: Room, version: int) -> None:

@@ -99,6 +99,25 @@ class Settings:
     #: (a process that stops renewing loses its rooms after this long; one that dies
     #: loses them at once).
     lease_seconds: float = 10.0
+    #: Days a kept game (every finished round, its record and review) is kept; 0: forever.
+    #: The sweep prunes older ones; so does ``nomercy db prune-games``.
+    keep_games_days: float = 90.0
+    #: Largest record file ``POST /api/records/replay`` accepts, in bytes.
+    max_record_bytes: int = 262_144
+    #: Worker processes that compute reviews (the coach has one more of its own).
+    review_workers: int = 1
+    #: Reviews waiting or running at once; beyond, a request is refused with ``busy``.
+    review_queue: int = 8
+    #: Reviews one client address, and one room, may have waiting or running at once.
+    reviews_per_address: int = 2
+    reviews_per_room: int = 2
+    #: Sampled worlds per decision of a review, and of a hint (``nomercy.bots.review``).
+    review_worlds: int = 200
+    hint_worlds: int = 200
+    #: Reviews and hints use the native engine when the ``fast`` extra is installed.
+    review_native: bool = True
+    #: How much the review workers give way to the server on a busy machine (``nice``).
+    review_niceness: int = 10
     #: Log lines: ``text`` or ``json`` (one object per line, with room and seat).
     log_format: str = "text"
     #: Level of the server's own log lines (``debug``, ``info``, ``warning``...).

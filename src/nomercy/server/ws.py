@@ -93,6 +93,8 @@ class Connection:
         self.bucket = TokenBucket(self.settings.message_rate, self.settings.message_burst)
         self.room: Room | None = None
         self.client: Client | None = None
+        #: Hints being worked out for this connection (kept referenced until done).
+        self.hints: set[asyncio.Task[None]] = set()
 
     async def run(self) -> None:
         headers = self.ws.headers
@@ -218,6 +220,22 @@ class Connection:
                 self.manager.react(room, client.seat, msg.reaction)
         elif isinstance(msg, P.RematchMessage):
             self.manager.confirm_rematch(room, client.seat, msg.ready)
+        elif isinstance(msg, P.HintMessage):
+            # Worked out in a worker process; the reader goes on meanwhile.
+            task = asyncio.get_running_loop().create_task(self._hint(room, client))
+            self.hints.add(task)
+            task.add_done_callback(self.hints.discard)
+
+    async def _hint(self, room: Room, client: Client) -> None:
+        """The coach's answer, or the refusal, to this connection only."""
+        try:
+            text = await self.ws.app.state.games.hint(self.manager, room, client.seat)
+        except ProtocolError as exc:
+            text = error_text(exc)
+        except Exception:
+            log.warning("a hint failed", exc_info=True)
+            text = error_text(ProtocolError(ErrorCode.SERVER_ERROR, "the coach could not answer: ask again"))
+        client.send(text)
 
     async def hello(self, msg: P.Hello) -> None:
         if self.client is not None:

@@ -1,0 +1,407 @@
+"""Kept games over HTTP and the coach over the WebSocket (``docs/protocol.md``, "Kept games").
+
+:class:`Games` keeps each round as it ends (the rooms' hook, written off the event loop),
+checks who may open a game (the room's ``replays`` setting), prunes by the operator's
+retention, and answers the coach's hints. :data:`router` holds the routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from typing import TYPE_CHECKING, Annotated, Any, cast
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import Response
+from pydantic import Field
+
+from nomercy.actions import Action
+from nomercy.decisions import decisions
+from nomercy.server import protocol as P
+from nomercy.server.games import ACCESS, Game, GameStore, Kept
+from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.replays import RecordRefused, read_record, replay_frames, result_of
+from nomercy.server.reviews import ReviewQueue
+from nomercy.server.settings import Settings
+from nomercy.server.storage import token_hash
+from nomercy.views import player_view
+
+if TYPE_CHECKING:
+    from nomercy.server.rooms import Room, RoomManager
+
+log = logging.getLogger("nomercy.server")
+
+#: What a game id looks like (``secrets.token_urlsafe(16)``); anything else is simply unknown.
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
+#: Keeping a round is tried this often (with a growing pause) before it is given up and logged.
+KEEP_TRIES = 5
+
+
+class GameError(ProtocolError):
+    """A refusal whose ``detail`` says more than code and message (``room``, ``step``...)."""
+
+    def __init__(self, code: str, message: str, status: int | None = None, **extra: Any) -> None:
+        super().__init__(code, message)
+        self.status = status
+        self.extra = extra
+
+
+def not_found() -> GameError:
+    return GameError(ErrorCode.NOT_FOUND, "no such game")
+
+
+def player_name(room: Room, seat: int) -> str:
+    from nomercy.server.rooms import bot_name
+
+    s = room.seats[seat]
+    if s.kind == "human" and s.nickname:
+        return s.nickname
+    return bot_name(seat, str(room.config.get("bot", "random")))
+
+
+class Games:
+    """Kept games, reviews and hints of one server process."""
+
+    def __init__(self, settings: Settings, store: GameStore) -> None:
+        self.settings = settings
+        self.store = store
+        self.queue = ReviewQueue(settings, store)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def close(self) -> None:
+        self.queue.close()
+
+    # -- keeping -------------------------------------------------------------------------
+
+    def kept_of(self, room: Room) -> Kept | None:
+        """The round that just ended in ``room``, as it is kept."""
+        match = room.match
+        if match is None or not match.round_over or not match.rounds:
+            return None
+        record = match.record.to_dict()
+        last = match.rounds[-1]
+        result: dict[str, Any] = {
+            "winner": last.winner,
+            "reason": last.reason,
+            "points": list(last.points),
+            "knocked_out": list(last.knocked_out),
+        }
+        if room.mode == "match":
+            result["scores"] = list(match.scores)
+            result["match_winner"] = match.winner
+        access = str(room.config.get("replays", ACCESS[0]))
+        return Kept(
+            room_id=room.id,
+            room_code=room.code,
+            seq=room.version,
+            round=match.round_number,
+            access=access if access in ACCESS else ACCESS[0],
+            info={
+                "preset": str(room.config.get("preset", "no_mercy")),
+                "mode": room.mode,
+                "rules": room.rules.to_dict(),
+                "players": [
+                    {"seat": s.seat, "name": player_name(room, s.seat), "bot": s.kind != "human"}
+                    for s in room.seats
+                ],
+                "result": result,
+            },
+            record=record,
+            tokens={s.seat: s.token_hash for s in room.seats if s.kind == "human" and s.token_hash},
+            start_seq=room.version - len(match.record.actions),
+        )
+
+    def round_ended(self, room: Room) -> None:
+        """The rooms' hook at the end of every round: keep it, off the event loop."""
+        kept = self.kept_of(room)
+        if kept is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._keep(kept))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _keep(self, kept: Kept) -> None:
+        for attempt in range(KEEP_TRIES):
+            try:
+                game_id = await asyncio.to_thread(self.store.keep, kept)
+                log.info("round %d of room %s kept as game %s", kept.round, kept.room_code, game_id)
+                return
+            except Exception:
+                log.warning(
+                    "keeping a round of room %s failed (try %d)", kept.room_code, attempt + 1, exc_info=True
+                )
+                await asyncio.sleep(min(30.0, 0.5 * 2**attempt))
+        log.error("round %d of room %s could not be kept", kept.round, kept.room_code)
+
+    async def settle(self) -> None:
+        """Wait for the rounds being kept (tests; shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def prune(self, now: float | None = None) -> int:
+        days = self.settings.keep_games_days
+        if days <= 0:
+            return 0
+        cutoff = (now if now is not None else time.time()) - days * 86400
+        return await asyncio.to_thread(self.store.prune, cutoff)
+
+    # -- reading -------------------------------------------------------------------------
+
+    async def open(self, game_id: str, authorization: str | None) -> Game:
+        """The game, if this request may open it: 404 for an unknown id, 403 (naming the
+        room) for a players-only game without one of its players' tokens."""
+        if not GAME_ID.match(game_id):
+            raise not_found()
+        game = await asyncio.to_thread(self.store.get, game_id)
+        if game is None:
+            raise not_found()
+        if game.access == "link":
+            return game
+        token = _bearer(authorization)
+        if token is not None and await asyncio.to_thread(self.store.allowed, game_id, token_hash(token)):
+            return game
+        raise GameError(
+            ErrorCode.FORBIDDEN,
+            "only the players of this game's room may open it: send your seat token of room "
+            + game.room_code,
+            room=game.room_code,
+        )
+
+    # -- the coach -----------------------------------------------------------------------
+
+    @staticmethod
+    def coach_allowed(room: Room, seat: int) -> bool:
+        """Hints cannot spoil a game between people: every other seat is a bot (not a
+        stand-in for an absent person), or the host allowed the coach."""
+        if bool(room.config.get("coach", False)):
+            return True
+        return all(s.kind == "bot" for s in room.seats if s.seat != seat)
+
+    async def hint(self, manager: RoomManager, room: Room, seat: int | None) -> str:
+        """The ``hint`` message for ``seat``, or a refusal."""
+        if seat is None or not self.coach_allowed(room, seat):
+            raise ProtocolError(
+                ErrorCode.HINT_NOT_ALLOWED,
+                "the coach helps only at a table of bots, or where the host allowed it"
+                if seat is not None
+                else "spectators get no hints",
+            )
+        match = room.match
+        if match is None:
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the game has not started")
+        if match.round_over:
+            raise ProtocolError(ErrorCode.GAME_OVER, "the round is over")
+        if match.state.current != seat:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "the coach answers when it is your decision")
+        version = room.version
+        step = len(match.record.actions)
+        record = match.record.to_dict()
+        found = await self.queue.hint(room.code, seat, record, seed=version)
+        if found is None or room.version != version or room.match is not match:
+            raise ProtocolError(ErrorCode.STALE, "the table moved on before the hint was ready: ask again")
+        text, win, stderr = found
+        choice = _choice(match.state, seat, text)
+        if (seat, step) not in match.record.hints:
+            match.record.hints.append((seat, step))
+        try:
+            await asyncio.to_thread(self.store.note_hint, room.id, version, seat, step)
+        except Exception:  # the hint stays in the round's record in memory
+            log.warning("noting a hint of room %s failed", room.code, exc_info=True)
+        return P.HintOut(
+            decision=choice, win=round(win, 4), margin=round(1.96 * stderr, 4), version=version
+        ).model_dump_json()
+
+
+def _choice(state: Any, seat: int, action: str) -> dict[str, Any]:
+    """The seat's choice (as in ``state.decisions.choices``) that plays ``action``."""
+    wanted = Action.parse(action)
+    chosen = cast(list[dict[str, Any]], decisions(player_view(state, seat)).to_dict()["choices"])
+    for choice in chosen:
+        if Action.parse(choice["action"]) == wanted:
+            return dict(choice)
+    return {"action": action, "kind": None, "label": None, "cost": None}
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
+def games_of(request: Request) -> Games:
+    return request.app.state.games  # type: ignore[no-any-return]
+
+
+def _client(request: Request) -> str:
+    from nomercy.server.addresses import limit_key
+
+    return limit_key(request.client.host) if request.client else "?"
+
+
+class MineRequest(P._Request):
+    """The seat tokens a browser keeps."""
+
+    tokens: Annotated[
+        list[Annotated[str, Field(min_length=16, max_length=64)]], Field(min_length=1, max_length=50)
+    ]
+
+
+router = APIRouter()
+
+
+def game_body(game: Game) -> dict[str, Any]:
+    """``GET /api/games/{id}``: the game with its frames (see ``docs/protocol.md``)."""
+    from nomercy.record import GameRecord
+
+    record = GameRecord.from_dict(game.record)
+    replayed = replay_frames(record)
+    return {
+        "id": game.id,
+        "room": game.room_code,
+        "round": game.round,
+        "finished_at": game.finished_at,
+        "access": game.access,
+        **_shape(game.info, record.to_dict(), replayed.frames, record.hints),
+    }
+
+
+def _shape(
+    info: dict[str, Any], record: dict[str, Any], frames: list[dict[str, Any]], hints: list[tuple[int, int]]
+) -> dict[str, Any]:
+    return {
+        "preset": info.get("preset"),
+        "mode": info.get("mode"),
+        "rules": info.get("rules"),
+        "players": info.get("players"),
+        "result": info.get("result"),
+        "hints": [{"seat": seat, "step": step} for seat, step in hints],
+        "record": record,
+        "frames": frames,
+    }
+
+
+@router.get("/api/games/{game_id}")
+async def get_game(request: Request, game_id: str, authorization: str | None = Header(None)) -> Any:
+    game = await games_of(request).open(game_id, authorization)
+    body = await asyncio.to_thread(game_body, game)
+    return Response(json.dumps(body), media_type="application/json")
+
+
+@router.get("/api/games/{game_id}/record")
+async def get_record(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
+    game = await games_of(request).open(game_id, authorization)
+    return Response(
+        json.dumps(game.record, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="nomercy-{game.id}.json"'},
+    )
+
+
+@router.post("/api/records/replay")
+async def replay_file(request: Request) -> Response:
+    settings = games_of(request).settings
+    raw = await request.body()
+
+    def build() -> dict[str, Any]:
+        record = read_record(raw, settings.max_record_bytes)
+        replayed = replay_frames(record)
+        players = [{"seat": s, "name": f"P{s}", "bot": None} for s in range(record.players)]
+        info = {
+            "preset": None,
+            "mode": "round",
+            "rules": record.rules.to_dict(),
+            "players": players,
+            "result": result_of(replayed.state),
+        }
+        return {
+            "id": None,
+            "room": None,
+            "round": None,
+            "finished_at": None,
+            "access": None,
+            **_shape(info, record.to_dict(), replayed.frames, record.hints),
+        }
+
+    try:
+        body = await asyncio.to_thread(build)
+    except RecordRefused as exc:
+        raise GameError(
+            ErrorCode.TOO_LARGE if exc.too_large else ErrorCode.BAD_RECORD,
+            str(exc),
+            413 if exc.too_large else 400,
+            step=exc.step,
+            detail=exc.detail,
+        ) from None
+    return Response(json.dumps(body), media_type="application/json")
+
+
+@router.get("/api/rooms/{code}/games")
+async def room_games(request: Request, code: str) -> dict[str, Any]:
+    games = games_of(request)
+    code = code.upper()
+    manager = request.app.state.manager
+    room_id = await asyncio.to_thread(_room_id, manager, code) if re.fullmatch(P.CODE_PATTERN, code) else None
+    if room_id is None:
+        request.app.state.join_failures.charge(_client(request))
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"no room with the code {code[:12]}")
+    kept = await asyncio.to_thread(games.store.of_room, room_id)
+    return {
+        "games": [
+            {
+                "id": g.id,
+                "round": g.round,
+                "finished_at": g.finished_at,
+                "result": g.info.get("result"),
+                "access": g.access,
+            }
+            for g in kept
+        ]
+    }
+
+
+def _room_id(manager: Any, code: str) -> int | None:
+    from sqlalchemy import select
+
+    from nomercy.server.storage import rooms
+
+    with manager.storage.engine.connect() as conn:
+        row = conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first()
+    return int(row.id) if row is not None else None
+
+
+@router.post("/api/games/mine")
+async def my_games(request: Request, body: MineRequest) -> dict[str, Any]:
+    store = games_of(request).store
+    found = await asyncio.to_thread(store.mine, [token_hash(t) for t in body.tokens])
+    return {
+        "games": [
+            {
+                "id": g.id,
+                "room": g.room_code,
+                "round": g.round,
+                "finished_at": g.finished_at,
+                "seat": seat,
+                "result": g.info.get("result"),
+            }
+            for g, seat in found
+        ]
+    }
+
+
+@router.post("/api/games/{game_id}/review", status_code=202)
+async def ask_review(
+    request: Request, game_id: str, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    games = games_of(request)
+    game = await games.open(game_id, authorization)
+    return await games.queue.request(game, _client(request))
+
+
+@router.get("/api/games/{game_id}/review")
+async def get_review(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
+    games = games_of(request)
+    game = await games.open(game_id, authorization)
+    return Response(json.dumps(await games.queue.status(game.id)), media_type="application/json")

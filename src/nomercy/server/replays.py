@@ -1,0 +1,121 @@
+"""A kept round as the replay page shows it: every step's table with every hand, and its events.
+
+Built from the record alone with the engine (``new_game`` then each action), so a kept
+game and an uploaded record file are shown alike. The events are in the shape of protocol
+2's ``state.events`` (:func:`nomercy.server.seen.event_dicts`) but unredacted, and the
+table is a spectator's view (:func:`nomercy.player_view`) with ``hands`` added: a round is
+only replayed once it has ended, so nothing is hidden any more.
+
+A record file from outside is read in steps (:func:`read_record`), each failure naming
+its step: ``read`` (bytes), ``parse`` (JSON), ``load`` (a record), ``replay`` (the rules).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from nomercy.engine import GameState, new_game, started_event
+from nomercy.errors import NoMercyError
+from nomercy.record import GameRecord
+from nomercy.server.seen import event_dicts
+from nomercy.views import player_view
+
+#: The longest record replayed from a file (a real round has a few hundred actions).
+MAX_ACTIONS = 5000
+
+
+class RecordRefused(Exception):
+    """A record that cannot be shown; ``step`` is where it failed (read/parse/load/replay)."""
+
+    def __init__(self, step: str, detail: str, *, too_large: bool = False) -> None:
+        super().__init__(f"the record cannot be replayed ({step}): {detail}")
+        self.step = step
+        self.detail = detail
+        self.too_large = too_large
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A round replayed: its frames and how it ended."""
+
+    frames: list[dict[str, Any]]
+    state: GameState
+
+
+def table(state: GameState) -> dict[str, Any]:
+    """The table as a spectator sees it, with every hand (``hands``: card codes per seat)."""
+    view = player_view(state, None).to_dict()
+    view["hands"] = [[c.code for c in hand] for hand in state.hands]
+    return view
+
+
+def replay_frames(record: GameRecord) -> Replayed:
+    """Frame 0 is the deal; frame n the table after action n - 1. Raises
+    :class:`RecordRefused` (step ``load`` or ``replay``) naming the action that fails."""
+    try:
+        state = new_game(record.players, record.rules, record.seed, record.dealer, record.sitting_out)
+    except (NoMercyError, ValueError) as exc:
+        raise RecordRefused("load", f"the round cannot be dealt: {exc}") from None
+    hinted = {(seat, n) for seat, n in record.hints}
+    frames: list[dict[str, Any]] = [
+        {
+            "action": None,
+            "seat": None,
+            "hint": False,
+            "events": event_dicts([started_event(state)]),
+            "table": table(state),
+        }
+    ]
+    for i, (seat, action) in enumerate(record.actions):
+        try:
+            events = state.apply(action, seat)
+        except NoMercyError as exc:
+            raise RecordRefused("replay", f"action {i} ({action} by P{seat}) is refused: {exc}") from None
+        frames.append(
+            {
+                "action": str(action),
+                "seat": seat,
+                "hint": (seat, i) in hinted,
+                "events": event_dicts(events),
+                "table": table(state),
+            }
+        )
+    return Replayed(frames, state)
+
+
+def read_record(raw: bytes, max_bytes: int) -> GameRecord:
+    """A record file's bytes as a record, or :class:`RecordRefused` naming the step."""
+    if len(raw) > max_bytes:
+        raise RecordRefused("read", f"the file is over {max_bytes} bytes", too_large=True)
+    if not raw.strip():
+        raise RecordRefused("read", "the file is empty")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordRefused("read", f"the file is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise RecordRefused("parse", f"not JSON: {exc}") from None
+    try:
+        record = GameRecord.from_dict(data)
+    except NoMercyError as exc:
+        raise RecordRefused("load", str(exc)) from None
+    if len(record.actions) > MAX_ACTIONS:
+        raise RecordRefused("load", f"{len(record.actions)} actions: a record may hold {MAX_ACTIONS} at most")
+    return record
+
+
+def result_of(state: GameState) -> dict[str, Any] | None:
+    """How the replayed round ended (None when the record stops before its end)."""
+    outcome = state.outcome
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "points": list(outcome.points),
+        "knocked_out": [k.seat for k in outcome.knocked_out],
+    }
