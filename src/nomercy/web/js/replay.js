@@ -28,6 +28,8 @@ function roomOf(g) {
 export function createReplay(ctx) {
   let game = null;
   let id = null;
+  let token = null;
+  let file = null;
   let states = [];
   let at = 0;
   let timer = null;
@@ -45,14 +47,14 @@ export function createReplay(ctx) {
   async function open(gameId) {
     id = gameId;
     const path = `/api/games/${encodeURIComponent(gameId)}`;
-    let token = null;
+    let seatToken = null;
     try {
       let g;
       try { g = await api(path); } catch (err) {
-        if (err.code !== "forbidden" || !err.detail.room || !(token = tokenFor(err.detail.room))) throw err;
-        g = await api(path, undefined, token);
+        if (err.code !== "forbidden" || !err.detail.room || !(seatToken = tokenFor(err.detail.room))) throw err;
+        g = await api(path, undefined, seatToken);
       }
-      show(g, gameId, token);
+      show(g, gameId, seatToken, null);
     } catch (err) {
       if (err.code === "forbidden") fail("replay.forbidden", "", { code: (err.detail && err.detail.room) || "" });
       else if (err.code === "not_found") fail("replay.not_found");
@@ -61,34 +63,34 @@ export function createReplay(ctx) {
   }
 
   /** A record file (from the file input or a drop) replayed by the server. */
-  async function openFile(file) {
-    if (!file) return;
+  async function openFile(chosen) {
+    if (!chosen) return;
     try {
-      if (file.size > MAX_FILE) throw Object.assign(new Error("too large"), { status: 413, detail: { code: "too_large", step: "read" } });
-      const g = await postFile("/api/records/replay", file);
-      id = null;
+      if (chosen.size > MAX_FILE) throw Object.assign(new Error("too large"), { status: 413, detail: { code: "too_large", step: "read" } });
+      const g = await postFile("/api/records/replay", chosen);
       if (location.pathname !== "/") history.replaceState(null, "", "/");
-      show(g, null, null);
-    } catch (err) { fileError(file.name, err); }
+      show(g, null, null, chosen);
+    } catch (err) { fileError(chosen.name, err); }
   }
 
   function fileError(name, err) {
     const detail = (err && err.detail) || {};
     const step = STEPS[detail.step] ? detail.step : err && err.status === 413 ? "read" : null;
-    $("file-error-title").textContent = ctx.t("replay.file_failed", { name });
+    $("file-error-title").textContent = ctx.t("replay.file_failed", { name }, { capital: false });
     $("file-error-text").textContent = step
       ? ctx.t(STEPS[step]) + (detail.code === "too_large" || (err && err.status === 413) ? ` ${ctx.t("replay.too_large")}` : "")
       : ctx.t(err && err.code === "bad_record" ? "error.bad_record" : "error.other");
-    $("file-error-detail").textContent = detail.detail ? String(typeof detail.detail === "string" ? detail.detail : detail.message || "") : "";
     $("file-error").hidden = false;
     $("file-error").dataset.step = step || "";
     $("file-error-close").focus();
   }
 
-  function show(g, gameId, token) {
+  function show(g, gameId, seatToken, fromFile) {
     stop();
     game = g;
     id = gameId;
+    token = seatToken;
+    file = fromFile;
     states = replayStates(g.frames || []);
     ctx.store.set({ room: roomOf(g), seat: null, token: null, decisions: null, reveal: null, deadline: null, endHidden: true, replaying: true });
     ctx.show("replay");
@@ -99,7 +101,7 @@ export function createReplay(ctx) {
     slider.max = String(Math.max(0, states.length - 1));
     $("rp-share").hidden = !id;
     titles();
-    review.reset(g, id, token);
+    review.reset(g, id, seatToken);
     go(0);
   }
 
@@ -162,9 +164,17 @@ export function createReplay(ctx) {
   }
   const toggle = () => (playing() ? stop() : play());
 
-  function download() {
-    if (!game || !game.record) return;
-    const blob = new Blob([JSON.stringify(game.record, null, 1)], { type: "application/json" });
+  /** The record's bytes as the server keeps them (or as the file came): never parsed and
+   *  written again here, since JSON numbers in JavaScript would round the deal's 64-bit seed. */
+  async function download() {
+    let blob = file;
+    if (id) {
+      const headers = token ? { Authorization: `Bearer ${token}` } : {};
+      const res = await fetch(`/api/games/${encodeURIComponent(id)}/record`, { headers });
+      if (!res.ok) { ctx.toast(ctx.t("error.other")); return; }
+      blob = await res.blob();
+    }
+    if (!blob) return;
     const a = el("a");
     a.href = URL.createObjectURL(blob);
     a.download = `nomercy-${id || "game"}.json`;
