@@ -194,7 +194,7 @@ export function createReplay(ctx) {
     $("rp-review").addEventListener("click", () => review.ask());
     $("rp-download").addEventListener("click", download);
     $("rp-share").addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(location.href); ctx.toast(ctx.t("lobby.copied")); } catch { ctx.toast(location.href); }
+      try { await navigator.clipboard.writeText(location.href); ctx.toast(ctx.t("replay.copied")); } catch { ctx.toast(location.href); }
     });
     for (const input of [$("rp-file"), $("home-file")]) {
       input.addEventListener("change", () => { openFile(input.files[0]); input.value = ""; });
