@@ -20,7 +20,8 @@ function roomOf(g) {
   const points = (g.result && g.result.points) || [];
   return {
     code: g.room || null, status: "finished", mode: "round", rules: g.rules || {}, turn_seconds: null, spectators: 0,
-    seats: g.players.map((p) => ({ seat: p.seat, nickname: p.name, kind: p.bot ? "bot" : "human", connected: true })),
+    // A record file has no names: its seats are "Player 1", "Player 2"... in the reader's words.
+    seats: g.players.map((p) => ({ seat: p.seat, nickname: g.room ? p.name : null, kind: p.bot ? "bot" : "human", connected: true })),
     rounds: g.result ? [{ number: g.round || 1, winner: g.result.winner, points }] : [], scores: points, round: g.round || 1,
   };
 }
