@@ -24,7 +24,13 @@ the storm against before it.
 
     .venv/bin/python benchmarks/server_load.py --rooms 50 --players 4 --seconds 20
     .venv/bin/python benchmarks/server_load.py --processes 2 --database-url postgresql+psycopg://...
+``--reviews N`` asks for reviews of the kept games (every finished round is one) from the
+middle of the run on, keeping up to N requests waiting or running (the server's queue
+refuses more with ``busy``); printed: the players' action latency while reviews run
+against the same time just before, and how many reviews were asked, refused and done.
+
     .venv/bin/python benchmarks/server_load.py --rooms 20 --spectators 1000 --storm-seconds 8
+    .venv/bin/python benchmarks/server_load.py --rooms 20 --seconds 40 --reviews 8
 """
 
 from __future__ import annotations
@@ -64,6 +70,12 @@ class Stats:
     watching: int = 0
     storm_refused: Counter[str] = field(default_factory=Counter)
     storm_failed: Counter[str] = field(default_factory=Counter)
+    #: Reviews: games asked for, refusals (429 busy), reviews done.
+    reviews_asked: set[str] = field(default_factory=set)
+    reviews_busy: int = 0
+    reviews_done: int = 0
+    #: Every room's join code (their kept games are listed by room).
+    codes: list[str] = field(default_factory=list)
 
 
 def free_port() -> int:
@@ -72,10 +84,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, database_url: str, reviews: int = 0) -> subprocess.Popen[bytes]:
     """One ``nomercy serve`` process (through uvicorn's factory) on 127.0.0.1:port."""
     env = {
         **os.environ,
+        # Every review comes from loopback: the address may have as many as the run asks.
+        "NOMERCY_REVIEWS_PER_ADDRESS": str(max(2, reviews)),
+        "NOMERCY_REVIEWS_PER_ROOM": str(max(2, reviews)),
         "NOMERCY_DATABASE_URL": database_url,
         "NOMERCY_MESSAGE_RATE": "1000",
         "NOMERCY_MESSAGE_BURST": "1000",
@@ -228,14 +243,18 @@ async def seat_client(
             await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
-async def table(base: str, players: int, stats: Stats, stop: float, rng: random.Random) -> None:
+async def table(
+    base: str, players: int, stats: Stats, stop: float, rng: random.Random, link: bool = False
+) -> None:
     """Rooms one after another until the time is up."""
     ws_url = base.replace("http", "ws", 1) + "/ws"
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while time.monotonic() < stop:
             try:
                 r = await http.post(
-                    "/api/rooms", json={"nickname": "P0", "seats": players, "bots": 0, "mode": "match"}
+                    "/api/rooms",
+                    json={"nickname": "P0", "seats": players, "bots": 0, "mode": "match"}
+                    | ({"replays": "link"} if link else {}),
                 )
                 r.raise_for_status()
                 host = r.json()
@@ -246,6 +265,7 @@ async def table(base: str, players: int, stats: Stats, stop: float, rng: random.
                     tokens.append(j.json()["token"])
                 stats.rooms += 1
                 stats.live.append(host["code"])
+                stats.codes.append(host["code"])
                 clients = [
                     asyncio.create_task(seat_client(ws_url, host["code"], t, i, stats, stop, rng))
                     for i, t in enumerate(tokens)
@@ -287,6 +307,33 @@ async def storm(ws_url: str, count: int, stats: Stats, start: float, until: floa
     await asyncio.gather(*(spectator(ws_url, codes[i % len(codes)], stats, until) for i in range(count)))
 
 
+async def reviewer(base: str, most: int, stats: Stats, start: float, stop: float) -> None:
+    """From ``start``: keep up to ``most`` reviews of kept games asked for and not done."""
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    pending: set[str] = set()
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while time.monotonic() < stop:
+            for game_id in list(pending):
+                r = await http.get(f"/api/games/{game_id}/review")
+                if r.status_code == 200 and r.json()["status"] in ("done", "failed"):
+                    pending.discard(game_id)
+                    stats.reviews_done += r.json()["status"] == "done"
+            for code in list(stats.codes):
+                if len(pending) >= most:
+                    break
+                r = await http.get(f"/api/rooms/{code}/games")
+                for game in r.json().get("games", []) if r.status_code == 200 else []:
+                    if game["id"] in stats.reviews_asked or len(pending) >= most:
+                        continue
+                    a = await http.post(f"/api/games/{game['id']}/review")
+                    if a.status_code == 429:
+                        stats.reviews_busy += 1
+                        break
+                    stats.reviews_asked.add(game["id"])
+                    pending.add(game["id"])
+            await asyncio.sleep(0.5)
+
+
 def window(stats: Stats, start: float, end: float) -> list[float]:
     return [latency for at, latency in stats.timed if start <= at < end]
 
@@ -315,11 +362,16 @@ def main() -> None:
     parser.add_argument("--proxy", action="store_true", help="nginx in front even of one process")
     parser.add_argument("--spectators", type=int, default=0, help="spectator storm: sockets opened")
     parser.add_argument("--storm-seconds", type=float, default=8.0, help="how long the spectators watch")
+    parser.add_argument(
+        "--reviews", type=int, default=0, help="reviews kept asked for from mid-run (0: none)"
+    )
     args = parser.parse_args()
     if not 1 <= args.rooms <= 500 or not 2 <= args.players <= 6 or not 1 <= args.seconds <= 600:
         parser.error("bounded on purpose: 1-500 rooms, 2-6 players, 1-600 seconds")
     if not 1 <= args.processes <= 4 or not 0 <= args.spectators <= 2000 or not 1 <= args.storm_seconds <= 60:
         parser.error("bounded on purpose: 1-4 processes, 0-2000 spectators, 1-60 storm seconds")
+    if not 0 <= args.reviews <= 64:
+        parser.error("bounded on purpose: 0-64 reviews at once")
     if args.processes > 1 and not (args.database_url or "").startswith("postgresql"):
         parser.error("several processes share a PostgreSQL: give --database-url postgresql+psycopg://...")
     proxy = args.proxy or args.processes > 1
@@ -333,7 +385,7 @@ def main() -> None:
     cpu: dict[str, float] = {}
     try:
         for port in ports:
-            procs.append(start_server(port, database_url))  # noqa: PERF401 - in procs as it starts, for finally
+            procs.append(start_server(port, database_url, args.reviews))  # noqa: PERF401 - in procs as it starts, for finally
         base = f"http://127.0.0.1:{ports[0]}"
         if proxy:
             front = free_port()
@@ -345,13 +397,22 @@ def main() -> None:
         storm_start = start + args.seconds / 3
         storm_end = min(stop, storm_start + args.storm_seconds)
         calm_start = max(start, storm_start - (storm_end - storm_start))
+        # Reviews: from the middle on (rounds have ended by then); measured from 2 s later
+        # (the workers start) against as long just before.
+        review_start = start + args.seconds / 2
+        review_measured = review_start + 2.0
+        review_calm = max(start + args.seconds / 6, review_start - (stop - review_measured))
 
         async def sample(name: str, at: float) -> None:
             await asyncio.sleep(max(0.0, at - time.monotonic()))
             cpu[name] = cpu_seconds(servers)
 
         async def run() -> None:
-            jobs = [table(base, args.players, stats, stop, rng) for _ in range(args.rooms)]
+            jobs = [
+                table(base, args.players, stats, stop, rng, bool(args.reviews)) for _ in range(args.rooms)
+            ]
+            if args.reviews:
+                jobs.append(reviewer(base, args.reviews, stats, review_start, stop))
             if args.spectators:
                 ws_url = base.replace("http", "ws", 1) + "/ws"
                 jobs.append(storm(ws_url, args.spectators, stats, storm_start, storm_end))
@@ -407,6 +468,18 @@ def main() -> None:
         print(
             f"  players just before  {rate_before:.0f} actions/s, p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}"
         )
+    if args.reviews:
+        calm = window(stats, review_calm, review_start)
+        during = window(stats, review_measured, stop)
+        p50_calm, p50_during = percentile(calm, 0.5), percentile(during, 0.5)
+        print(f"  reviews              {len(stats.reviews_asked)} asked, {stats.reviews_busy} refused busy, "
+              f"{stats.reviews_done} done (up to {args.reviews} at once)")  # fmt: skip
+        print(f"  players with reviews {len(during) / max(1e-9, stop - review_measured):.0f} actions/s, "
+              f"p50 {ms(during, 0.5)}, p99 {ms(during, 0.99)}")  # fmt: skip
+        print(f"  players just before  {len(calm) / max(1e-9, review_start - review_calm):.0f} actions/s, "
+              f"p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}")  # fmt: skip
+        if calm and during:
+            print(f"  p50 with reviews     {p50_during / p50_calm * 100 - 100:+.0f}% against just before")
     print(f"  cores                {os.cpu_count()} (server and clients share them)")
     cmd = ["python", "benchmarks/server_load.py", "--rooms", str(args.rooms), "--players", str(args.players),
            "--seconds", str(args.seconds)]  # fmt: skip
@@ -416,6 +489,8 @@ def main() -> None:
         cmd += ["--proxy"]
     if args.spectators:
         cmd += ["--spectators", str(args.spectators), "--storm-seconds", str(args.storm_seconds)]
+    if args.reviews:
+        cmd += ["--reviews", str(args.reviews)]
     if args.database_url:
         cmd += ["--database-url", "DATABASE_URL"]
     print("reproduce: " + shlex.join(cmd))

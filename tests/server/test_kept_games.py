@@ -37,8 +37,14 @@ from .conftest import (
 )
 from .test_game import play_humans
 
-#: Small reviews and hints (Python playouts): the tests check behaviour, not strength.
-QUICK = {"NOMERCY_REVIEW_WORLDS": "4", "NOMERCY_HINT_WORLDS": "4", "NOMERCY_REVIEW_NATIVE": "0"}
+#: Small reviews and hints (Python playouts): the tests check behaviour, not strength. The
+#: review workers merely nice (not idle-class): a busy test machine would starve them.
+QUICK = {
+    "NOMERCY_REVIEW_WORLDS": "4",
+    "NOMERCY_HINT_WORLDS": "4",
+    "NOMERCY_REVIEW_NATIVE": "0",
+    "NOMERCY_REVIEW_IDLE": "0",
+}
 
 DATABASES = [
     "sqlite",

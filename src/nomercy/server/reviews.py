@@ -3,8 +3,9 @@
 A review of a round takes seconds (native playouts) to a minute (Python); a hint a fraction
 of that. Neither may slow the rooms in play, so both run in pools of *processes* (a thread
 would hold the interpreter's lock against the event loop), started with ``spawn`` (never a
-fork of a process with threads and open database connections) and lowered in priority
-(``nice``), so the rooms' own work comes first on a busy machine.
+fork of a process with threads and open database connections). Review workers are
+scheduled as idle work (Linux's ``SCHED_IDLE``; elsewhere ``nice``), so the rooms' own work
+always comes first; the coach's worker, which a player waits for, is only ``nice``.
 
 The queue is bounded (:class:`ReviewQueue`): at most ``review_queue`` reviews waiting or
 running, ``reviews_per_address`` of one address, ``reviews_per_room`` of one room; beyond
@@ -39,9 +40,18 @@ log = logging.getLogger("nomercy.server")
 _progress: Any = None
 
 
-def _start_worker(progress: Any, niceness: int) -> None:
+def _start_worker(progress: Any, niceness: int, idle: bool) -> None:
+    """A review worker runs only on CPU time the server leaves (``idle``: Linux's idle
+    scheduling class where it exists); otherwise, and for the coach (a player waits for
+    its answer), at the lower priority ``niceness``."""
     global _progress
     _progress = progress
+    if idle:
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return
+        except (OSError, AttributeError):
+            pass
     with contextlib.suppress(OSError, AttributeError):
         os.nice(niceness)
 
@@ -105,10 +115,10 @@ class ReviewQueue:
             max(1, settings.review_workers),
             mp_context=ctx,
             initializer=_start_worker,
-            initargs=(self.progress_queue, settings.review_niceness),
+            initargs=(self.progress_queue, settings.review_niceness, settings.review_idle),
         )
         self.coach = ProcessPoolExecutor(
-            1, mp_context=ctx, initializer=_start_worker, initargs=(None, settings.review_niceness)
+            1, mp_context=ctx, initializer=_start_worker, initargs=(None, settings.review_niceness, False)
         )
         self.jobs: dict[str, Job] = {}
         #: Reviews that failed (in memory: asking again tries again).
@@ -122,7 +132,7 @@ class ReviewQueue:
         while True:
             try:
                 item = self.progress_queue.get()
-            except (EOFError, OSError):
+            except (EOFError, OSError, ValueError):  # the queue was closed: the server stops
                 return
             if item is None:
                 return
@@ -144,6 +154,7 @@ class ReviewQueue:
             pool.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             self.progress_queue.put(None)
+            self.progress_queue.close()
 
     # -- reviews -------------------------------------------------------------------------
 

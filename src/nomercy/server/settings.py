@@ -116,8 +116,10 @@ class Settings:
     hint_worlds: int = 200
     #: Reviews and hints use the native engine when the ``fast`` extra is installed.
     review_native: bool = True
-    #: How much the review workers give way to the server on a busy machine (``nice``).
-    review_niceness: int = 10
+    #: Review workers run in Linux's idle scheduling class (only on CPU time the rooms
+    #: leave); off, or where that is missing, at the ``nice`` level below (the coach too).
+    review_idle: bool = True
+    review_niceness: int = 19
     #: Log lines: ``text`` or ``json`` (one object per line, with room and seat).
     log_format: str = "text"
     #: Level of the server's own log lines (``debug``, ``info``, ``warning``...).
