@@ -155,6 +155,10 @@ def test_the_replay_steps_by_buttons_keys_and_slider_with_every_hand(
     assert position(page) == last and page.is_disabled("#rp-fwd")
     assert page.locator("#status .banner").count() == 1  # the round's winner
     assert page.locator("#log li").count() >= last // 2
+    entry = page.locator("#log li[data-frame]").nth(3)
+    frame = int(entry.get_attribute("data-frame") or -1)
+    entry.click()  # an entry of the log goes back to its move
+    assert position(page) == frame
     page.keyboard.press("Home")
     assert position(page) == 0 and page.locator("#log li").count() == 1
     page.fill("#rp-slider", str(last // 2))

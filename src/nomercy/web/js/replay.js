@@ -201,6 +201,10 @@ export function createReplay(ctx) {
       input.addEventListener("change", () => { openFile(input.files[0]); input.value = ""; });
     }
     $("file-error-close").addEventListener("click", () => { $("file-error").hidden = true; });
+    $("log").addEventListener("click", (e) => {
+      const li = e.target.closest("li[data-frame]");
+      if (li && ctx.store.get().replaying) { stop(); go(Number(li.dataset.frame)); }
+    });
     document.addEventListener("keydown", (e) => {
       if (!ctx.store.get().replaying || $("replay-bar").hidden || !states.length) return;
       if (e.target.closest("input, select, textarea, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
