@@ -91,6 +91,7 @@ test("keys map to commands; colour letters only while a colour is asked", () => 
   assert.equal(keyCommand("D"), "draw");
   assert.deepEqual(keyCommand("g", { picking: true }), { color: "G" });
   assert.equal(keyCommand("g"), null);
+  assert.equal(keyCommand("A"), "hint");
   assert.equal(moveFocus("ArrowRight", 2, 5), 3);
   assert.equal(moveFocus("End", 0, 5), 4);
   assert.equal(moveFocus("a", 0, 5), null);

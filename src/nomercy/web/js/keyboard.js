@@ -1,12 +1,13 @@
 // The keyboard: H to the hand, arrows move along it, Enter plays, D draws or takes, P
-// keeps a drawn card, U for UNO, C catches, R Y G B name a colour, X challenges, T takes.
+// keeps a drawn card, U for UNO, C catches, R Y G B name a colour, X challenges, T takes,
+// A asks the coach (where it is offered).
 import { $ } from "./dom.js";
 
 /** The command of a key on the table (pure, tested): null when the key means nothing. */
 export function keyCommand(key, { picking = false } = {}) {
   const k = key.toLowerCase();
   if (picking && k.length === 1 && "rygb".includes(k)) return { color: k.toUpperCase() };
-  return { d: "draw", u: "uno", c: "catch", p: "pass", x: "challenge", t: "take", h: "hand" }[k] || null;
+  return { d: "draw", u: "uno", c: "catch", p: "pass", x: "challenge", t: "take", h: "hand", a: "hint" }[k] || null;
 }
 
 /** The next card to focus in the hand for an arrow, Home or End (pure). */
@@ -46,6 +47,7 @@ export function wireKeyboard(ctx) {
     else if (cmd === "pass") click("pass-btn", enabled);
     else if (cmd === "challenge") click("challenge-btn", enabled);
     else if (cmd === "take") click("take-btn", enabled);
+    else if (cmd === "hint") click("hint-btn", enabled);
     else if (cmd === "hand") {
       const first = $("hand").querySelector("[tabindex='0']") || $("hand").querySelector(".card");
       if (first) first.focus();

@@ -13,6 +13,7 @@ export function renderParts(ctx, node, parts) {
 
 function entryNode(ctx, entry) {
   const li = el("li", `ev ev-${entry.type}`);
+  if (entry.frame !== undefined) li.dataset.frame = String(entry.frame); // a replay's entry: a click goes there
   renderParts(ctx, li, ctx.i18n.parts(entry.line.key, entry.line.params || {}));
   if (entry.cards && entry.cards.length) {
     li.appendChild(document.createTextNode(" "));

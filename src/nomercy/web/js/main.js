@@ -17,6 +17,9 @@ import { renderChat, renderReactions, bubble } from "./chat.js";
 import { renderLog } from "./log.js";
 import { collectRules, fillPreset, kickButtonFactory, nicknameProblem, readmitButtonFactory, renderHome, renderLobby, updateBots, updateSeats } from "./lobby.js";
 import { wireGuide } from "./guide.js";
+import { createReplay } from "./replay.js";
+import { keepToken, renderMyGames, renderRoomRounds } from "./games.js";
+import { askCoach, hintRefused, renderCoach, showHint } from "./coach.js";
 
 const stored = (k) => { try { return localStorage.getItem(`nomercy:${k}`); } catch { return null; } };
 const remember = (k, v) => { try { if (v === null) localStorage.removeItem(`nomercy:${k}`); else localStorage.setItem(`nomercy:${k}`, v); } catch { /* private mode */ } };
@@ -31,7 +34,7 @@ let readmitTried = false;
 const ctx = {
   store, i18n: null, api, anim: null, prompts: null,
   t: (key, params, opts) => ctx.i18n.t(key, params, opts),
-  render, send, act, actKind, catchNow, toast, toastError, nameOf, who,
+  render, send, act, actKind, catchNow, toast, toastError, nameOf, who, show, askCoach: () => askCoach(ctx),
 };
 ctx.kickButton = kickButtonFactory(ctx);
 ctx.readmitButton = readmitButtonFactory(ctx);
@@ -78,6 +81,7 @@ function applyStatic() {
 
 function updateTitle() {
   const room = store.get().room;
+  if (store.get().replaying) { document.title = ctx.t("page.title_replay"); return; }
   document.title = !room ? ctx.t("page.title") : room.status === "lobby" ? ctx.t("page.title_lobby", { code: room.code }) : ctx.t("page.title_table", { code: room.code });
 }
 
@@ -122,11 +126,18 @@ function catchNow() {
 function show(name) {
   // A new screen opens at its top: joining from the foot of the home page on a phone, or
   // the lobby's start, must not leave the table scrolled past its seats.
-  const changed = $(`screen-${name}`).hidden;
-  for (const s of ["home", "lobby", "table"]) $(`screen-${s}`).hidden = s !== name;
+  // The replay is the table's screen with its own bar in place of the hand and buttons.
+  const replay = name === "replay";
+  const screen = replay ? "table" : name;
+  const changed = $(`screen-${screen}`).hidden || document.body.classList.contains("replaying") !== replay;
+  for (const s of ["home", "lobby", "table"]) $(`screen-${s}`).hidden = s !== screen;
+  document.body.classList.toggle("replaying", replay);
+  $("replay-bar").hidden = !replay;
+  if (!replay) $("review-panel").hidden = true;
   if (changed) window.scrollTo(0, 0);
   const social = $("social");
-  social.hidden = name === "home";
+  social.hidden = name === "home" || replay;
+  if (replay) { $("end").hidden = true; return; }
   const home = name === "lobby" ? $("lobby-social") : $("table-social");
   if (name !== "home" && social.parentElement !== home) home.appendChild(social);
   if (name !== "table") $("end").hidden = true;
@@ -135,6 +146,7 @@ function show(name) {
 function render() {
   const s = store.get();
   updateTitle();
+  if (s.replaying) { ctx.replay.refresh(); return; }
   if (!s.room) return;
   if (s.room.status === "lobby") {
     show("lobby");
@@ -154,6 +166,8 @@ function render() {
   renderScores(ctx);
   renderChat(ctx);
   renderWatchers();
+  renderCoach(ctx);
+  renderRoomRounds(ctx);
 }
 
 function renderWatchers() {
@@ -243,6 +257,7 @@ function connect() {
 
 function enterRoom(code, watch = false) {
   const saved = watch ? null : loadJSON(seatKey(code));
+  if (saved) keepToken(code, saved.token); // its games stay reachable after the room is gone
   store.set({ code, token: saved ? saved.token : null });
   if (location.pathname !== `/join/${code}`) history.pushState(null, "", `/join/${code}`);
   $("room-badge").hidden = false;
@@ -331,6 +346,7 @@ const handlers = {
   error(msg) {
     if (msg.version !== null && msg.version !== undefined) store.set((s) => ({ version: Math.max(s.version, msg.version) }));
     if (msg.code === "stale") return; // the fresh state is on its way
+    if (msg.code === "hint_not_allowed" || msg.code === "busy") hintRefused();
     if (msg.code === "room_moving") { setOnline(false, "offline.moving"); if (socket) socket.soon(); return; }
     const s = store.get();
     let text = errorText(msg.code);
@@ -360,6 +376,7 @@ const handlers = {
     setTimeout(() => { store.set({ kicked: false, token: null }); connect(); }, 300);
     showRemovedNote();
   },
+  hint(msg) { showHint(ctx, msg); },
   paused() { setPaused(true); },
   resumed() { setPaused(false); },
   pong() {},
@@ -409,6 +426,7 @@ function wire() {
     remember("lang", lang);
     await setLanguage(lang);
     if (options) renderHome(ctx, options);
+    if (!$("screen-home").hidden) renderMyGames(ctx);
     guide.refresh();
     render();
   });
@@ -430,6 +448,7 @@ function wire() {
     toast(ctx.t(store.get().unoArmed ? "uno.armed_toast" : "uno.cancelled"));
   });
   $("catch-btn").addEventListener("click", catchNow);
+  $("hint-btn").addEventListener("click", () => askCoach(ctx));
   for (const b of $("color-pick").querySelectorAll("button")) b.addEventListener("click", () => actKind("color", b.dataset.color));
   $("sort-btn").addEventListener("click", () => {
     store.set((s) => ({ sort: nextSort(s.sort) }));
@@ -460,6 +479,8 @@ function wire() {
   $("home-btn").addEventListener("click", () => { location.href = "/"; });
   $("end-hide").addEventListener("click", () => { store.set({ endHidden: true }); render(); });
   wireKeyboard(ctx);
+  ctx.replay = createReplay(ctx);
+  ctx.replay.wire();
   setInterval(() => updateClock(ctx), 250);
   window.addEventListener("popstate", () => location.reload());
   let resize = null;
@@ -480,6 +501,7 @@ function wireHome() {
 
 async function main() {
   const m = location.pathname.match(/^\/join\/([2-9A-HJ-NP-Za-hj-np-z]{6})$/);
+  const kept = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})$/);
   if (m) $("join-code").value = m[1].toUpperCase();
   wire();
   const loading = api("/api/options");
@@ -488,6 +510,11 @@ async function main() {
   renderHome(ctx, options);
   fillPreset(options);
   wireHome();
+  if (kept) {
+    await ctx.replay.open(kept[1]);
+    document.documentElement.dataset.ready = "1";
+    return;
+  }
   document.documentElement.dataset.ready = "1";
   if (m) {
     const code = m[1].toUpperCase();
@@ -500,6 +527,7 @@ async function main() {
     return;
   }
   show("home");
+  renderMyGames(ctx);
   if (location.hash === "#create") $("create-nick").focus();
 }
 

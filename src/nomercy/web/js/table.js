@@ -2,7 +2,7 @@
 // pile and the discard pile with the colour in play, the pending total, the direction of
 // play and the status line. Everything it says comes from the view and the decisions.
 import { $, el, button, clear } from "./dom.js";
-import { cardNode, backNode } from "./cards.js";
+import { cardNode, backNode, chipNode } from "./cards.js";
 import { seatPositions } from "./layout.js";
 import { choiceOf } from "./store.js";
 
@@ -36,7 +36,7 @@ function renderStatus(ctx, s) {
     line.textContent = ctx.i18n.line(s.decisions.prompt);
   }
   status.appendChild(line);
-  if (v.outcome && s.endHidden) {
+  if (v.outcome && s.endHidden && !s.replaying) {
     status.appendChild(button("small-btn", ctx.t("end.show"), () => { ctx.store.set({ endHidden: false }); ctx.render(); $("rematch-btn").focus(); }));
   }
 }
@@ -66,7 +66,12 @@ function seatPlate(ctx, s, seat, k, pos) {
   div.appendChild(plate);
   plate.appendChild(el("div", "name", seat === s.seat ? ctx.t("seat.you_label") : name));
   const count = v.hand_sizes[seat];
-  if (seat !== s.seat) {
+  if (v.hands && v.active[seat]) {
+    // A replay shows every hand face up (a kept game is a finished round).
+    const shown = el("div", "shown");
+    for (const c of v.hands[seat] || []) shown.appendChild(chipNode(c, ctx.i18n.cardTitle(c)));
+    plate.appendChild(shown);
+  } else if (seat !== s.seat) {
     const backs = el("div", "backs");
     backs.setAttribute("aria-hidden", "true");
     if (v.active[seat]) {
