@@ -18,6 +18,7 @@ processor has them (``NOMERCY_NATIVE_PORTABLE=1`` keeps the portable one).
 
 from __future__ import annotations
 
+import importlib
 import os
 import types
 from collections.abc import Callable
@@ -34,7 +35,8 @@ def _load() -> ModuleType | None:
     if _SOURCE_ONLY:
         return None
     try:
-        from nomercy.native import _engine  # type: ignore[attr-defined]
+        # by name: the extension is a module of the package, not a name its __init__ gives
+        _engine = importlib.import_module("nomercy.native._engine")
     except ImportError as exc:  # pragma: no cover - depends on the build
         raise ImportError(
             "nomercy.native's C extension (nomercy.native._engine) is not built: install the "
@@ -42,11 +44,10 @@ def _load() -> ModuleType | None:
         ) from exc
     if _engine.cpu_v3() and os.environ.get("NOMERCY_NATIVE_PORTABLE") != "1":
         try:  # the same kernels built for x86-64-v3 processors (hatch_build.py): faster
-            from nomercy.native import _engine_v3  # type: ignore[attr-defined]
+            return importlib.import_module("nomercy.native._engine_v3")
         except ImportError:  # pragma: no cover - not built here (not x86-64, or not Linux)
-            return _engine  # type: ignore[no-any-return]
-        return _engine_v3  # type: ignore[no-any-return]
-    return _engine  # type: ignore[no-any-return]
+            return _engine
+    return _engine
 
 
 _ENGINE = _load()
