@@ -251,6 +251,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "simulate": simulate,
     "bots": bots,
     "ladder": ladder,
+    "levels": ladder,  # the bot levels' ladder (docs/bots.md), the same command's Markdown
     "review_calibration": review_calibration,
     "review_speed": review_speed,
 }

@@ -51,7 +51,7 @@ class CarefulBot(Bot):
             if colored:
                 return max(colored, key=lambda a: held[getattr(a, "color", 0)])
             return legal[0]
-        plays = [a for a in legal if type(a) is Play]
+        plays: list[Play] = [a for a in legal if isinstance(a, Play)]
         if any(a.uno for a in plays):  # U1: of a play with and without the call, the call
             plays = [a for a in plays if a.uno]
         if len(view.hand) == 1 and plays:
@@ -65,16 +65,15 @@ class CarefulBot(Bot):
                     return a
             return legal[0]
         if plays:
-            colored = [a for a in plays if not a.card.is_wild and self._keeps_hand(view, a)]
-            same = [a for a in colored if a.card.color is view.color]
-            pool = same or colored
+            ordinary = [a for a in plays if not a.card.is_wild and self._keeps_hand(view, a)]
+            same = [a for a in ordinary if a.card.color is view.color]
+            pool = same or ordinary
             if pool:
                 return pool[0]
             wilds = [a for a in plays if a.card.is_wild]
             if wilds:
                 return max(wilds, key=lambda a: held[a.color] if a.color is not None else -1)
             return plays[0]
-            return max(plays, key=lambda a: held[a.color] if a.color is not None else -1)
         for kind in ("take", "draw", "pass"):
             for a in legal:
                 if a.kind == kind:

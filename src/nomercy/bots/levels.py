@@ -13,8 +13,8 @@ rule code:
 A character is a :class:`Style`, weights added to the heuristic's scores (and so to the
 expert's candidate ranking and protected pick at the ``strong`` level):
 
-- ``stacker``: stacks every Draw card it can rather than take the total (K2), and leads
-  with Draw cards;
+- ``stacker``: stacks every Draw card it can rather than take the total (K2), unless the
+  total would come back to it (W1, K6), and leads with Draw cards;
 - ``hoarder``: keeps its wild cards until nothing else plays;
 - ``gambler``: loves Wild Color Roulettes (W4) and hand swaps with Sevens and Zeros (N1, N2).
 
@@ -23,7 +23,6 @@ Every choice is still one of ``view.legal_actions``: a style only reorders them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -143,7 +142,11 @@ class StyledBot(Bot):
             pick = self.rng.choice(ranked)[1]
         if type(pick) is Play and pick.uno and self.rng.random() < self.mistakes:
             for a in view.legal_actions:  # U1: forgets to call Uno, as often as it blunders
-                if type(a) is Play and not a.uno and (a.card, a.color, a.target) == (pick.card, pick.color, pick.target):
+                if (
+                    type(a) is Play
+                    and not a.uno
+                    and (a.card, a.color, a.target) == (pick.card, pick.color, pick.target)
+                ):
                     return a
         return pick
 
