@@ -130,6 +130,7 @@ class StyledBot(Bot):
             if self.level == "strong":
                 options.setdefault("budget", STRONG_BUDGET)
             self.search = _StyledExpert(self.style, seed=seed, catch_miss=self.catch_miss, **options)
+            self.search.rng = self.rng  # one generator, so that a saved game restores it
         elif options:
             raise ValueError(f"{self.name} bot: unknown option(s) {', '.join(sorted(options))}")
 
