@@ -283,6 +283,8 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "bots": bots,
     "learned": learned,
     "ladder": ladder,
+    "levels": ladder,  # the bot levels' ladder (docs/bots.md), the same command's Markdown
+    "characters": ladder,  # the characters against the level they play at (docs/bots.md)
     "review_calibration": review_calibration,
     "review_speed": review_speed,
 }

@@ -32,8 +32,19 @@ def shuffle_hidden(state: GameState, seed: int, seat: int) -> GameState:
     return other
 
 
-@pytest.mark.parametrize(("name", "options"), [("heuristic", {}), ("expert", {"budget": 10}), ("random", {})])
-def test_hidden_cards_do_not_change_a_decision(name: str, options: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("heuristic", {}),
+        ("expert", {"budget": 10}),
+        ("random", {}),
+        ("careful", {}),
+        ("beginner", {}),
+        ("stacker", {}),
+        ("gambler", {"level": "strong", "budget": 10}),
+    ],
+)
+def test_hidden_cards_do_not_change_a_decision(name: str, options: dict[str, int | str]) -> None:
     changed = 0
     for i, state in enumerate(random_positions(25, seed=21)):
         seat = state.current

@@ -240,6 +240,10 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     help_line = host.locator("#rule-mercy_limit-help")
     assert help_line.is_visible() and "knocked out" in help_line.inner_text().lower()
     shot(host, "01b-house-rules")
+    # The bot levels and characters by the names and lines of the catalogs.
+    choices = host.eval_on_selector_all("#bot option", "els => els.map(e => e.textContent)")
+    wanted = {"Beginner: still learning, makes mistakes", "Stacker Stella: stacks every Draw card she can"}
+    assert wanted <= set(choices), choices
     host.fill("#create-nick", "Ann")
     host.select_option("#seats", "4")
     host.select_option("#bots", "2")

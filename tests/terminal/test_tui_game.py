@@ -165,6 +165,15 @@ def policy(session: Session, quit_after: int | None) -> Callable[[str], str]:
     return read
 
 
+def test_a_new_game_says_in_a_line_which_level_or_character_each_bot_plays(tmp_path: Path) -> None:
+    session = new_session(3, Rules(), ["stacker", "beginner"], 7, "Ana", False)
+    game = Game(session, console(), tmp_path / "save.json", delay=0, read=lambda prompt: "q")
+    assert game.run() is False
+    text = output(game)
+    assert "P1 stacker is Stacker Stella: stacks every Draw card she can." in text
+    assert "P2 beginner is Beginner: still learning, makes mistakes." in text
+
+
 def test_a_resumed_game_with_random_bots_continues_exactly(tmp_path: Path) -> None:
     """Saved after 3 moves and resumed: the same round as one played without a break."""
 

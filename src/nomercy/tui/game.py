@@ -130,12 +130,21 @@ class Game:
                 self.log.append(self.t("term.resumed", count=len(self.session.round_actions)))
             elif self.session.started is None:
                 self.log.append(self.describe([started_event(state)]))
+                self.log.extend(self.introductions())
         while not state.is_over:
             if state.current == self.human:
                 self.human_turn()
             else:
                 self.show(step(state, self.session.bots, apply=self.session.apply))
             self.offer_catch()
+
+    def introductions(self) -> list[str]:
+        """A line per bot that says its level or character, so the person knows whom they face."""
+        lines = []
+        for seat, spec in enumerate(self.session.specs):
+            if spec is not None and f"bot.{spec.name}" in self.cat:
+                lines.append(self.t("term.bot_intro", seat=seat, bot=self.cat.text(f"bot.{spec.name}")))
+        return lines
 
     def end_of_round(self) -> None:
         state = self.session.state
