@@ -34,7 +34,7 @@ def _load() -> ModuleType | None:
     if _SOURCE_ONLY:
         return None
     try:
-        from nomercy.native import _engine  # type: ignore[attr-defined]
+        from nomercy.native import _engine  # type: ignore[attr-defined,unused-ignore]
     except ImportError as exc:  # pragma: no cover - depends on the build
         raise ImportError(
             "nomercy.native's C extension (nomercy.native._engine) is not built: install the "
@@ -42,7 +42,7 @@ def _load() -> ModuleType | None:
         ) from exc
     if _engine.cpu_v3() and os.environ.get("NOMERCY_NATIVE_PORTABLE") != "1":
         try:  # the same kernels built for x86-64-v3 processors (hatch_build.py): faster
-            from nomercy.native import _engine_v3  # type: ignore[attr-defined]
+            from nomercy.native import _engine_v3  # type: ignore[attr-defined,unused-ignore]
         except ImportError:  # pragma: no cover - not built here (not x86-64, or not Linux)
             return _engine  # type: ignore[no-any-return]
         return _engine_v3  # type: ignore[no-any-return]

@@ -8,15 +8,13 @@ knock-outs as the engine writes it. Anything else is refused with :class:`ValueE
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from nomercy.cards import Card, Color
 from nomercy.engine import GameState
-from nomercy.native import layout as L
+from nomercy.native import slots as L
 from nomercy.rules import Rules
 from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason
 
@@ -29,8 +27,9 @@ def _opt(value: int) -> int | None:
     return None if value < 0 else int(value)
 
 
-def to_state(s: npt.NDArray[np.int32], rules: Rules) -> GameState:
-    """The :class:`GameState` that the table ``s`` holds (a new, independent object)."""
+def to_state(s: Any, rules: Rules) -> GameState:
+    """The :class:`GameState` that the table ``s`` holds (a new, independent object); ``s``
+    an int32 row: a numpy array, or a memoryview or ``array("i")`` on a plain install."""
     v = s.tolist()
     deck = v[L.DECK]
     n = v[L.PLAYERS]
@@ -90,7 +89,7 @@ def to_state(s: npt.NDArray[np.int32], rules: Rules) -> GameState:
     )
 
 
-def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
+def from_state(state: GameState, s: Any, deck: int) -> None:
     """Write ``state`` into the table ``s`` of a batch whose deck has ``deck`` cards.
 
     Raises :class:`ValueError` for what a native table cannot hold: more than six seats,
@@ -152,12 +151,13 @@ def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
         v[L.OUT_KO_LEN] = out_ko
         v[L.POINTS : L.POINTS + n] = state.outcome.points
     write_cards(v, state, deck)
-    s[:] = v
+    s[:] = array("i", v)
 
 
 def write_cards(v: Any, state: GameState, deck: int) -> None:
     """Write ``state``'s cards (hands, draw, discard and set-aside piles, their lengths)
-    and its seed into the table ``v`` (a list or an int32 row): what two sampled worlds
+    and its seed into the table ``v`` (a list, an int32 numpy row, or a memoryview or
+    ``array("i")`` of one): what two sampled worlds
     of one view differ in, besides the drawn card and the decision."""
     write_hidden(
         v,
@@ -186,7 +186,7 @@ def write_hidden(
     v[L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
     for seat, hand in enumerate(hands):
         start = L.HANDS + seat * deck
-        v[start : start + len(hand)] = hand
+        v[start : start + len(hand)] = array("i", hand)
         v[L.HLEN + seat] = len(hand)
     pile0 = L.HANDS + L.MAX_PLAYERS * deck
     for start, zone, length in (
@@ -194,5 +194,5 @@ def write_hidden(
         (pile0 + deck, discard, L.DISC_LEN),
         (pile0 + 2 * deck, aside, L.ASIDE_LEN),
     ):
-        v[start : start + len(zone)] = zone
+        v[start : start + len(zone)] = array("i", zone)
         v[length] = len(zone)
