@@ -154,7 +154,7 @@ def from_state(state: GameState, s: Any, deck: int) -> None:
     s[:] = array("i", v)
 
 
-def write_cards(v: Any, state: GameState, deck: int) -> None:
+def write_cards(v: Any, state: GameState, deck: int, at: int = 0) -> None:
     """Write ``state``'s cards (hands, draw, discard and set-aside piles, their lengths)
     and its seed into the table ``v`` (a list, an int32 numpy row, or a memoryview or
     ``array("i")`` of one): what two sampled worlds
@@ -167,6 +167,7 @@ def write_cards(v: Any, state: GameState, deck: int) -> None:
         [c.index for c in state.aside],
         state.seed,
         deck,
+        at,
     )
 
 
@@ -178,21 +179,23 @@ def write_hidden(
     aside: Sequence[int],
     seed: int,
     deck: int,
+    at: int = 0,
 ) -> None:
-    """:func:`write_cards` from the cards' indices (``Card.index``), with no state."""
+    """:func:`write_cards` from the cards' indices (``Card.index``), with no state; the
+    table starts at ``v[at]`` (a row of a flat ``array("i")`` of tables)."""
     lo, hi = seed & 0xFFFFFFFF, seed >> 32
-    v[L.MT_READY] = 0  # a generator seeded early was the old seed's
-    v[L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
-    v[L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
+    v[at + L.MT_READY] = 0  # a generator seeded early was the old seed's
+    v[at + L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
+    v[at + L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
     for seat, hand in enumerate(hands):
-        start = L.HANDS + seat * deck
+        start = at + L.HANDS + seat * deck
         v[start : start + len(hand)] = array("i", hand)
-        v[L.HLEN + seat] = len(hand)
-    pile0 = L.HANDS + L.MAX_PLAYERS * deck
+        v[at + L.HLEN + seat] = len(hand)
+    pile0 = at + L.HANDS + L.MAX_PLAYERS * deck
     for start, zone, length in (
         (pile0, draw_pile, L.PILE_LEN),
         (pile0 + deck, discard, L.DISC_LEN),
         (pile0 + 2 * deck, aside, L.ASIDE_LEN),
     ):
         v[start : start + len(zone)] = array("i", zone)
-        v[length] = len(zone)
+        v[at + length] = len(zone)

@@ -71,7 +71,7 @@ class Playouts:
         rules: Rules,
         players: int,
         weights: Sequence[float],
-        capacity: int = 64,
+        capacity: int = 64,  # the numpy class's argument; the tables here grow as worlds come
         mine: Sequence[float] | None = None,
         theirs: Sequence[float] | None = None,
     ) -> None:
@@ -95,8 +95,11 @@ class Playouts:
         self._rules = array("q", rule_codes(rules))
         self._width = width(len(self._deck))
         self._weights = _floats(weights)
-        self._capacity = max(1, capacity)
-        self._tables = array("i", bytes(4 * self._capacity * self._width))
+        # The tables, one row after another, grown a row at a time (array over-allocates):
+        # allocating them all up front cost more than a small search's playouts.
+        self._tables = array("i")
+        self._rows = 0
+        self._zero = array("i", bytes(4 * self._width))
         self._scratch = array("i", bytes(4 * self._width))
         self._mask = array("B", bytes(NUM_ACTIONS))
         self._no_mask = array("B", bytes(NUM_ACTIONS))
@@ -120,20 +123,18 @@ class Playouts:
 
     def add(self, world: GameState, like_first: bool = False) -> int:
         """Load ``world`` (as :meth:`nomercy.native.playout.Playouts.add`); its index."""
-        at = self._next_row()
         deck = len(self._deck)
         if like_first and self._blank is not None:
-            self._tables[at : at + self._width] = self._blank
-            with memoryview(self._tables) as view:
-                row = view[at : at + self._width]
-                write_cards(row, world, deck)
-                row[DRAWN] = -1 if world.drawn is None else world.drawn.index
-                row[DECISION] = int(world.decision)
-                row[WD4_GUILTY] = int(world.wd4_guilty)  # W6: a sampled hand's verdict
-                row.release()
+            at = self._next_row(self._blank)
+            t = self._tables
+            write_cards(t, world, deck, at)
+            t[at + DRAWN] = -1 if world.drawn is None else world.drawn.index
+            t[at + DECISION] = int(world.decision)
+            t[at + WD4_GUILTY] = int(world.wd4_guilty)  # W6: a sampled hand's verdict
         else:
-            with memoryview(self._tables) as view:
-                from_state(world, view[at : at + self._width], deck)
+            at = self._next_row(self._zero)
+            with memoryview(self._tables) as view, view[at : at + self._width] as row:
+                from_state(world, row, deck)
             if self._count == 0:
                 blank = self._tables[at : at + self._width]
                 blank[HANDS : pile_at(deck) + 3 * deck] = array(
@@ -156,27 +157,27 @@ class Playouts:
         """Load a world by its cards' indices and seed (as the numpy class's method)."""
         if self._blank is None:
             raise ValueError("add_hidden needs a first world: add() one since clear()")
-        at = self._next_row()
-        self._tables[at : at + self._width] = self._blank
-        with memoryview(self._tables) as view:
-            row = view[at : at + self._width]
-            write_hidden(row, hands, draw_pile, discard, aside, seed, len(self._deck))
-            color, by = row[WD4_COLOR], row[LAST_BY]
-            guilty = False  # W6: the verdict the sampled hands give (views.world_from)
-            if color >= 0 and 0 <= by < len(hands):
-                held = (Card.ALL[i].color for i in hands[by][: row[WD4_CARDS]])
-                guilty = any(c is not None and int(c) == color for c in held)
-            row[WD4_GUILTY] = int(guilty)
-            row.release()
+        at = self._next_row(self._blank)
+        t = self._tables
+        write_hidden(t, hands, draw_pile, discard, aside, seed, len(self._deck), at)
+        color, by = t[at + WD4_COLOR], t[at + LAST_BY]
+        guilty = False  # W6: the verdict the sampled hands give (views.world_from)
+        if color >= 0 and 0 <= by < len(hands):
+            held = (Card.ALL[i].color for i in hands[by][: t[at + WD4_CARDS]])
+            guilty = any(c is not None and int(c) == color for c in held)
+        t[at + WD4_GUILTY] = int(guilty)
         self._count += 1
         return self._count - 1
 
-    def _next_row(self) -> int:
-        """The offset of the table the next world is written into (doubled when full)."""
-        if self._count == self._capacity:
-            self._tables.extend(array("i", bytes(4 * self._capacity * self._width)))
-            self._capacity *= 2
-        return self._count * self._width
+    def _next_row(self, start: array[int]) -> int:
+        """The offset of the table the next world is written into, holding ``start``."""
+        at = self._count * self._width
+        if self._count == self._rows:
+            self._tables.extend(start)
+            self._rows += 1
+        else:
+            self._tables[at : at + self._width] = start
+        return at
 
     def values(self, worlds: Sequence[int], actions: Sequence[Action], seat: int, depth: int) -> list[float]:
         """The playout value for ``seat`` of ``actions[j]`` applied to world ``worlds[j]``."""
@@ -219,7 +220,7 @@ class Playouts:
         with (
             memoryview(self._tables) as flat,
             flat.cast("B") as raw,
-            raw.cast("i", [self._capacity, self._width]) as tables,
+            raw.cast("i", [self._rows, self._width]) as tables,
         ):
             self._kernel(
                 tables,
