@@ -15,11 +15,15 @@ seats, then random legal play to the end of each round: ``Batch.reset``, ``rando
   Python kernels under ``numba.njit`` in a fresh process with an empty cache, as the
   engine ran before: import and compile to first decision, peak memory, decisions/s.
 
-Then a player's first wait: the expert bot's first decision with its playouts on the
-native engine, in a fresh process. And what the ``fast`` path adds to an install: the
-installed size of each distribution the ``fast`` extra needs (numpy), and of the compiled
-extension itself; numba and llvmlite are listed when installed, for comparison. Times
-are wall clock (compiling is one process); decisions/s is CPU time.
+Then a player's first wait and the expert's speed: in fresh processes, with numpy
+importable and with numpy blocked (a plain install: the expert's native playouts need only
+the compiled extension), the expert bot's first decision (wall time, peak memory) and its
+searched decisions' playouts per second (CPU time, the same seeded decisions on both).
+And what the native path adds to an install: for a player (the expert's playouts) the
+compiled extension alone, which every wheel carries; for research (``Batch``, the vector
+environments, the simulator: the ``fast`` extra) numpy too. numba and llvmlite are listed
+when installed, for comparison. Times are wall clock (compiling is one process);
+decisions/s is CPU time.
 
 Targets: first decision within 5 s of import, peak memory at most 500 MB, the fast path
 adds at most 60 MB.
@@ -105,9 +109,13 @@ def run_slice(engine: str, seconds: float, env: dict[str, str]) -> dict[str, flo
     return {"first_decision_s": first, "peak_rss_mb": rss, "decisions_per_s": rate}
 
 
-#: A player's first wait: the expert bot's first decision, its playouts on the native engine.
+#: A player's first wait: the expert bot's first decision, its playouts on the native engine;
+#: then its playouts per second (CPU) over the searched decisions of seeded 4-player deals.
+#: With "plain" as argv[1], numpy cannot be imported (a plain install).
 _EXPERT = r"""
-import resource, time
+import resource, sys, time
+if sys.argv[1] == "plain":
+    sys.modules["numpy"] = None
 t0 = time.perf_counter()
 from nomercy import new_game
 from nomercy.bots import make
@@ -116,17 +124,28 @@ state = new_game(4, seed=3)
 bot = make("expert", seed=1, native=True)
 bot.choose(player_view(state, state.current))
 first = time.perf_counter() - t0
-print(first, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+playouts = 0
+start = time.process_time()
+for seed in range(40):
+    state = new_game(4, seed=seed)
+    bot = make("expert", seed=seed, native=True)
+    bot.choose(player_view(state, state.current))
+    playouts += bot.last_playouts
+cpu = time.process_time() - start
+numpy = "numpy" in sys.modules and sys.modules["numpy"] is not None
+print(first, rss, playouts / cpu, int(numpy))
 """
 
 
-def expert_first(env: dict[str, str]) -> dict[str, float]:
+def expert_first(env: dict[str, str], plain: bool = False) -> dict[str, float]:
+    """The expert's first decision and playouts/s in a fresh process (``plain``: no numpy)."""
     out = subprocess.run(
-        [sys.executable, "-c", _EXPERT], env=env, capture_output=True, text=True, check=True,
-        cwd=tempfile.gettempdir(),
+        [sys.executable, "-c", _EXPERT, "plain" if plain else "numpy"], env=env, capture_output=True,
+        text=True, check=True, cwd=tempfile.gettempdir(),
     )  # fmt: skip
-    first, rss = (float(x) for x in out.stdout.split()[-2:])
-    return {"first_decision_s": first, "peak_rss_mb": rss}
+    first, rss, rate, numpy = (float(x) for x in out.stdout.split()[-4:])
+    return {"first_decision_s": first, "peak_rss_mb": rss, "playouts_per_s": rate, "numpy_loaded": numpy}
 
 
 _GCC = r"""
@@ -180,6 +199,7 @@ def main() -> int:
     c.update(run_slice("c", args.seconds, env))
     candidates["C (ahead of time)"] = c
     expert = expert_first(env)
+    expert_plain = expert_first(env, plain=True)
     has_numba = importlib.util.find_spec("numba") is not None
     if has_numba and not args.no_numba:
         with tempfile.TemporaryDirectory() as cache:
@@ -188,6 +208,7 @@ def main() -> int:
             )
     sizes = {name: installed_mb(name) for name in ("numpy", "numba", "llvmlite")}
     fast_mb = (sizes["numpy"] or 0.0) + c["extension_mb"]
+    player_mb = c["extension_mb"]  # the expert's playouts need no numpy
 
     print("nomercy native engine on a fresh install: slice = deal 16 tables of 4, random play")
     print()
@@ -206,17 +227,22 @@ def main() -> int:
     for name, mb in sizes.items():
         print(f"installed {name}: {'not installed' if mb is None else f'{mb:.1f} MB'}")
     print(f"the compiled extension (every build): {c['extension_mb']:.2f} MB")
-    mark = "ok" if fast_mb <= TARGET_INSTALL_MB else "ABOVE TARGET"
-    print(f"the fast path adds (numpy, extension): {fast_mb:.1f} MB (target {TARGET_INSTALL_MB:.0f}) {mark}")
+    mark = "ok" if player_mb <= TARGET_INSTALL_MB else "ABOVE TARGET"
+    print(
+        f"a player's fast path (the expert's native playouts: the extension, no numpy) adds "
+        f"{player_mb:.2f} MB (target {TARGET_INSTALL_MB:.0f}) {mark}"
+    )
+    print(f"the research extra `fast` (numpy, extension) adds {fast_mb:.1f} MB")
     first, rss = c["first_decision_s"], c["peak_rss_mb"]
     mark = "ok" if first <= TARGET_FIRST_S else "SLOW"
     print(f"first decision {first:.2f} s (target <= {TARGET_FIRST_S:.0f} s): {mark}")
     mark = "ok" if rss <= TARGET_RSS_MB else "HIGH"
     print(f"peak memory {rss:.0f} MB (target <= {TARGET_RSS_MB:.0f} MB): {mark}")
-    print(
-        f"the expert bot's first decision (native playouts): {expert['first_decision_s']:.2f} s, "
-        f"peak memory {expert['peak_rss_mb']:.0f} MB"
-    )
+    for label, e in (("numpy installed", expert), ("no numpy", expert_plain)):
+        print(
+            f"the expert bot ({label}): first decision {e['first_decision_s']:.2f} s, peak memory "
+            f"{e['peak_rss_mb']:.0f} MB, {e['playouts_per_s']:,.0f} playouts/s"
+        )
     print()
     python = os.path.relpath(sys.executable)
     extra = " --no-numba" if args.no_numba else ""
@@ -225,8 +251,10 @@ def main() -> int:
         out = {
             "candidates": candidates,
             "expert_first_decision": expert,
+            "expert_first_decision_no_numpy": expert_plain,
             "installed_mb": sizes,
             "fast_path_mb": fast_mb,
+            "player_path_mb": player_mb,
             "machine": metadata(),
         }
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")

@@ -112,11 +112,23 @@ def native_start(data: dict[str, Any]) -> list[str]:
         f"{data['candidates']['C (ahead of time)']['extension_mb']:.2f} MB. "
         f"The `fast` path adds {data['fast_path_mb']:.1f} MB (numpy and the extension).",
     ]
+    if "player_path_mb" in data:
+        lines[-1] = lines[-1].replace("The `fast` path adds", "The research extra `fast` adds") + (
+            f" A player's fast path, the expert's native playouts, needs no numpy: it adds "
+            f"{data['player_path_mb']:.2f} MB, the extension that every wheel carries."
+        )
     expert = data.get("expert_first_decision")
     if expert:
         lines[-1] += (
             f" The expert bot's first decision (native playouts) in a fresh process: "
             f"{expert['first_decision_s']:.2f} s, {expert['peak_rss_mb']:.0f} MB."
+        )
+    plain = data.get("expert_first_decision_no_numpy")
+    if expert and plain:
+        lines[-1] += (
+            f" Its searched decisions: {_n(expert['playouts_per_s'])} playouts/s with numpy installed, "
+            f"{_n(plain['playouts_per_s'])} without numpy (first decision {plain['first_decision_s']:.2f} s, "
+            f"{plain['peak_rss_mb']:.0f} MB)."
         )
     return lines
 

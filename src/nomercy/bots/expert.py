@@ -42,10 +42,11 @@ decisions). ``ms`` adds a wall-clock limit per decision; a time limit makes deci
 depend on the machine's speed, so runs with ``ms`` set are *not* reproducible. Decisions
 with one sensible action return at once, without search.
 
-Playouts run on the native engine (:mod:`nomercy.native.playout`) when the ``fast``
-extra is installed (``native=None``, the default; ``True`` requires it, ``False`` keeps
-them in Python). With ``policy="heuristic"`` they give the Python playouts' values bit for
-bit, so the same decisions for a seed and a budget, in a tenth of the time or less. The
+Playouts run on the native engine (:mod:`nomercy.native.search`, the package's compiled
+extension, which every wheel carries; no numpy needed) when it is built (``native=None``,
+the default; ``True`` requires it, ``False`` keeps them in Python). With
+``policy="heuristic"`` they give the Python playouts' values bit for bit, so the same
+decisions for a seed and a budget, in a tenth of the time or less. The
 native default is ``policy="tuned"``: every seat of a playout plays the heuristic with
 score weights tuned by self-play (:mod:`nomercy.native.policy`, which wins 55% of two-player
 games against the reference's weights), because a playout is only as good an
@@ -56,7 +57,6 @@ reference heuristic's. Everything else stays here.
 from __future__ import annotations
 
 import importlib.machinery
-import importlib.util
 import math
 import random
 import time
@@ -74,7 +74,7 @@ from nomercy.events import Event
 from nomercy.views import PlayerView, determinize
 
 if TYPE_CHECKING:
-    from nomercy.native.playout import Playouts
+    from nomercy.native.search import Playouts
 
 __all__ = ["DEFAULT_BUDGET", "ExpertBot", "native_available", "playout"]
 
@@ -103,16 +103,16 @@ def _evaluate(state: GameState, seat: int) -> float:
 
 
 def native_available() -> bool:
-    """Whether the ``fast`` extra (numpy) and the native engine's compiled extension are
-    installed, so playouts can run natively (looked up, not imported: a bot that never
-    searches never loads numpy)."""
-    try:
-        if importlib.util.find_spec("numpy") is None:
-            return False
-    except (ImportError, ValueError):  # a module blocked or half-imported in sys.modules
-        return False
+    """Whether the native engine's compiled extension is installed (every wheel carries
+    it; numpy is not needed), so playouts can run natively (looked up, not imported: a bot
+    that never searches never loads it)."""
     native = Path(__file__).resolve().parent.parent / "native"
     return any((native / f"_engine{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _columns(grid: list[list[float]], width: int) -> list[list[float]]:
+    """A native grid's columns (one per candidate) from its rows (one per world)."""
+    return [[row[c] for row in grid] for c in range(width)]
 
 
 def playout(state: GameState, seat: int, depth: int) -> float:
@@ -208,7 +208,7 @@ class ExpertBot(Bot):
         if policy not in (None, *_POLICIES):
             raise ValueError(f"policy is {' or '.join(_POLICIES)} (the playouts' heuristic), got {policy!r}")
         if native:
-            import nomercy.native  # noqa: F401 - its ImportError says how to install the extra
+            import nomercy.native.search  # noqa: F401 - its ImportError says how to build the extension
         self.budget = int(budget)
         self.ms = float(ms) if ms is not None else None
         self.depth = int(depth)
@@ -221,7 +221,7 @@ class ExpertBot(Bot):
         self._required = native is True
         if policy not in (None, "heuristic") and not self.native:
             raise ValueError(
-                f"policy={policy} plays native playouts: it needs native=true and the fast extra"
+                f"policy={policy} plays native playouts: it needs native=true and the native extension"
             )
         #: The playouts' policy: the reference heuristic, or its tuned weights (native only).
         self.policy: str = policy if policy is not None else ("tuned" if self.native else "heuristic")
@@ -289,8 +289,8 @@ class ExpertBot(Bot):
                     else:
                         native.add(sampler.world(deal))
                 if native is not None and codes is not None:
-                    grid = native.grid(first, count, codes[alive], seat, self.depth)
-                    for c, column in zip(alive, grid.T.tolist(), strict=True):
+                    grid = native.grid(first, count, [codes[c] for c in alive], seat, self.depth)
+                    for c, column in zip(alive, _columns(grid, len(alive)), strict=True):
                         values[c].extend(column)
                 else:
                     for w in range(first, first + count):
@@ -339,7 +339,7 @@ class ExpertBot(Bot):
                 else:
                     native.add(sampler.world(deal))
             grid = native.grid(0, worlds, codes, seat, self.depth)
-            return [[float(v) for v in column] for column in grid.T.tolist()]
+            return _columns(grid, len(candidates))
         states = []
         for _ in range(worlds):
             deal = sampler.deal(rng)
@@ -365,8 +365,8 @@ class ExpertBot(Bot):
         if not self.native:
             return None
         if self._native is None or self._native.rules != view.rules or self._native.players != view.players:
-            from nomercy.native.layout import MAX_PLAYERS
-            from nomercy.native.playout import Playouts
+            from nomercy.native.search import Playouts
+            from nomercy.native.slots import MAX_PLAYERS
 
             if view.players > MAX_PLAYERS:
                 if self._required:
@@ -376,9 +376,9 @@ class ExpertBot(Bot):
                 return None
             mine = theirs = None
             if self.policy != "heuristic":
-                from nomercy.native.policy import TUNED_WEIGHTS
+                from nomercy.native.weights import TUNED
 
-                mine = theirs = TUNED_WEIGHTS
+                mine = theirs = TUNED
             self._native = Playouts(view.rules, view.players, _EXP, mine=mine, theirs=theirs)
         self._native.clear()
         return self._native

@@ -8,12 +8,12 @@ and the pile are sampled as the expert samples them (:mod:`nomercy.bots.inferenc
 At each turn decision with more than one sensible action, the expert's candidates (the
 heuristic's best ``width``) and the action chosen are played out on the same ``worlds``
 sampled worlds to the end of the round (:meth:`ExpertBot.estimate`, native playouts when
-the ``fast`` extra is installed). A candidate's estimate is the share of its playouts the
-seat won; its standard error is the playouts' (binomial) one. The expert's choice is the
-candidate with the best estimate; the loss is the best estimate minus the chosen one's,
-with the standard error of their paired difference (both met the same worlds, so most
-of the deal's noise cancels). Out-of-turn actions (catches, late Uno calls) and forced
-decisions are replayed but not estimated.
+the compiled extension is built: every wheel, no numpy needed). A candidate's estimate is
+the share of its playouts the seat won; its standard error is the playouts' (binomial)
+one. The expert's choice is the candidate with the best estimate; the loss is the best
+estimate minus the chosen one's, with the standard error of their paired difference (both
+met the same worlds, so most of the deal's noise cancels). Out-of-turn actions (catches,
+late Uno calls) and forced decisions are replayed but not estimated.
 
 Everything random comes from the review's seed (each decision's worlds from
 ``derive_seed("review", seed, index)``): the same record, seed and settings give the same

@@ -12,53 +12,17 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from nomercy.actions import Action, Catch, Play
+from nomercy.actions import Action
 from nomercy.cards import deck_cards
 from nomercy.engine import GameState
 from nomercy.errors import IllegalAction, InvalidRules
 from nomercy.native import kernels as K
 from nomercy.native import layout as L
 from nomercy.native.convert import from_state, to_state
+from nomercy.native.slots import action_index, index_action
 from nomercy.rules import Rules
 
 __all__ = ["Batch", "action_index", "index_action"]
-
-
-def action_index(action: Action, seat: int, players: int) -> int:
-    """The native action table's index of ``action`` taken by ``seat`` at a ``players``-seat
-    table (seats as offsets from ``seat``, like ``nomercy.rl.encoding``)."""
-    if isinstance(action, Play) and action.target is not None:
-        offset = (action.target - seat) % players
-        index = int(L.PLAY_INDEX[action.card.index, int(action.uno), offset])
-        if offset == 0 or index < 0:
-            raise ValueError(f"{action} by P{seat} has no index in the action table")
-        return index
-    if isinstance(action, Catch):
-        offset = (action.seat - seat) % players
-        if offset == 0:
-            raise ValueError(f"{action} by P{seat} has no index in the action table")
-        return L.A_CATCH0 + offset
-    seatless = _SEATLESS.get(action)
-    if seatless is None:
-        raise ValueError(f"{action} has no index in the action table")
-    return seatless
-
-
-_SEATLESS: dict[Action, int] = {
-    a: i
-    for i, a in enumerate(L.ACTIONS)
-    if not isinstance(a, Catch) and not (isinstance(a, Play) and a.target is not None)
-}
-
-
-def index_action(index: int, seat: int, players: int) -> Action:
-    """The action of table index ``index`` taken by ``seat`` (offsets made seats again)."""
-    action = L.ACTIONS[index]
-    if isinstance(action, Play) and action.target is not None:
-        return Play(action.card, action.color, (seat + action.target) % players, action.uno)
-    if isinstance(action, Catch):
-        return Catch((seat + action.seat) % players)
-    return action
 
 
 class Batch:

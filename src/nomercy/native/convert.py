@@ -8,15 +8,13 @@ knock-outs as the engine writes it. Anything else is refused with :class:`ValueE
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from nomercy.cards import Card, Color
 from nomercy.engine import GameState
-from nomercy.native import layout as L
+from nomercy.native import slots as L
 from nomercy.rules import Rules
 from nomercy.state import Decision, KnockOut, Outcome, OutcomeReason
 
@@ -29,8 +27,9 @@ def _opt(value: int) -> int | None:
     return None if value < 0 else int(value)
 
 
-def to_state(s: npt.NDArray[np.int32], rules: Rules) -> GameState:
-    """The :class:`GameState` that the table ``s`` holds (a new, independent object)."""
+def to_state(s: Any, rules: Rules) -> GameState:
+    """The :class:`GameState` that the table ``s`` holds (a new, independent object); ``s``
+    an int32 row: a numpy array, or a memoryview or ``array("i")`` on a plain install."""
     v = s.tolist()
     deck = v[L.DECK]
     n = v[L.PLAYERS]
@@ -90,7 +89,7 @@ def to_state(s: npt.NDArray[np.int32], rules: Rules) -> GameState:
     )
 
 
-def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
+def from_state(state: GameState, s: Any, deck: int) -> None:
     """Write ``state`` into the table ``s`` of a batch whose deck has ``deck`` cards.
 
     Raises :class:`ValueError` for what a native table cannot hold: more than six seats,
@@ -152,12 +151,13 @@ def from_state(state: GameState, s: npt.NDArray[np.int32], deck: int) -> None:
         v[L.OUT_KO_LEN] = out_ko
         v[L.POINTS : L.POINTS + n] = state.outcome.points
     write_cards(v, state, deck)
-    s[:] = v
+    s[:] = array("i", v)
 
 
-def write_cards(v: Any, state: GameState, deck: int) -> None:
+def write_cards(v: Any, state: GameState, deck: int, at: int = 0) -> None:
     """Write ``state``'s cards (hands, draw, discard and set-aside piles, their lengths)
-    and its seed into the table ``v`` (a list or an int32 row): what two sampled worlds
+    and its seed into the table ``v`` (a list, an int32 numpy row, or a memoryview or
+    ``array("i")`` of one): what two sampled worlds
     of one view differ in, besides the drawn card and the decision."""
     write_hidden(
         v,
@@ -167,6 +167,7 @@ def write_cards(v: Any, state: GameState, deck: int) -> None:
         [c.index for c in state.aside],
         state.seed,
         deck,
+        at,
     )
 
 
@@ -178,21 +179,23 @@ def write_hidden(
     aside: Sequence[int],
     seed: int,
     deck: int,
+    at: int = 0,
 ) -> None:
-    """:func:`write_cards` from the cards' indices (``Card.index``), with no state."""
+    """:func:`write_cards` from the cards' indices (``Card.index``), with no state; the
+    table starts at ``v[at]`` (a row of a flat ``array("i")`` of tables)."""
     lo, hi = seed & 0xFFFFFFFF, seed >> 32
-    v[L.MT_READY] = 0  # a generator seeded early was the old seed's
-    v[L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
-    v[L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
+    v[at + L.MT_READY] = 0  # a generator seeded early was the old seed's
+    v[at + L.SEED_LO] = lo - (1 << 32) if lo >= 1 << 31 else lo
+    v[at + L.SEED_HI] = hi - (1 << 32) if hi >= 1 << 31 else hi
     for seat, hand in enumerate(hands):
-        start = L.HANDS + seat * deck
-        v[start : start + len(hand)] = hand
-        v[L.HLEN + seat] = len(hand)
-    pile0 = L.HANDS + L.MAX_PLAYERS * deck
+        start = at + L.HANDS + seat * deck
+        v[start : start + len(hand)] = array("i", hand)
+        v[at + L.HLEN + seat] = len(hand)
+    pile0 = at + L.HANDS + L.MAX_PLAYERS * deck
     for start, zone, length in (
         (pile0, draw_pile, L.PILE_LEN),
         (pile0 + deck, discard, L.DISC_LEN),
         (pile0 + 2 * deck, aside, L.ASIDE_LEN),
     ):
-        v[start : start + len(zone)] = zone
-        v[length] = len(zone)
+        v[start : start + len(zone)] = array("i", zone)
+        v[at + length] = len(zone)

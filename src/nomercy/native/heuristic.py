@@ -117,6 +117,7 @@ from nomercy.native.layout import (
     UO_LEN,
     WINNER,
 )
+from nomercy.native.weights import WEIGHTS
 from nomercy.rules import Rules
 
 __all__ = [
@@ -179,43 +180,6 @@ GAME_COLUMNS: Final = (
 # is ``BASE_WEIGHTS``; :mod:`nomercy.native.policy` tunes other values for the expert's
 # playouts. The thresholds (two cards, ten under the limit) are rules of thumb, not weights.
 
-#: Each weight's name and the reference's value, in the order of ``P``'s entries.
-WEIGHTS: Final = (
-    ("stack_base", 50.0),  # rule 2: stacking, less the card's draw value per card
-    ("stack_per_card", 2.0),
-    ("stack_ko", 100.0),
-    ("stack_near_out", 10.0),
-    ("stack_insurance", 80.0),  # rule 3 while stacking
-    ("take_per_card", 3.0),
-    ("take_near_limit", 20.0),
-    ("draw", 50.0),
-    ("challenge_per_card", 1.5),
-    ("danger_points", 0.4),  # rule 4
-    ("wild_keep", 6.0),
-    ("points", 0.1),
-    ("color_held", 2.0),  # rule 5
-    ("self_draw_follow", 4.0),
-    ("self_draw_alone", 40.0),
-    ("draw_ko", 100.0),  # rule 6
-    ("draw_near_out", 25.0),
-    ("draw_base", 3.0),
-    ("draw_per_card", 0.5),
-    ("draw_insurance", 20.0),  # rule 3
-    ("seven_gain", 6.0),  # rule 7
-    ("seven_threat", 0.5),
-    ("zero_gain", 4.0),
-    ("discard_shed", 6.0),  # rule 8
-    ("discard_base", 8.0),
-    ("discard_danger", 12.0),
-    ("skip_all", 8.0),  # rule 9
-    ("skip_all_danger", 10.0),
-    ("skip", 4.0),
-    ("skip_near_out", 15.0),
-    ("reverse_near_out", 12.0),
-    ("roulette_ko", 40.0),  # rule 10
-    ("roulette_near_out", 20.0),
-    ("roulette_base", 3.0),
-)
 WEIGHT_NAMES: Final = tuple(name for name, _ in WEIGHTS)
 #: The reference heuristic's weights (read-only: the C translation freezes them in as constants).
 BASE_WEIGHTS: Final = np.array([value for _, value in WEIGHTS], np.float64)

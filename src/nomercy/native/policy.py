@@ -37,50 +37,13 @@ from nomercy.native.batch import Batch
 from nomercy.native.heuristic import BASE_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weighted_choose
 from nomercy.native.kernels import M32, _kernel, apply_action, deal
 from nomercy.native.layout import CURRENT, WINNER
+from nomercy.native.weights import TUNED
 from nomercy.rules import Rules
 
 __all__ = ["BASE_WEIGHTS", "TUNED_WEIGHTS", "WEIGHT_NAMES", "duel_wins", "tune", "weights_table"]
 
-#: ``tune(Rules(), players=2, iterations=300, games=20000, seed=1, gain=40)`` (``benchmarks/tune_policy.py``),
-#: rounded to three significant figures; the order is ``WEIGHT_NAMES``'.
-_TUNED: Final[tuple[float, ...]] = (
-    5.36,
-    1.9,
-    48.6,
-    16.4,
-    715.0,
-    1.2,
-    200.0,
-    162.0,
-    6.04,
-    0.123,
-    3.57,
-    0.0621,
-    0.0745,
-    230.0,
-    23.2,
-    99.4,
-    10.4,
-    1.05,
-    0.408,
-    25.6,
-    9.97,
-    0.0698,
-    10.5,
-    6.38,
-    6.76,
-    9.53,
-    7.98,
-    3.47,
-    3.94,
-    29.4,
-    2.38,
-    162.0,
-    35.6,
-    152.0,
-)
 #: The weights of the expert's playouts (read-only).
-TUNED_WEIGHTS: Final = np.array(_TUNED, np.float64)
+TUNED_WEIGHTS: Final = np.array(TUNED, np.float64)
 TUNED_WEIGHTS.flags.writeable = False
 
 

@@ -31,7 +31,7 @@ def _python() -> Engine:
 
 
 def _native() -> Engine:
-    import nomercy.native  # noqa: F401 - first: without numpy it says which extra to install
+    from nomercy.native import Batch  # noqa: F401 - first: without numpy it says which extra to install
     from nomercy.sim import (
         native_runner,  # numpy (the fast extra) and the compiled engine: only when asked for
     )
