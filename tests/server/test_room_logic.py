@@ -134,3 +134,21 @@ def test_a_failed_lobby_write_changes_nothing_and_says_so() -> None:
 def test_storage_other_than_the_database_needs_its_own_social_store() -> None:
     with pytest.raises(TypeError, match="social store"):
         RoomManager(Settings(), MemoryStorage())
+
+
+def test_an_idle_lobby_expires_for_good_and_a_room_in_play_stays() -> None:
+    async def go() -> None:
+        storage = MemoryStorage()
+        m = manager(storage)
+        lobby, _ = await m.create(P.CreateRoom(nickname="Ann", seats=2))
+        playing, _ = await table(m)
+        later = m.clock.monotonic() + m.settings.lobby_idle_seconds + 1
+        assert await m.sweep(later) == [lobby]
+        assert list(m.rooms) == [playing.code]
+        assert storage.room_id(lobby.code) is None  # expired: never opened again
+        assert storage.room_id(playing.code) == playing.id
+        with pytest.raises(ProtocolError) as err:
+            m.get(lobby.code)
+        assert err.value.code == ErrorCode.NOT_FOUND
+
+    run(go())

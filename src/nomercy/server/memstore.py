@@ -13,11 +13,11 @@ import copy
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nomercy import __version__
 from nomercy.server.leases import LeaseLost
-from nomercy.server.ports import Clock, SystemClock
+from nomercy.server.ports import Clock, RoomStorage, SocialPort, SystemClock
 from nomercy.server.social import CHAT_HISTORY, ChatLine, Removed
 from nomercy.server.storage import Entry, StoredRoom, StoredSeat
 from nomercy.state import STATE_FORMAT_VERSION
@@ -210,3 +210,8 @@ class MemorySocial:
     def removed_of(self, room_id: int) -> dict[int, Removed]:
         with self.storage._lock:
             return dict(self.removed.get(room_id, {}))
+
+
+if TYPE_CHECKING:  # mypy checks that both implement their ports
+    _storage: RoomStorage = MemoryStorage()
+    _social: SocialPort = MemorySocial(MemoryStorage())

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from nomercy import bots as botlib
+from nomercy.errors import InvalidRules
 from nomercy.events import (
     Event,
     redact,
@@ -285,3 +286,20 @@ def bot_name(seat: int, strength: str) -> str:
 
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
+
+
+def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
+    """A preset plus a host's overrides. Decks are by name only: a hand-written deck
+    mapping could ask for a billion cards."""
+    deck = overrides.get("deck")
+    if deck is not None and deck not in ("no_mercy", "classic"):
+        raise ProtocolError(
+            ErrorCode.INVALID_RULES, "deck: online rooms play the 'no_mercy' or 'classic' deck"
+        )
+    try:
+        base = Rules.preset(preset)
+        return Rules.from_dict(overrides, base=base)
+    except InvalidRules as exc:
+        raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorCode.INVALID_RULES, f"rules: {exc}") from None

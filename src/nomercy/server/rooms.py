@@ -1,4 +1,4 @@
-"""Rooms: lifecycle (create, join, start, remove a player) and the action pipeline.
+"""Rooms: the lobby (create, join, start, remove a player) and the action pipeline.
 
 Everything that changes a game goes through :meth:`RoomManager.apply`, synchronously on
 the event loop (so two messages can never interleave inside it):
@@ -13,10 +13,13 @@ the event loop (so two messages can never interleave inside it):
 Who was first to an Uno call or a catch is therefore simply the order in which the
 server processes the messages; the later one is refused with ``too_late``.
 
-The room model lives in :mod:`nomercy.server.room`, the group commit of the log in
-:mod:`nomercy.server.logwriter`, and the ports this manager is given (storage, social
-store, cluster, clock) are the Protocols of :mod:`nomercy.server.ports`; an in-memory
-storage (:mod:`nomercy.server.memstore`) runs the same logic without a database.
+This module holds the lobby and that pipeline. The room model lives in
+:mod:`nomercy.server.room`, the fan-out in :mod:`nomercy.server.fanout`, the lifecycle
+(sweep, load, rebuild, retire) in :mod:`nomercy.server.lifecycle` (both bases of
+:class:`RoomManager`), the group commit of the log in :mod:`nomercy.server.logwriter`;
+the ports this manager is given (storage, social store, cluster, clock) are the Protocols
+of :mod:`nomercy.server.ports`, and an in-memory storage (:mod:`nomercy.server.memstore`)
+runs the same logic without a database.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any, assert_never, cast
+from typing import Any, assert_never
 
 from nomercy import bots as botlib
 from nomercy.actions import Action
@@ -56,20 +59,28 @@ from nomercy.events import (
     UnoCalled,
 )
 from nomercy.match import Match
-from nomercy.rules import Rules
 from nomercy.server import protocol as P
 from nomercy.server.leases import LeaseLost
+from nomercy.server.lifecycle import Lifecycle
 from nomercy.server.logwriter import LogWriter
 from nomercy.server.metrics import Metrics
 from nomercy.server.names import name_key
 from nomercy.server.ports import Clock, ClusterPort, RoomStorage, SocialPort, SystemClock
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
-from nomercy.server.room import Client, Room, Seat, bot_name, chat_history_text, dumps, moving, revealed_hands
-from nomercy.server.seen import seen_by
+from nomercy.server.room import (
+    Client,
+    Room,
+    Seat,
+    bot_name,
+    build_rules,
+    chat_history_text,
+    dumps,
+    moving,
+    revealed_hands,
+)
 from nomercy.server.settings import Settings
 from nomercy.server.social import ChatLine, Removed, SocialStore
-from nomercy.server.storage import NEXT_ROUND, REMATCH, Storage, StoredRoom, StoredSeat, token_hash
-from nomercy.server.upgrades import Retired, check, unreplayable
+from nomercy.server.storage import NEXT_ROUND, REMATCH, Storage, StoredSeat, token_hash
 
 __all__ = [
     "Client",
@@ -88,7 +99,7 @@ __all__ = [
 log = logging.getLogger("nomercy.server")
 
 
-class RoomManager:
+class RoomManager(Lifecycle):
     """Every room in memory, their storage, and the one pipeline that changes them."""
 
     def __init__(
@@ -328,12 +339,6 @@ class RoomManager:
         except LeaseLost:
             self.lost(room)
             raise moving() from None
-
-    def lost(self, room: Room) -> None:
-        """Another process took the room over: stop running it here."""
-        room.closed = True
-        if self.cluster is not None:
-            self.cluster.let_go(room)
 
     def authenticate(self, room: Room, token: str | None) -> int:
         """The seat that ``token`` sits at; constant-time comparison with every seat."""
@@ -771,242 +776,3 @@ class RoomManager:
             seat.tell(events)
         self.broadcast_state(room, events)
         self.poke(room)
-
-    # -- sending -------------------------------------------------------------------------
-
-    def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
-        """The ``state`` message for one seat: its own view and its redacted events only."""
-        seen = seen_by(room.match.state if room.match is not None else None, seat, events)
-        # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
-        # validates real messages against the model).
-        return dumps(
-            {
-                "type": "state",
-                **seen,
-                "version": room.version,
-                "snapshot": snapshot,
-                "deadline": room.deadline(),
-                "reveal": revealed_hands(room),
-            }
-        )
-
-    def broadcast_state(self, room: Room, events: list[Event]) -> None:
-        if room.update_due is not None:
-            self._send_room(room)  # a due room update goes first, as it happened first
-        cache: dict[int | None, str] = {}
-        for client in list(room.clients):
-            text = cache.get(client.seat)
-            if text is None:
-                text = cache[client.seat] = self.state_text(room, client.seat, events)
-            client.send(text)
-
-    def broadcast_room(self, room: Room, now: bool = False) -> None:
-        """Tell everyone in the room about its seats, status and audience.
-
-        Updates are coalesced: a storm of joins and leaves sends one ``room`` message per
-        ``room_update_delay`` rather than one per connection to every connection (which
-        grows with the square of the crowd). ``now`` sends at once (a status change).
-        """
-        if now or self.settings.room_update_delay <= 0:
-            self._send_room(room)
-        elif room.update_due is None:
-            room.update_due = asyncio.get_running_loop().call_later(
-                self.settings.room_update_delay, self._send_room, room
-            )
-
-    def _send_room(self, room: Room) -> None:
-        if room.update_due is not None:
-            room.update_due.cancel()
-            room.update_due = None
-        text = P.RoomMessage(room=room.info()).model_dump_json()
-        for client in list(room.clients):
-            client.send(text)
-
-    def broadcast(self, room: Room, text: str) -> None:
-        for client in list(room.clients):
-            client.send(text)
-
-    def poke(self, room: Room) -> None:
-        if room.driver is not None:
-            room.driver.poke()
-
-    # -- forgetting rooms -----------------------------------------------------------------
-
-    async def sweep(self, now: float) -> list[Room]:
-        """Expire idle lobbies, reclaim finished rooms, forget rooms left alone; returns
-        the rooms removed from memory (see :meth:`forget`).
-
-        - a lobby nobody is connected to, unchanged for ``lobby_idle_seconds`` since it was
-          created or its last player joined or left, closes for good (stored as
-          ``expired``: neither a restart nor another process opening it on demand brings
-          it back; looking it up does not keep it);
-        - a finished room is reclaimed ``finished_room_seconds`` after its end, its
-          remaining connections closed;
-        - any room left alone for ``idle_room_seconds`` leaves memory (not storage).
-        """
-        s = self.settings
-        removed: list[Room] = []
-        for code, room in list(self.rooms.items()):
-            if room.status == "lobby" and not room.clients and room.changed_at < now - s.lobby_idle_seconds:
-                if not await self._expire(room, now - s.lobby_idle_seconds):
-                    continue
-            elif room.status == "finished" and room.changed_at < now - s.finished_room_seconds:
-                for client in list(room.clients):
-                    client.close()
-                room.clients.clear()
-            elif room.clients or room.touched >= now - s.idle_room_seconds:
-                continue
-            if self.rooms.get(code) is room:
-                await self.forget(room)
-                removed.append(room)
-        return removed
-
-    async def _expire(self, room: Room, cutoff: float) -> bool:
-        """Store an idle lobby as ``expired`` (fenced, under its lock so that no join is
-        half written); False if it is still wanted, or the write failed (tried again)."""
-        async with room.lock:
-            if room.closed or room.status != "lobby" or room.clients or room.changed_at >= cutoff:
-                return False
-            try:
-                await asyncio.to_thread(self.storage.set_status, room.id, "expired", room.epoch)
-            except LeaseLost:
-                self.lost(room)  # another process runs it now: not ours to expire
-                return False
-            except Exception:
-                log.warning(
-                    "could not expire room %s; tried again later",
-                    room.code,
-                    exc_info=True,
-                    extra={"room": room.code},
-                )
-                return False
-        return True
-
-    async def forget(self, room: Room) -> None:
-        """Take ``room`` out of memory (storage keeps it) and stop its driver; with several
-        processes also release its lease, so whichever process is asked next opens it at once."""
-        if self.cluster is not None:
-            await self.cluster.drop(room, release=True)
-            return
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
-        if room.driver is not None:
-            await room.driver.stop()
-
-    # -- loading after a restart -------------------------------------------------------------
-
-    def _attach_bots(self, room: Room) -> None:
-        """Every seat gets a bot: bot seats play with it, human seats as their stand-in."""
-        name = str(room.config.get("bot", "random"))
-        for seat in room.seats:
-            if seat.bot is None and seat.kind != "open":
-                seat.bot = botlib.make(name)
-
-    def _add(self, room: Room) -> None:
-        self.rooms[room.code] = room
-        if self.on_new_room is not None:
-            self.on_new_room(room)
-
-    def load(self) -> int:
-        """Rebuild every recent room from storage by replaying its log."""
-        since = self.clock.time() - self.settings.idle_room_seconds
-        count = 0
-        for stored in self.storage.load_rooms(since):
-            if stored.status not in ("lobby", "playing", "finished", "retired"):
-                continue  # an expired lobby
-            try:
-                room = self.rebuild(stored)
-            except ProtocolError as exc:
-                if exc.code != ErrorCode.ROOM_RETIRED:
-                    raise
-                self.retired[stored.code] = exc.message
-                continue
-            except Exception:
-                log.exception(
-                    "room %s could not be rebuilt; skipped", stored.code, extra={"room": stored.code}
-                )
-                continue
-            self._add(room)
-            count += 1
-        return count
-
-    def rebuild(self, stored: StoredRoom) -> Room:
-        """The room as its log replays on this engine; ``room_retired`` if this engine
-        cannot continue it exactly (it is then stored as retired, its record untouched)."""
-        if stored.status == "retired":
-            raise ProtocolError(ErrorCode.ROOM_RETIRED, stored.retired or "this game has ended")
-        try:
-            check(stored.state_format, stored.engine_version)
-            return self._replay(stored)
-        except Retired as exc:
-            reason = str(exc)
-        except (NoMercyError, ValueError) as exc:  # a move this engine refuses, a bad marker
-            reason = str(unreplayable(exc))
-        except ProtocolError as exc:  # house rules this engine no longer accepts
-            if exc.code != ErrorCode.INVALID_RULES:
-                raise
-            reason = str(unreplayable(exc))
-        log.warning("room %s retired: %s", stored.code, reason, extra={"room": stored.code})
-        self.storage.retire(stored.id, reason)
-        raise ProtocolError(ErrorCode.ROOM_RETIRED, reason)
-
-    def _replay(self, stored: StoredRoom) -> Room:
-        config = stored.settings
-        rules = build_rules("no_mercy", config.get("rules") or {})
-        now = self.clock.monotonic()
-        seats = [
-            Seat(
-                s.seat,
-                cast(SeatKind, s.kind),
-                s.nickname,
-                s.token_hash,
-                s.host,
-                away_since=now if s.kind == "human" else None,
-            )
-            for s in stored.seats
-        ]
-        status = cast(RoomStatus, stored.status)
-        room = Room(stored.id, stored.code, config, rules, seats, status=status, seed=stored.seed)
-        room.log = deque(maxlen=self.settings.log_length)
-        if stored.seed is not None:
-            match = Match(len(seats), rules, stored.seed)
-            room.log.append(started_event(match.state))
-            for seat, text in stored.log:
-                if text == NEXT_ROUND:
-                    match.next_round()
-                    room.log.append(started_event(match.state))
-                elif text.startswith(REMATCH):
-                    room.seed = int(text.split()[1])
-                    match = Match(len(seats), rules, room.seed)
-                    room.log.append(started_event(match.state))
-                else:
-                    room.log.extend(match.apply(Action.parse(text), seat))
-                    room.last_actor = seat
-            room.match = match
-            room.version = len(stored.log)
-            if match.round_over and stored.last_at is not None:
-                # Between rounds: the pause counts from the round's end, not from this
-                # rebuild (a room taken over mid-pause waits only what was left of it).
-                ago = min(max(0.0, self.clock.time() - stored.last_at), self.settings.between_rounds)
-                room.changed_at = now - ago
-        room.chat.extend(self.social.recent_chat(room.id))
-        room.removed = self.social.removed_of(room.id)
-        self._attach_bots(room)
-        return room
-
-
-def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
-    """A preset plus a host's overrides. Decks are by name only: a hand-written deck
-    mapping could ask for a billion cards."""
-    deck = overrides.get("deck")
-    if deck is not None and deck not in ("no_mercy", "classic"):
-        raise ProtocolError(
-            ErrorCode.INVALID_RULES, "deck: online rooms play the 'no_mercy' or 'classic' deck"
-        )
-    try:
-        base = Rules.preset(preset)
-        return Rules.from_dict(overrides, base=base)
-    except InvalidRules as exc:
-        raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
-    except (TypeError, ValueError) as exc:
-        raise ProtocolError(ErrorCode.INVALID_RULES, f"rules: {exc}") from None
