@@ -90,6 +90,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "sim/test_tournament.py::test_results_do_not_depend_on_the_number_of_workers": ("native",),
     "sim/test_ray_cluster.py": ("ray", "slow"),
     "server": ("server",),
+    # The room logic on the in-memory storage: milliseconds, no database.
+    "server/test_room_logic.py": ("check",),
     "browser": ("browser", "server", "slow"),
     "terminal": ("terminal",),
 }

@@ -1,4 +1,4 @@
-"""Rooms: lifecycle (create, join, start, remove a player) and the action pipeline.
+"""Rooms: the lobby (create, join, start, remove a player) and the action pipeline.
 
 Everything that changes a game goes through :meth:`RoomManager.apply`, synchronously on
 the event loop (so two messages can never interleave inside it):
@@ -12,6 +12,14 @@ the event loop (so two messages can never interleave inside it):
 
 Who was first to an Uno call or a catch is therefore simply the order in which the
 server processes the messages; the later one is refused with ``too_late``.
+
+This module holds the lobby and that pipeline. The room model lives in
+:mod:`nomercy.server.room`, the fan-out in :mod:`nomercy.server.fanout`, the lifecycle
+(sweep, load, rebuild, retire) in :mod:`nomercy.server.lifecycle` (both bases of
+:class:`RoomManager`), the group commit of the log in :mod:`nomercy.server.logwriter`;
+the ports this manager is given (storage, social store, cluster, clock) are the Protocols
+of :mod:`nomercy.server.ports`, and an in-memory storage (:mod:`nomercy.server.memstore`)
+runs the same logic without a database.
 """
 
 from __future__ import annotations
@@ -19,15 +27,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import itertools
-import json
 import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any, assert_never, cast
+from collections.abc import Callable, Iterator
+from typing import Any, assert_never
 
 from nomercy import bots as botlib
 from nomercy.actions import Action
@@ -52,255 +57,81 @@ from nomercy.events import (
     StackGrew,
     Started,
     UnoCalled,
-    redact,
 )
 from nomercy.match import Match
-from nomercy.rules import Rules
 from nomercy.server import protocol as P
 from nomercy.server.leases import LeaseLost
-from nomercy.server.limits import TokenBucket
+from nomercy.server.lifecycle import Lifecycle
+from nomercy.server.logwriter import LogWriter
 from nomercy.server.metrics import Metrics
 from nomercy.server.names import name_key
+from nomercy.server.ports import Clock, ClusterPort, RoomStorage, SocialPort, SystemClock
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
-from nomercy.server.seen import seen_by
+from nomercy.server.room import (
+    Client,
+    Room,
+    Seat,
+    bot_name,
+    build_rules,
+    chat_history_text,
+    dumps,
+    moving,
+    revealed_hands,
+)
 from nomercy.server.settings import Settings
-from nomercy.server.social import CHAT_HISTORY, ChatLine, Removed, SocialStore
-from nomercy.server.storage import NEXT_ROUND, REMATCH, Entry, Storage, StoredRoom, StoredSeat, token_hash
-from nomercy.server.upgrades import Retired, check, unreplayable
-from nomercy.summary import rules_summary
+from nomercy.server.social import ChatLine, Removed, SocialStore
+from nomercy.server.storage import NEXT_ROUND, REMATCH, Storage, StoredSeat, token_hash
+
+__all__ = [
+    "Client",
+    "LogWriter",
+    "Room",
+    "RoomManager",
+    "Seat",
+    "bot_name",
+    "build_rules",
+    "chat_history_text",
+    "dumps",
+    "moving",
+    "revealed_hands",
+]
 
 log = logging.getLogger("nomercy.server")
 
 
-@dataclass
-class Seat:
-    """A seat at a table. ``kind``: ``human`` (has a token), ``bot`` or ``open``."""
-
-    seat: int
-    kind: SeatKind
-    nickname: str | None = None
-    token_hash: str | None = None
-    host: bool = False
-    connections: int = 0
-    #: When the last connection of a human dropped (``time.monotonic``).
-    away_since: float | None = None
-    #: A bot plays this human's seat until they return (after the grace period).
-    standin: bool = False
-    bot: botlib.Bot | None = None
-    #: The bot is choosing in a worker thread: events wait in ``backlog`` meanwhile, so
-    #: a bot is never called from two threads at once.
-    thinking: bool = False
-    backlog: list[list[Event]] = field(default_factory=list)
-
-    def tell(self, events: list[Event]) -> None:
-        """Give this seat's bot the events as this seat may see them (now or after thinking)."""
-        if self.bot is None:
-            return
-        redacted = redact(events, self.seat)
-        if self.thinking:
-            self.backlog.append(redacted)
-            return
-        try:
-            self.bot.observe(redacted)
-        except Exception:  # a bot's bookkeeping must never stop the table
-            log.exception("bot observe failed")
-
-    def done_thinking(self) -> None:
-        self.thinking = False
-        backlog, self.backlog = self.backlog, []
-        for events in backlog:
-            try:
-                self.bot.observe(events)  # type: ignore[union-attr]
-            except Exception:
-                log.exception("bot observe failed")
-
-    def stored(self) -> StoredSeat:
-        return StoredSeat(self.seat, self.kind, self.nickname, self.token_hash, self.host)
-
-
-class Client:
-    """One WebSocket connection: its seat (None: spectator) and its outgoing queue.
-
-    Messages are queued as ready JSON text and written by the connection's own writer
-    task, so a slow client never stalls the room; one that falls too far behind is
-    dropped (it can reconnect and get a fresh snapshot).
-    """
-
-    MAX_QUEUE = 512
-    _serials = itertools.count()
-
-    def __init__(self, seat: int | None, settings: Settings, address: str) -> None:
-        self.seat = seat
-        self.address = address
-        #: Order of arrival: a seat over its connection limit loses its oldest.
-        self.serial = next(Client._serials)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.messages = TokenBucket(settings.message_rate, settings.message_burst)
-        self.chat = TokenBucket(settings.chat_rate, settings.chat_burst)
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.MAX_QUEUE:
-            self.close()
-            return
-        self.queue.put_nowait(text)
-
-    def close(self) -> None:
-        """Ask the writer to close the connection after what is queued."""
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-
-@dataclass
-class Room:
-    id: int
-    code: str
-    #: The CreateRoom request as stored (without the nickname).
-    config: dict[str, Any]
-    rules: Rules
-    seats: list[Seat]
-    status: RoomStatus = "lobby"
-    seed: int | None = None
-    match: Match | None = None
-    #: Entries in the stored action log: the room's state version.
-    version: int = 0
-    clients: set[Client] = field(default_factory=set)
-    #: Recent events (raw, redacted per recipient when sent).
-    log: deque[Event] = field(default_factory=lambda: deque(maxlen=200))
-    #: ``time.monotonic()`` of the last change of the game: timers count from here.
-    changed_at: float = field(default_factory=time.monotonic)
-    last_actor: int = 0
-    #: Set by the server: wakes the room's driver (:mod:`nomercy.server.timers`).
-    driver: Any = None
-    #: Held from the version check until the action is stored and applied.
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    touched: float = field(default_factory=time.monotonic)
-    #: The client address that created the room (None after a restart): rooms per address.
-    creator: str | None = None
-    #: Storage failed on the last write: the game waits (players were told).
-    paused: bool = False
-    #: A coalesced room message is due (see :meth:`RoomManager.broadcast_room`).
-    update_due: asyncio.TimerHandle | None = None
-    #: The room's lease epoch when several processes share the database (every write is
-    #: fenced with it), None for one process.
-    epoch: int | None = None
-    #: This process no longer runs the room (lease lost or handed over): refuse everything.
-    closed: bool = False
-    #: ``time.monotonic()`` when this process took the room (hand-over hysteresis).
-    opened_at: float = field(default_factory=time.monotonic)
-    #: ``time.monotonic()`` of the last request for the room that reached this process: a
-    #: room the proxy still routes here is not handed over (see :meth:`Cluster.step`).
-    routed_at: float = field(default_factory=time.monotonic)
-    #: Recent chat lines (also in storage: a reload shows them again).
-    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
-    #: Players the host removed, by seat: their token works again if the host undoes it.
-    removed: dict[int, Removed] = field(default_factory=dict)
-    #: Seats whose players confirmed a rematch after the game ended.
-    rematch_ready: set[int] = field(default_factory=set)
-
-    @property
-    def turn_seconds(self) -> int | None:
-        value = self.config.get("turn_seconds")
-        return int(value) if value else None
-
-    @property
-    def mode(self) -> str:
-        return str(self.config.get("mode", "round"))
-
-    @property
-    def finished(self) -> bool:
-        m = self.match
-        if m is None or not m.round_over:
-            return False
-        return self.mode == "round" or m.is_over
-
-    def controller(self, seat: int) -> botlib.Bot | None:
-        """The bot that decides for ``seat`` now (a bot seat, or a stand-in), or None."""
-        s = self.seats[seat]
-        if s.kind == "bot" or (s.kind == "human" and s.standin):
-            return s.bot
-        return None
-
-    def spectators(self) -> int:
-        return sum(1 for c in self.clients if c.seat is None)
-
-    def info(self) -> P.RoomInfo:
-        m = self.match
-        return P.RoomInfo(
-            code=self.code,
-            status=self.status,
-            seats=[
-                P.SeatInfo(
-                    seat=s.seat,
-                    nickname=s.nickname,
-                    kind=s.kind,
-                    connected=s.connections > 0,
-                    standin=s.standin,
-                    host=s.host,
-                )
-                for s in self.seats
-            ],
-            rules=self.rules.to_dict(),
-            preset=str(self.config.get("preset", "no_mercy")),
-            mode=self.mode,  # type: ignore[arg-type]
-            bot=str(self.config.get("bot", "random")),
-            turn_seconds=self.turn_seconds,
-            round=m.round_number if m else 0,
-            scores=list(m.scores) if m else [0] * len(self.seats),
-            rounds=[
-                {"number": r.number, "winner": r.winner, "reason": r.reason, "points": list(r.points)}
-                for r in (m.rounds if m else [])
-            ],
-            match_winner=self.winner(),
-            spectators=self.spectators(),
-            paused=self.paused,
-            removed=[
-                {"seat": r.seat, "nickname": r.nickname}
-                for r in sorted(self.removed.values(), key=lambda r: r.seat)
-            ],
-            rematch=sorted(self.rematch_ready),
-            summary=[line.to_dict() for line in rules_summary(self.rules)],
-        )
-
-    def winner(self) -> int | None:
-        """The winner of the match (match mode) or of the single round, once decided."""
-        m = self.match
-        if m is None or not m.round_over:
-            return None
-        return m.winner if self.mode == "match" else m.rounds[-1].winner
-
-    def deadline(self) -> float | None:
-        """Seconds left on the turn timer of a human deciding now, or None."""
-        if self.turn_seconds is None or self.match is None or self.match.state.current is None:
-            return None
-        if self.controller(self.match.state.current) is not None:
-            return None
-        return max(0.0, self.changed_at + self.turn_seconds - time.monotonic())
-
-
-class RoomManager:
+class RoomManager(Lifecycle):
     """Every room in memory, their storage, and the one pipeline that changes them."""
 
-    def __init__(self, settings: Settings, storage: Storage) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: RoomStorage,
+        social: SocialPort | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        """``social`` defaults to the chat and removals stored beside ``storage`` (which must
+        then be the database :class:`Storage`); ``clock`` to the real one."""
         self.settings = settings
         self.storage = storage
+        self.clock: Clock = clock if clock is not None else SystemClock()
         self.metrics = Metrics()
         self.writer = LogWriter(storage, self.metrics)
-        self.social = SocialStore(storage)
+        if social is None:
+            if not isinstance(storage, Storage):
+                raise TypeError("a storage other than the database one needs its own social store")
+            social = SocialStore(storage)
+        self.social: SocialPort = social
         #: Join code -> why: rooms this engine could not continue (ended, told on joining).
         self.retired: dict[str, str] = {}
         self.rooms: dict[str, Room] = {}
         self.metrics.watch(lambda: self.rooms.values())
         #: Called with each new room to start its driver (set by the app).
-        self.on_new_room: Any = None
+        self.on_new_room: Callable[[Room], None] | None = None
         #: Called with a room whose round just ended (the app keeps the round: nomercy.server.kept).
-        self.on_round_end: Any = None
+        self.on_round_end: Callable[[Room], None] | None = None
         #: Several processes: :class:`nomercy.server.cluster.Cluster` (rooms are opened on
         #: demand under a lease); None for one process (every room lives here).
-        self.cluster: Any = None
+        self.cluster: ClusterPort | None = None
         #: Several processes: ids of the rooms each address created here (rooms per address).
         self.created: dict[str, set[int]] = {}
         #: Creations under way (checked against the caps, not yet counted in ``rooms``), in
@@ -327,7 +158,7 @@ class RoomManager:
         ids = set(self.created.get(address, ()))
         if not ids:
             return 0
-        since = time.time() - self.settings.idle_room_seconds
+        since = self.clock.time() - self.settings.idle_room_seconds
         try:
             still = await asyncio.to_thread(self.storage.open_rooms, sorted(ids), since)
         except Exception:
@@ -393,7 +224,9 @@ class RoomManager:
                 f"turn timer: 1 to {self.settings.max_turn_seconds} seconds, or 0 for off",
             )
         token = secrets.token_urlsafe(24)
-        seats = [Seat(0, "human", req.nickname, token_hash(token), host=True, away_since=time.monotonic())]
+        seats = [
+            Seat(0, "human", req.nickname, token_hash(token), host=True, away_since=self.clock.monotonic())
+        ]
         for i in range(1, req.seats):
             if i >= req.seats - req.bots:
                 seats.append(Seat(i, "bot", bot_name(i, req.bot)))
@@ -445,7 +278,7 @@ class RoomManager:
                     stored = StoredSeat(seat.seat, "human", nickname, token_hash(token), seat.host)
                     await self._write(room, self.storage.update_seat, room.id, stored)
                     seat.kind, seat.nickname, seat.token_hash = "human", nickname, stored.token_hash
-                    seat.away_since = room.changed_at = time.monotonic()
+                    seat.away_since = room.changed_at = self.clock.monotonic()
                     self.broadcast_room(room, now=True)  # a seat taken: news, not churn
                     return room, seat.seat, token
         raise ProtocolError(ErrorCode.ROOM_FULL, "every seat is taken: you can watch as a spectator")
@@ -464,7 +297,7 @@ class RoomManager:
                     f"{other.nickname} already sits at this table: choose a name the others can tell apart",
                 )
 
-    async def _write(self, room: Room, func: Any, *args: Any) -> None:
+    async def _write(self, room: Room, func: Callable[..., None], *args: Any) -> None:
         """A lobby write of ``room`` (under its lock), in a worker thread so that a slow commit
         stalls no other room, fenced by the room's lease epoch (several processes): a lost
         lease refuses it with ``room_moving`` and lets the room go. A failure changes nothing."""
@@ -487,7 +320,7 @@ class RoomManager:
             raise ProtocolError(ErrorCode.NOT_FOUND, "no room with that code")
         if room.closed:
             raise moving()
-        room.touched = time.monotonic()
+        room.touched = self.clock.monotonic()
         return room
 
     async def find(self, code: str) -> Room:
@@ -496,7 +329,7 @@ class RoomManager:
         if room is None and self.cluster is not None:
             await self.cluster.open(code.upper())
         room = self.get(code)
-        room.routed_at = time.monotonic()
+        room.routed_at = self.clock.monotonic()
         return room
 
     @contextlib.contextmanager
@@ -508,12 +341,6 @@ class RoomManager:
         except LeaseLost:
             self.lost(room)
             raise moving() from None
-
-    def lost(self, room: Room) -> None:
-        """Another process took the room over: stop running it here."""
-        room.closed = True
-        if self.cluster is not None:
-            self.cluster.let_go(room)
 
     def authenticate(self, room: Room, token: str | None) -> int:
         """The seat that ``token`` sits at; constant-time comparison with every seat."""
@@ -555,7 +382,7 @@ class RoomManager:
             room.seed, room.status = seed, "playing"
             room.match = Match(len(room.seats), room.rules, seed)
             room.log.append(started_event(room.match.state))
-            room.changed_at = time.monotonic()
+            room.changed_at = self.clock.monotonic()
             self.broadcast_room(room, now=True)
             self.broadcast_state(room, [started_event(room.match.state)])
             self.poke(room)
@@ -612,7 +439,7 @@ class RoomManager:
             target.kind, target.nickname, target.token_hash = "human", entry.nickname, entry.token_hash
             # A bot keeps playing the seat until its player reconnects.
             target.standin = room.status != "lobby"
-            target.away_since = room.changed_at = time.monotonic()
+            target.away_since = room.changed_at = self.clock.monotonic()
             self._attach_bots(room)
             del room.removed[seat]
             self.broadcast_room(room, now=True)
@@ -625,7 +452,7 @@ class RoomManager:
             line = ChatLine(seat, room.seats[seat].nickname or f"P{seat}", text)
             await self._write(room, self.social.add_chat, room.id, line)
             room.chat.append(line)
-            room.touched = time.monotonic()
+            room.touched = self.clock.monotonic()
             self.broadcast(room, P.ChatOut(seat=seat, nickname=line.nickname, text=text).model_dump_json())
 
     def react(self, room: Room, seat: int, reaction: str) -> None:
@@ -740,12 +567,12 @@ class RoomManager:
             return
         room.clients.discard(client)
         if room.status == "lobby":
-            room.changed_at = time.monotonic()  # a lobby's idle time counts from its last visitor
+            room.changed_at = self.clock.monotonic()  # a lobby's idle time counts from its last visitor
         if client.seat is not None:
             seat = room.seats[client.seat]
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0 and seat.kind == "human":
-                seat.away_since = time.monotonic()
+                seat.away_since = self.clock.monotonic()
         self.broadcast_room(room)
         self.poke(room)
 
@@ -862,7 +689,7 @@ class RoomManager:
             log.warning("storage is back for room %s: the game resumes", room.code)
             room.paused = False
             # The game stood still while paused: its timers (a turn, a bot's pause) start afresh.
-            room.changed_at = time.monotonic()
+            room.changed_at = self.clock.monotonic()
             self.broadcast(room, P.Resumed().model_dump_json())
             self.broadcast_room(room, now=True)
             self.poke(room)
@@ -950,328 +777,9 @@ class RoomManager:
 
     def _after(self, room: Room, events: list[Event]) -> None:
         room.log.extend(events)
-        room.changed_at = time.monotonic()
+        room.changed_at = self.clock.monotonic()
         room.touched = room.changed_at
         for seat in room.seats:
             seat.tell(events)
         self.broadcast_state(room, events)
         self.poke(room)
-
-    # -- sending -------------------------------------------------------------------------
-
-    def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
-        """The ``state`` message for one seat: its own view and its redacted events only."""
-        seen = seen_by(room.match.state if room.match is not None else None, seat, events)
-        # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
-        # validates real messages against the model).
-        return dumps(
-            {
-                "type": "state",
-                **seen,
-                "version": room.version,
-                "snapshot": snapshot,
-                "deadline": room.deadline(),
-                "reveal": revealed_hands(room),
-            }
-        )
-
-    def broadcast_state(self, room: Room, events: list[Event]) -> None:
-        if room.update_due is not None:
-            self._send_room(room)  # a due room update goes first, as it happened first
-        cache: dict[int | None, str] = {}
-        for client in list(room.clients):
-            text = cache.get(client.seat)
-            if text is None:
-                text = cache[client.seat] = self.state_text(room, client.seat, events)
-            client.send(text)
-
-    def broadcast_room(self, room: Room, now: bool = False) -> None:
-        """Tell everyone in the room about its seats, status and audience.
-
-        Updates are coalesced: a storm of joins and leaves sends one ``room`` message per
-        ``room_update_delay`` rather than one per connection to every connection (which
-        grows with the square of the crowd). ``now`` sends at once (a status change).
-        """
-        if now or self.settings.room_update_delay <= 0:
-            self._send_room(room)
-        elif room.update_due is None:
-            room.update_due = asyncio.get_running_loop().call_later(
-                self.settings.room_update_delay, self._send_room, room
-            )
-
-    def _send_room(self, room: Room) -> None:
-        if room.update_due is not None:
-            room.update_due.cancel()
-            room.update_due = None
-        text = P.RoomMessage(room=room.info()).model_dump_json()
-        for client in list(room.clients):
-            client.send(text)
-
-    def broadcast(self, room: Room, text: str) -> None:
-        for client in list(room.clients):
-            client.send(text)
-
-    def poke(self, room: Room) -> None:
-        if room.driver is not None:
-            room.driver.poke()
-
-    # -- forgetting rooms -----------------------------------------------------------------
-
-    async def sweep(self, now: float) -> list[Room]:
-        """Expire idle lobbies, reclaim finished rooms, forget rooms left alone; returns
-        the rooms removed from memory (see :meth:`forget`).
-
-        - a lobby nobody is connected to, unchanged for ``lobby_idle_seconds`` since it was
-          created or its last player joined or left, closes for good (stored as
-          ``expired``: neither a restart nor another process opening it on demand brings
-          it back; looking it up does not keep it);
-        - a finished room is reclaimed ``finished_room_seconds`` after its end, its
-          remaining connections closed;
-        - any room left alone for ``idle_room_seconds`` leaves memory (not storage).
-        """
-        s = self.settings
-        removed: list[Room] = []
-        for code, room in list(self.rooms.items()):
-            if room.status == "lobby" and not room.clients and room.changed_at < now - s.lobby_idle_seconds:
-                if not await self._expire(room, now - s.lobby_idle_seconds):
-                    continue
-            elif room.status == "finished" and room.changed_at < now - s.finished_room_seconds:
-                for client in list(room.clients):
-                    client.close()
-                room.clients.clear()
-            elif room.clients or room.touched >= now - s.idle_room_seconds:
-                continue
-            if self.rooms.get(code) is room:
-                await self.forget(room)
-                removed.append(room)
-        return removed
-
-    async def _expire(self, room: Room, cutoff: float) -> bool:
-        """Store an idle lobby as ``expired`` (fenced, under its lock so that no join is
-        half written); False if it is still wanted, or the write failed (tried again)."""
-        async with room.lock:
-            if room.closed or room.status != "lobby" or room.clients or room.changed_at >= cutoff:
-                return False
-            try:
-                await asyncio.to_thread(self.storage.set_status, room.id, "expired", room.epoch)
-            except LeaseLost:
-                self.lost(room)  # another process runs it now: not ours to expire
-                return False
-            except Exception:
-                log.warning(
-                    "could not expire room %s; tried again later",
-                    room.code,
-                    exc_info=True,
-                    extra={"room": room.code},
-                )
-                return False
-        return True
-
-    async def forget(self, room: Room) -> None:
-        """Take ``room`` out of memory (storage keeps it) and stop its driver; with several
-        processes also release its lease, so whichever process is asked next opens it at once."""
-        if self.cluster is not None:
-            await self.cluster.drop(room, release=True)
-            return
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
-        if room.driver is not None:
-            await room.driver.stop()
-
-    # -- loading after a restart -------------------------------------------------------------
-
-    def _attach_bots(self, room: Room) -> None:
-        """Every seat gets a bot: bot seats play with it, human seats as their stand-in."""
-        name = str(room.config.get("bot", "random"))
-        for seat in room.seats:
-            if seat.bot is None and seat.kind != "open":
-                seat.bot = botlib.make(name)
-
-    def _add(self, room: Room) -> None:
-        self.rooms[room.code] = room
-        if self.on_new_room is not None:
-            self.on_new_room(room)
-
-    def load(self) -> int:
-        """Rebuild every recent room from storage by replaying its log."""
-        since = time.time() - self.settings.idle_room_seconds
-        count = 0
-        for stored in self.storage.load_rooms(since):
-            if stored.status not in ("lobby", "playing", "finished", "retired"):
-                continue  # an expired lobby
-            try:
-                room = self.rebuild(stored)
-            except ProtocolError as exc:
-                if exc.code != ErrorCode.ROOM_RETIRED:
-                    raise
-                self.retired[stored.code] = exc.message
-                continue
-            except Exception:
-                log.exception(
-                    "room %s could not be rebuilt; skipped", stored.code, extra={"room": stored.code}
-                )
-                continue
-            self._add(room)
-            count += 1
-        return count
-
-    def rebuild(self, stored: StoredRoom) -> Room:
-        """The room as its log replays on this engine; ``room_retired`` if this engine
-        cannot continue it exactly (it is then stored as retired, its record untouched)."""
-        if stored.status == "retired":
-            raise ProtocolError(ErrorCode.ROOM_RETIRED, stored.retired or "this game has ended")
-        try:
-            check(stored.state_format, stored.engine_version)
-            return self._replay(stored)
-        except Retired as exc:
-            reason = str(exc)
-        except (NoMercyError, ValueError) as exc:  # a move this engine refuses, a bad marker
-            reason = str(unreplayable(exc))
-        except ProtocolError as exc:  # house rules this engine no longer accepts
-            if exc.code != ErrorCode.INVALID_RULES:
-                raise
-            reason = str(unreplayable(exc))
-        log.warning("room %s retired: %s", stored.code, reason, extra={"room": stored.code})
-        self.storage.retire(stored.id, reason)
-        raise ProtocolError(ErrorCode.ROOM_RETIRED, reason)
-
-    def _replay(self, stored: StoredRoom) -> Room:
-        config = stored.settings
-        rules = build_rules("no_mercy", config.get("rules") or {})
-        now = time.monotonic()
-        seats = [
-            Seat(
-                s.seat,
-                cast(SeatKind, s.kind),
-                s.nickname,
-                s.token_hash,
-                s.host,
-                away_since=now if s.kind == "human" else None,
-            )
-            for s in stored.seats
-        ]
-        status = cast(RoomStatus, stored.status)
-        room = Room(stored.id, stored.code, config, rules, seats, status=status, seed=stored.seed)
-        room.log = deque(maxlen=self.settings.log_length)
-        if stored.seed is not None:
-            match = Match(len(seats), rules, stored.seed)
-            room.log.append(started_event(match.state))
-            for seat, text in stored.log:
-                if text == NEXT_ROUND:
-                    match.next_round()
-                    room.log.append(started_event(match.state))
-                elif text.startswith(REMATCH):
-                    room.seed = int(text.split()[1])
-                    match = Match(len(seats), rules, room.seed)
-                    room.log.append(started_event(match.state))
-                else:
-                    room.log.extend(match.apply(Action.parse(text), seat))
-                    room.last_actor = seat
-            room.match = match
-            room.version = len(stored.log)
-            if match.round_over and stored.last_at is not None:
-                # Between rounds: the pause counts from the round's end, not from this
-                # rebuild (a room taken over mid-pause waits only what was left of it).
-                ago = min(max(0.0, time.time() - stored.last_at), self.settings.between_rounds)
-                room.changed_at = now - ago
-        room.chat.extend(self.social.recent_chat(room.id))
-        room.removed = self.social.removed_of(room.id)
-        self._attach_bots(room)
-        return room
-
-
-class LogWriter:
-    """Group commit: log entries of all rooms that arrive while a commit runs share the next.
-
-    Each caller awaits its own entry's commit. The commit runs in a worker thread, so the
-    event loop (every other room, every connection) never waits for the disk. One failing
-    entry (a duplicate key) is retried alone so that it fails only its own caller.
-    """
-
-    def __init__(self, storage: Storage, metrics: Metrics) -> None:
-        self.storage = storage
-        self.metrics = metrics
-        self._pending: list[tuple[Entry, asyncio.Future[None]]] = []
-        self._task: asyncio.Task[None] | None = None
-
-    async def append(self, entry: Entry) -> None:
-        """Commit ``(room_id, seq, seat, action, status, epoch)``; raises what the commit raised."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._pending.append((entry, future))
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._flush())
-        await future
-
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            entries = [entry for entry, _ in batch]
-            try:
-                with self.metrics.storage_write("log"):
-                    await asyncio.to_thread(self.storage.append_many, entries)
-            except Exception:
-                for entry, future in batch:
-                    try:
-                        with self.metrics.storage_write("log"):
-                            await asyncio.to_thread(self.storage.append_many, [entry])
-                    except Exception as exc:
-                        if not future.done():
-                            future.set_exception(exc)
-                    else:
-                        if not future.done():
-                            future.set_result(None)
-                continue
-            for _, future in batch:
-                if not future.done():
-                    future.set_result(None)
-
-
-def build_rules(preset: str, overrides: dict[str, Any]) -> Rules:
-    """A preset plus a host's overrides. Decks are by name only: a hand-written deck
-    mapping could ask for a billion cards."""
-    deck = overrides.get("deck")
-    if deck is not None and deck not in ("no_mercy", "classic"):
-        raise ProtocolError(
-            ErrorCode.INVALID_RULES, "deck: online rooms play the 'no_mercy' or 'classic' deck"
-        )
-    try:
-        base = Rules.preset(preset)
-        return Rules.from_dict(overrides, base=base)
-    except InvalidRules as exc:
-        raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
-    except (TypeError, ValueError) as exc:
-        raise ProtocolError(ErrorCode.INVALID_RULES, f"rules: {exc}") from None
-
-
-def moving(ref: str | None = None) -> ProtocolError:
-    return ProtocolError(
-        ErrorCode.ROOM_MOVING, "this room is moving to another server process: reconnecting", ref=ref
-    )
-
-
-def chat_history_text(room: Room) -> str:
-    """The recent chat lines and reactions, sent on every (re)connect."""
-    lines: list[P.ChatOut | P.ReactionOut] = [
-        P.ReactionOut(seat=c.seat, nickname=c.nickname, reaction=c.reaction)
-        if c.reaction is not None
-        else P.ChatOut(seat=c.seat, nickname=c.nickname, text=c.text)
-        for c in room.chat
-    ]
-    return P.ChatHistory(messages=lines).model_dump_json()
-
-
-def revealed_hands(room: Room) -> list[list[str]] | None:
-    """Every hand, once the round is over (to count its points); None while it is played."""
-    match = room.match
-    if match is None or not match.round_over:
-        return None
-    return [[c.code for c in hand] for hand in match.state.hands]
-
-
-def bot_name(seat: int, strength: str) -> str:
-    return f"Bot {seat} ({strength})"
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
