@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -228,8 +229,46 @@ def test_the_review_is_followed_drawn_and_jumps_to_a_costly_decision(
         assert position(page) == costly[0]["index"]
         now = page.get_attribute("#review-now", "data-at")
         assert now == str(costly[0]["index"])
+        # The action chosen and the expert's choice are named in words (the labels the
+        # server sends), in each language.
+        assert all(d["chosen_label"] and d["best_label"] for d in costly)
+        for lang in ("en", "nb"):
+            words = catalog(lang)
+            if lang == "nb":
+                page = holding(pages, server, kept, DESKTOP, "nb")
+                goto(page, f"{server.url}/g/{kept['id']}")
+                page.wait_for_selector("#review-worst-title:not([hidden])", timeout=60_000)
+            entry = page.locator("#review-worst button.worst").first
+            best = entry.locator(".best").inner_text().lower()
+            chose = entry.locator(".chose").inner_text().lower()
+            assert best.startswith(str(words["review.expert"]).lower()), best
+            assert str(words["review.expert_other"]).lower() not in best
+            assert all(w in best for w in fixed_words(words, costly[0]["best_label"])), (best, costly[0])
+            assert all(w in chose for w in fixed_words(words, costly[0]["chosen_label"])), (chose, costly[0])
     shot(page, "replay-review")
     axe_check(page, "the review")
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """The browser's words in ``lang`` (its catalogs of the game and of the web client)."""
+    root = Path(__file__).resolve().parents[2] / "src" / "nomercy" / "i18n" / "catalogs" / lang
+    words: dict[str, Any] = {}
+    for part in ("game", "web"):
+        words |= json.loads((root / f"{part}.json").read_text(encoding="utf-8"))
+    return words
+
+
+def fixed_words(words: dict[str, Any], label: dict[str, Any]) -> list[str]:
+    """The words a label shows whatever its parameters are: its sentence's text between the
+    placeholders (of the plural form its count takes), and the name of a colour it names;
+    in lower case (a sentence's first letter is a capital)."""
+    text = words[label["key"]]
+    if isinstance(text, dict):
+        text = text["one"] if label["params"].get("count") == 1 and "one" in text else text["other"]
+    parts = [p.strip(" ,.!:") for p in re.split(r"\{[^}]*\}", str(text))]
+    color = label["params"].get("color")
+    named = [str(words[f"color.{color}"])] if color else []
+    return [p.lower() for p in [*parts, *named] if p]
 
 
 def test_a_busy_review_says_try_again(pages: Pages, server: ServerProcess, kept: dict[str, Any]) -> None:
@@ -317,8 +356,10 @@ def test_a_record_downloads_and_opens_again_and_bad_files_name_their_step(
     illegal.write_text(json.dumps(bad))
     page.set_input_files("#rp-file", str(illegal))
     page.wait_for_selector("#file-error:not([hidden])")
-    assert page.get_attribute("#file-error", "data-step") in ("replay", "load")
-    assert "failed" in page.inner_text("#file-error-text")
+    assert page.get_attribute("#file-error", "data-step") == "replay"
+    # The refused move by its place, in words: the record's players have no names.
+    said = page.inner_text("#file-error-text")
+    assert "failed" in said and f"move 4, by Player {bad['actions'][3][0] + 1}," in said, said
     shot(page, "replay-bad-file")
     page.click("#file-error-close")
     # A drop on the landing page opens the replay.

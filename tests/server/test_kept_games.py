@@ -19,11 +19,13 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, delete, inspect
 
+from nomercy.decisions import decisions
 from nomercy.record import GameRecord, replay
 from nomercy.server import schema
 from nomercy.server.games import GameStore, Kept, game_seats, games
 from nomercy.server.reviews import Job, ReviewQueue
 from nomercy.server.settings import Settings
+from nomercy.views import player_view
 
 from .conftest import (
     POSTGRES_URL,
@@ -230,6 +232,10 @@ def test_an_uploaded_record_replays_or_names_the_step_that_fails(server: ServerP
     bad = record.to_dict()
     bad["actions"] = [bad["actions"][0], bad["actions"][0], *bad["actions"][1:]]
     assert "action 1" in refused(json.dumps(bad).encode(), 400, "replay")
+    # The refused action's place, as numbers a client words in its reader's language.
+    r = httpx.post(url, content=json.dumps(bad).encode(), timeout=30)
+    assert {k: r.json()["detail"][k] for k in ("index", "seat")} == {"index": 1, "seat": bad["actions"][1][0]}
+    assert "index" not in httpx.post(url, content=b"{not json", timeout=30).json()["detail"]
     # Over the size limit (256 KiB): refused while it arrives.
     refused(b" " * 300_000 + good, 413, "read")
     deep = b"[" * 5000 + b"]" * 5000
@@ -256,6 +262,15 @@ def test_a_review_is_queued_computed_once_and_stored(server: ServerProcess) -> N
     review = status["review"]
     assert review["format"] == "nomercy.review" and review["format_version"] == 1
     assert review["settings"]["worlds"] == 4
+    # Each decision names the action chosen and the expert's choice in words: the labels the
+    # deciding seat's choices had just before it (as state.decisions.choices carry them).
+    record = GameRecord.from_dict(httpx.get(f"{url}/api/games/{game['id']}/record", timeout=10).json())
+    assert review["decisions"]
+    for d in review["decisions"]:
+        before = decisions(player_view(replay(record, d["index"]), d["seat"]))
+        words = {str(c.action): c.label.to_dict() for c in before.choices}
+        assert d["chosen_label"] == words[d["chosen"]] and d["best_label"] == words[d["best"]], d
+        assert set(d["chosen_label"]) == {"key", "params"} and d["chosen_label"]["key"].startswith("choice.")
     # Stored: asking again answers at once with the same review.
     again = httpx.post(f"{url}/api/games/{game['id']}/review", timeout=10)
     assert again.status_code == 202 and again.json() == {"status": "done", "progress": 1.0}

@@ -23,7 +23,7 @@ from nomercy.decisions import decisions
 from nomercy.server import protocol as P
 from nomercy.server.games import ACCESS, Game, GameStore, Kept
 from nomercy.server.protocol import ErrorCode, ProtocolError
-from nomercy.server.replays import RecordRefused, read_record, replay_frames, result_of
+from nomercy.server.replays import RecordRefused, label_review, read_record, replay_frames, result_of
 from nomercy.server.reviews import ReviewQueue
 from nomercy.server.settings import Settings
 from nomercy.server.storage import token_hash
@@ -328,12 +328,14 @@ async def replay_file(request: Request) -> Response:
     try:
         body = await asyncio.to_thread(build)
     except RecordRefused as exc:
+        at = {} if exc.at is None else {"index": exc.at[0], "seat": exc.at[1]}
         raise GameError(
             ErrorCode.TOO_LARGE if exc.too_large else ErrorCode.BAD_RECORD,
             str(exc),
             413 if exc.too_large else 400,
             step=exc.step,
             detail=exc.detail,
+            **at,
         ) from None
     return Response(json.dumps(body), media_type="application/json")
 
@@ -404,4 +406,14 @@ async def ask_review(
 async def get_review(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
     games = games_of(request)
     game = await games.open(game_id, authorization)
-    return Response(json.dumps(await games.queue.status(game.id)), media_type="application/json")
+    answer = await games.queue.status(game.id)
+    if answer["review"] is not None:
+        answer["review"] = await asyncio.to_thread(review_with_labels, answer["review"], game)
+    return Response(json.dumps(answer), media_type="application/json")
+
+
+def review_with_labels(review: dict[str, Any], game: Game) -> dict[str, Any]:
+    """The stored review with each decision's words (``chosen_label``, ``best_label``)."""
+    from nomercy.record import GameRecord
+
+    return label_review(review, GameRecord.from_dict(game.record))

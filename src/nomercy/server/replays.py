@@ -8,6 +8,9 @@ only replayed once it has ended, so nothing is hidden any more.
 
 A record file from outside is read in steps (:func:`read_record`), each failure naming
 its step: ``read`` (bytes), ``parse`` (JSON), ``load`` (a record), ``replay`` (the rules).
+
+A review names its decisions by their action text; the browser shows only catalog words,
+so :func:`label_review` adds to each the labels ``nomercy.decisions`` gives those actions.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from nomercy.actions import Action
+from nomercy.decisions import decisions
 from nomercy.engine import GameState, new_game, started_event
 from nomercy.errors import NoMercyError
 from nomercy.record import GameRecord
@@ -29,11 +34,16 @@ MAX_ACTIONS = 5000
 class RecordRefused(Exception):
     """A record that cannot be shown; ``step`` is where it failed (read/parse/load/replay)."""
 
-    def __init__(self, step: str, detail: str, *, too_large: bool = False) -> None:
+    def __init__(
+        self, step: str, detail: str, *, too_large: bool = False, at: tuple[int, int] | None = None
+    ) -> None:
         super().__init__(f"the record cannot be replayed ({step}): {detail}")
         self.step = step
         self.detail = detail
         self.too_large = too_large
+        #: At step ``replay``: the refused action's (index in the record, seat), so that a
+        #: client can name the move in its reader's language.
+        self.at = at
 
 
 @dataclass(frozen=True)
@@ -72,7 +82,9 @@ def replay_frames(record: GameRecord) -> Replayed:
         try:
             events = state.apply(action, seat)
         except NoMercyError as exc:
-            raise RecordRefused("replay", f"action {i} ({action} by P{seat}) is refused: {exc}") from None
+            raise RecordRefused(
+                "replay", f"action {i} ({action} by P{seat}) is refused: {exc}", at=(i, seat)
+            ) from None
         frames.append(
             {
                 "action": str(action),
@@ -119,3 +131,33 @@ def result_of(state: GameState) -> dict[str, Any] | None:
         "points": list(outcome.points),
         "knocked_out": [k.seat for k in outcome.knocked_out],
     }
+
+
+def label_review(review: dict[str, Any], record: GameRecord) -> dict[str, Any]:
+    """``review`` (``nomercy.review`` JSON of ``record``'s round) with ``chosen_label`` and
+    ``best_label`` in each decision: the ``{key, params}`` label of that action among the
+    deciding seat's choices just before it (as ``state.decisions.choices`` carry them),
+    null where the action is not one of them. Returns a new dict; ``review`` is unchanged."""
+    entries = [dict(d) for d in review.get("decisions", [])]
+    wanted: dict[int, list[dict[str, Any]]] = {}
+    for entry in entries:
+        entry["chosen_label"] = entry["best_label"] = None
+        wanted.setdefault(int(entry["index"]), []).append(entry)
+    try:
+        state = new_game(record.players, record.rules, record.seed, record.dealer, record.sitting_out)
+        for i, (seat, action) in enumerate(record.actions):
+            if i > max(wanted, default=-1):
+                break
+            for entry in wanted.get(i, []):
+                choices = decisions(player_view(state, int(entry["seat"]))).choices
+                for field, text in (("chosen_label", entry["chosen"]), ("best_label", entry["best"])):
+                    try:
+                        act = Action.parse(str(text))
+                    except NoMercyError:
+                        continue
+                    found = next((c for c in choices if c.action == act), None)
+                    entry[field] = found.label.to_dict() if found is not None else None
+            state.apply(action, seat)
+    except (NoMercyError, ValueError):  # a kept round always replays; the rest stays unnamed
+        pass
+    return {**review, "decisions": entries}

@@ -74,12 +74,21 @@ export function createReplay(ctx) {
     } catch (err) { fileError(chosen.name, err); }
   }
 
+  /** The failed step in words; at step "replay" the refused move too, from the numbers the
+   *  server sends beside its English (the record's players have no names: "Player 2"). */
+  function stepText(step, detail) {
+    if (step === "replay" && Number.isInteger(detail.index) && Number.isInteger(detail.seat)) {
+      return ctx.t("replay.step.replay_at", { number: detail.index + 1, player: ctx.t("seat.player", { number: detail.seat + 1 }) });
+    }
+    return ctx.t(STEPS[step]);
+  }
+
   function fileError(name, err) {
     const detail = (err && err.detail) || {};
     const step = STEPS[detail.step] ? detail.step : err && err.status === 413 ? "read" : null;
     $("file-error-title").textContent = ctx.t("replay.file_failed", { name }, { capital: false });
     $("file-error-text").textContent = step
-      ? ctx.t(STEPS[step]) + (detail.code === "too_large" || (err && err.status === 413) ? ` ${ctx.t("replay.too_large")}` : "")
+      ? stepText(step, detail) + (detail.code === "too_large" || (err && err.status === 413) ? ` ${ctx.t("replay.too_large")}` : "")
       : ctx.t(err && err.code === "bad_record" ? "error.bad_record" : "error.other");
     $("file-error").hidden = false;
     $("file-error").dataset.step = step || "";
