@@ -244,6 +244,7 @@ def test_create_join_lobby_rules_and_chat_that_survives_a_reload(pages: Pages, s
     choices = host.eval_on_selector_all("#bot option", "els => els.map(e => e.textContent)")
     wanted = {"Beginner: still learning, makes mistakes", "Stacker Stella: stacks every Draw card she can"}
     assert wanted <= set(choices), choices
+    assert choices[0].startswith("Beginner") and host.input_value("#bot") == "casual"  # levels first
     host.fill("#create-nick", "Ann")
     host.select_option("#seats", "4")
     host.select_option("#bots", "2")

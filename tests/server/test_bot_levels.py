@@ -11,6 +11,8 @@ def test_options_list_the_levels_and_characters_and_a_room_takes_one(server: Ser
     opts = httpx.get(server.url + "/api/options", timeout=10).json()
     levels = {"beginner", "casual", "strong", "expert", "stacker", "hoarder", "gambler"}
     assert levels | {"random", "heuristic"} <= set(opts["bots"])
+    # listed as a player chooses: the levels weakest first, then the characters
+    assert opts["bots"][:7] == ["beginner", "casual", "strong", "expert", "stacker", "hoarder", "gambler"]
     for bot in ("beginner", "stacker", "gambler", "heuristic"):
         room = create_room(server, seats=3, bots=2, bot=bot)
         assert room["code"]

@@ -35,7 +35,7 @@ from nomercy.events import Event
 from nomercy.state import Decision
 from nomercy.views import PlayerView
 
-__all__ = ["CHARACTERS", "LEVELS", "STRONG_BUDGET", "Style", "StyledBot", "styled_scores"]
+__all__ = ["CHARACTERS", "LEVELS", "STRONG_BUDGET", "Style", "StyledBot", "menu_order", "styled_scores"]
 
 #: The levels, weakest first (``expert`` is the engine of that name).
 LEVELS = ("beginner", "casual", "strong", "expert")
@@ -62,6 +62,13 @@ CHARACTERS: dict[str, Style] = {
     "gambler": Style(roulette=40.0, swap=30.0),
 }
 _PLAIN = Style()
+
+
+def menu_order(names: list[str]) -> list[str]:
+    """``names`` as a person choosing an opponent meets them: the levels weakest first, then
+    the characters, then the engines and the rest by name."""
+    first = [*LEVELS, *CHARACTERS]
+    return [n for n in first if n in names] + sorted(n for n in names if n not in first)
 
 
 def styled_scores(view: PlayerView, style: Style) -> list[tuple[float, Action]]:

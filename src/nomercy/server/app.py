@@ -50,6 +50,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
+from nomercy.bots.levels import menu_order
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import icons
 from nomercy.server import protocol as P
@@ -305,7 +306,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "protocol": P.PROTOCOL_VERSION,
             "rules": rules_options(),
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
-            "bots": botlib.available(),
+            "bots": menu_order(botlib.available()),  # the levels first: a player's words
             "reactions": list(P.REACTIONS),
             "max_turn_seconds": settings.max_turn_seconds,
             "test_options": settings.test_options,

@@ -50,7 +50,7 @@ export function renderHome(ctx, opts) {
     presets.appendChild(label);
   }
   const bot = $("bot");
-  const botKeep = bot.value || (opts.bots.includes("heuristic") ? "heuristic" : opts.bots[0]);
+  const botKeep = bot.value || (opts.bots.includes("casual") ? "casual" : opts.bots[0]);
   clear(bot);
   for (const b of opts.bots) bot.add(new Option(ctx.i18n.has(`bot.${b}`) ? ctx.t(`bot.${b}`) : b, b));
   bot.value = botKeep;
