@@ -220,10 +220,12 @@ def test_native_start_benchmark_prints_the_build_first_decision_and_sizes(tmp_pa
     for line in (
         "C (ahead of time)",
         "installed numpy: ",
-        "the fast path adds",
+        "a player's fast path (the expert's native playouts: the extension, no numpy) adds",
+        "the research extra `fast` (numpy, extension) adds",
         "first decision ",
         "peak memory ",
-        "the expert bot's first decision",
+        "the expert bot (numpy installed): first decision ",
+        "the expert bot (no numpy): first decision ",
     ):
         assert line in out
     assert "reproduce: " in out and "benchmarks/native_start.py --seconds 0.05 --no-numba" in out

@@ -146,7 +146,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path: Path) -> No
     command = [sys.executable, "-c", "from nomercy.cli import main; main()", "simulate"]
     command += ["-n", "1000000", "-p", "4", "-s", "3", "-w", "2", "--out", str(out), "--no-progress"]
     command += ["--chunk-size", "40"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # Ctrl-C at its default, as in a terminal's foreground job: a test run started in the
+    # background by a script (as CI may be) has SIGINT ignored, which the child would inherit.
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 30_000):

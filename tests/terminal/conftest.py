@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +33,13 @@ def term_env(tmp_path: Path) -> dict[str, str]:
 Spawn = Callable[[list[str]], pexpect.spawn]
 
 
+def as_a_foreground_job() -> None:
+    """Ctrl-C at its default, as a shell starts a terminal's foreground job: a test run
+    started in the background by a script (as CI may be) has SIGINT ignored, and a child
+    would inherit that and never see the person's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def spawn(term_env: dict[str, str]) -> Spawn:
     """Start the program in an 80x24 pseudo-terminal, with the predictable bots registered."""
@@ -44,6 +52,7 @@ def spawn(term_env: dict[str, str]) -> Spawn:
             encoding="utf-8",
             timeout=20,
             dimensions=(24, 80),
+            preexec_fn=as_a_foreground_job,
         )
 
     return run
