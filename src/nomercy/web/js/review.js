@@ -39,7 +39,7 @@ export function createReview(ctx, jump) {
     $("review-worst-title").hidden = true;
     $("review-table-box").hidden = true;
     $("review-panel").hidden = !id;
-    $("rp-review").hidden = !id;
+    $("rp-review").hidden = true; // until the server says whether a review exists already
     $("rp-review").disabled = false;
     status(ctx.t("review.none"));
     if (id) follow(false);
@@ -68,8 +68,14 @@ export function createReview(ctx, jump) {
     const mine = id;
     try {
       const r = await api(`/api/games/${encodeURIComponent(id)}/review`, undefined, token);
-      if (mine === id && (asked || r.status === "done" || r.status === "queued" || r.status === "running")) answer(r);
-    } catch (err) { if (asked && mine === id) failed(err); }
+      if (mine !== id) return;
+      if (asked || r.status === "done" || r.status === "queued" || r.status === "running") answer(r);
+      if (!asked && r.status !== "done") $("rp-review").hidden = false;
+    } catch (err) {
+      if (mine !== id) return;
+      if (asked) failed(err);
+      else $("rp-review").hidden = false;
+    }
   }
 
   function failed(err) {
