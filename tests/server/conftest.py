@@ -26,9 +26,6 @@ import pytest
 pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
-from nomercy.server import social  # noqa: F401  (registers its tables on the metadata: drop_all drops them)
-from nomercy.server.storage import metadata
-
 POSTGRES_URL = os.environ.get("NOMERCY_TEST_POSTGRES_URL")
 
 FAST = {
@@ -117,15 +114,13 @@ class ServerProcess:
 
 
 def reset_postgres(url: str) -> None:
-    from sqlalchemy import create_engine
-
-    import nomercy.server.games
-    import nomercy.server.leases  # noqa: F401 (its table belongs to the metadata dropped here)
+    """Drop every nomercy table there is (reflected: whatever revision a test left behind)."""
+    from sqlalchemy import MetaData, create_engine
 
     engine = create_engine(url)  # not Storage: a test may have left an older schema behind
-    metadata.drop_all(engine)
-    with engine.begin() as conn:  # the migrations' version too: the next Storage starts afresh
-        conn.exec_driver_sql("DROP TABLE IF EXISTS nomercy_alembic_version")
+    found = MetaData()
+    found.reflect(engine, only=lambda name, _meta: name.startswith("nomercy_"))
+    found.drop_all(engine)  # the migrations' version too: the next Storage starts afresh
     engine.dispose()
 
 

@@ -431,12 +431,12 @@ def test_migration_0003_up_and_down(db: str, tmp_path: Path) -> None:
     try:
         assert schema.upgrade(engine, "0002")[1] == "0002"
         assert not tables & set(inspect(engine).get_table_names())
-        assert schema.upgrade(engine)[1] == "0003"
+        assert schema.upgrade(engine, "0003")[1] == "0003"
         assert tables <= set(inspect(engine).get_table_names())
         GameStore(engine).keep(_kept(1, 1, {}))
         assert schema.downgrade(engine, "0002") == ("0003", "0002")
         assert not tables & set(inspect(engine).get_table_names())
-        assert schema.upgrade(engine)[1] == "0003"
+        assert schema.upgrade(engine, "0003")[1] == "0003"
     finally:
         engine.dispose()
 

@@ -54,6 +54,7 @@ from nomercy.bots.levels import menu_order
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import icons
 from nomercy.server import protocol as P
+from nomercy.server.accounts import AccountStore, account_of
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
 from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
@@ -220,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             driver.start()
 
         manager.on_new_room = on_new_room
+        app.state.accounts = AccountStore(storage.engine)
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
         app.state.games = games
@@ -317,7 +319,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = _client(request)
         if not request.app.state.room_creation.allow(address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many new rooms from your address: wait a minute")
-        room, token = await manager(request).create(body, address)
+        account = account_of(request)
+        if account is not None:  # a signed-in player sits under their account's name
+            body = body.model_copy(update={"nickname": account.name})
+        room, token = await manager(request).create(body, address, account.id if account else None)
         return {
             "code": room.code,
             "seat": 0,
@@ -333,7 +338,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms/{code}/join")
     async def join_room(request: Request, code: str, body: P.JoinRoom) -> dict[str, Any]:
         room = await lookup(request, code)
-        room, seat, token = await manager(request).join(room.code, body.nickname)
+        account = account_of(request)
+        nickname = account.name if account is not None else body.nickname
+        room, seat, token = await manager(request).join(room.code, nickname, account.id if account else None)
         return {"code": room.code, "seat": seat, "token": token, "room": room.info().model_dump()}
 
     @app.post("/api/rooms/{code}/start")

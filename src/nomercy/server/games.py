@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -33,7 +34,7 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from nomercy.server.storage import metadata
@@ -69,6 +70,8 @@ game_seats = Table(
     Column("seat", Integer, primary_key=True),
     #: SHA-256 of the seat token of the person who played the seat.
     Column("token_hash", String(64), nullable=False, index=True),
+    #: The account that played the seat (:mod:`nomercy.server.accounts`); None: a guest.
+    Column("account_id", String(32), nullable=True, index=True),
 )
 
 reviews = Table(
@@ -112,6 +115,8 @@ class Kept:
     tokens: dict[int, str]
     #: The room's version when the round was dealt (its hints are those from here on).
     start_seq: int
+    #: seat -> account id, for the seats signed-in players played.
+    accounts: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,10 @@ class GameStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: Called inside the transaction that keeps a round, with its new game id: what
+        #: else a finished round writes (ratings, the daily deal's results) commits with it
+        #: or not at all, and once (a round kept again calls nothing).
+        self.on_keep: list[Callable[[Connection, str, Kept], None]] = []
 
     def keep(self, kept: Kept, now: float | None = None) -> str:
         """Write the round as a game (once: keeping it again returns the same id)."""
@@ -180,10 +189,12 @@ class GameStore:
                 conn.execute(
                     insert(game_seats),
                     [
-                        {"game_id": game_id, "seat": s, "token_hash": h}
+                        {"game_id": game_id, "seat": s, "token_hash": h, "account_id": kept.accounts.get(s)}
                         for s, h in sorted(kept.tokens.items())
                     ],
                 )
+            for hook in self.on_keep:
+                hook(conn, game_id, kept)
         return game_id
 
     def get(self, game_id: str) -> Game | None:

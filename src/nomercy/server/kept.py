@@ -112,6 +112,7 @@ class Games:
             record=record,
             tokens={s.seat: s.token_hash for s in room.seats if s.kind == "human" and s.token_hash},
             start_seq=room.version - len(match.record.actions),
+            accounts={s.seat: s.account_id for s in room.seats if s.kind == "human" and s.account_id},
         )
 
     def round_ended(self, room: Room) -> None:

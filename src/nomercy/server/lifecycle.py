@@ -181,6 +181,7 @@ class Lifecycle(FanOut):
                 s.nickname,
                 s.token_hash,
                 s.host,
+                account_id=s.account_id,
                 away_since=now if s.kind == "human" else None,
             )
             for s in stored.seats

@@ -55,6 +55,8 @@ class Seat:
     nickname: str | None = None
     token_hash: str | None = None
     host: bool = False
+    #: The signed-in account playing this seat (None: a guest, a bot or open).
+    account_id: str | None = None
     connections: int = 0
     #: When the last connection of a human dropped (``time.monotonic``).
     away_since: float | None = None
@@ -89,7 +91,7 @@ class Seat:
                 log.exception("bot observe failed")
 
     def stored(self) -> StoredSeat:
-        return StoredSeat(self.seat, self.kind, self.nickname, self.token_hash, self.host)
+        return StoredSeat(self.seat, self.kind, self.nickname, self.token_hash, self.host, self.account_id)
 
 
 class Client:

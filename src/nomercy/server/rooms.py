@@ -170,7 +170,9 @@ class RoomManager(Lifecycle):
         self.created[address] = set(still) | (self.created.get(address, set()) - ids)
         return len(self.created[address])
 
-    async def create(self, req: P.CreateRoom, address: str | None = None) -> tuple[Room, str]:
+    async def create(
+        self, req: P.CreateRoom, address: str | None = None, account_id: str | None = None
+    ) -> tuple[Room, str]:
         """A room in the lobby with the host in seat 0; returns it and the host's token.
 
         The caps hold under concurrent creators: the check and the reservation of a place
@@ -182,7 +184,7 @@ class RoomManager(Lifecycle):
         if address is not None:
             self.creating_by[address] = self.creating_by.get(address, 0) + 1
         try:
-            return await self._create(req, address)
+            return await self._create(req, address, account_id)
         finally:
             self.creating -= 1
             if address is not None:
@@ -192,7 +194,9 @@ class RoomManager(Lifecycle):
                 else:
                     del self.creating_by[address]
 
-    async def _create(self, req: P.CreateRoom, address: str | None) -> tuple[Room, str]:
+    async def _create(
+        self, req: P.CreateRoom, address: str | None, account_id: str | None
+    ) -> tuple[Room, str]:
         if address is not None:
             open_rooms = await self.open_rooms_of(address)
             others = self.creating_by[address] - 1  # this address's other creations under way
@@ -225,7 +229,15 @@ class RoomManager(Lifecycle):
             )
         token = secrets.token_urlsafe(24)
         seats = [
-            Seat(0, "human", req.nickname, token_hash(token), host=True, away_since=self.clock.monotonic())
+            Seat(
+                0,
+                "human",
+                req.nickname,
+                token_hash(token),
+                host=True,
+                account_id=account_id,
+                away_since=self.clock.monotonic(),
+            )
         ]
         for i in range(1, req.seats):
             if i >= req.seats - req.bots:
@@ -266,7 +278,7 @@ class RoomManager(Lifecycle):
             self.created.setdefault(address, set()).add(room_id)
         return room, token
 
-    async def join(self, code: str, nickname: str) -> tuple[Room, int, str]:
+    async def join(self, code: str, nickname: str, account_id: str | None = None) -> tuple[Room, int, str]:
         room = self.get(code)
         async with room.lock:
             if room.status != "lobby":
@@ -275,9 +287,12 @@ class RoomManager(Lifecycle):
             for seat in room.seats:
                 if seat.kind == "open":
                     token = secrets.token_urlsafe(24)
-                    stored = StoredSeat(seat.seat, "human", nickname, token_hash(token), seat.host)
+                    stored = StoredSeat(
+                        seat.seat, "human", nickname, token_hash(token), seat.host, account_id
+                    )
                     await self._write(room, self.storage.update_seat, room.id, stored)
                     seat.kind, seat.nickname, seat.token_hash = "human", nickname, stored.token_hash
+                    seat.account_id = account_id
                     seat.away_since = room.changed_at = self.clock.monotonic()
                     self.broadcast_room(room, now=True)  # a seat taken: news, not churn
                     return room, seat.seat, token
@@ -410,6 +425,7 @@ class RoomManager(Lifecycle):
                 room.removed[seat] = entry
             room.rematch_ready.discard(seat)
             target.token_hash, target.standin, target.away_since = None, False, None
+            target.account_id = None
             target.kind, target.nickname = kind, nickname
             if not lobby:
                 self._attach_bots(room)

@@ -78,6 +78,7 @@ seats = Table(
     Column("nickname", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("host", Boolean, nullable=False, default=False),
+    Column("account_id", String(32), nullable=True),
 )
 
 actions = Table(
@@ -117,6 +118,8 @@ class StoredSeat:
     nickname: str | None
     token_hash: str | None
     host: bool
+    #: The account seated here (:mod:`nomercy.server.accounts`); None: a guest, a bot, open.
+    account_id: str | None = None
 
 
 @dataclass
@@ -188,7 +191,13 @@ class Storage:
         conn.execute(
             update(seats)
             .where(seats.c.room_id == room_id, seats.c.seat == seat.seat)
-            .values(kind=seat.kind, nickname=seat.nickname, token_hash=seat.token_hash, host=seat.host)
+            .values(
+                kind=seat.kind,
+                nickname=seat.nickname,
+                token_hash=seat.token_hash,
+                host=seat.host,
+                account_id=seat.account_id,
+            )
         )
         conn.execute(update(rooms).where(rooms.c.id == room_id).values(updated_at=time.time()))
 
@@ -205,7 +214,13 @@ class Storage:
                 conn.execute(
                     update(seats)
                     .where(seats.c.room_id == room_id, seats.c.seat == s.seat)
-                    .values(kind=s.kind, nickname=s.nickname, token_hash=s.token_hash, host=s.host)
+                    .values(
+                        kind=s.kind,
+                        nickname=s.nickname,
+                        token_hash=s.token_hash,
+                        host=s.host,
+                        account_id=s.account_id,
+                    )
                 )
             conn.execute(
                 update(rooms)
@@ -340,7 +355,10 @@ def _stored_room(conn: Connection, row: Any) -> StoredRoom:
         status=row.status,
         settings=json.loads(row.settings),
         seed=row.seed,
-        seats=[StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host)) for r in seat_rows],
+        seats=[
+            StoredSeat(r.seat, r.kind, r.nickname, r.token_hash, bool(r.host), r.account_id)
+            for r in seat_rows
+        ],
         log=[(r.seat, r.action) for r in log_rows],
         state_format=row.state_format,
         engine_version=row.engine_version,
@@ -357,6 +375,7 @@ def _seat_row(room_id: int, s: StoredSeat) -> dict[str, Any]:
         "nickname": s.nickname,
         "token_hash": s.token_hash,
         "host": s.host,
+        "account_id": s.account_id,
     }
 
 

@@ -1,0 +1,41 @@
+"""The daily deal: one deal per UTC day and preset, and each entrant's result.
+
+The deal's seed is derived from the server's secret and the day, never stored before the
+day ends. New tables only: a process of the release before keeps running during a
+rolling upgrade.
+
+Revision ID: 0006
+Revises: 0005
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "nomercy_daily_results",
+        sa.Column("day", sa.String(10), primary_key=True),
+        sa.Column("preset", sa.String(32), primary_key=True),
+        #: ``account:<id>``: one rated attempt per account and day (guests are not kept here).
+        sa.Column("entrant", sa.String(48), primary_key=True),
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("nomercy_games.id"), nullable=True),
+        sa.Column("room_id", sa.Integer, nullable=False),
+        sa.Column("won", sa.Boolean, nullable=True),
+        sa.Column("place", sa.Integer, nullable=True),
+        sa.Column("points", sa.Integer, nullable=True),
+        sa.Column("turns", sa.Integer, nullable=True),
+        sa.Column("started_at", sa.Float, nullable=False),
+        sa.Column("finished_at", sa.Float, nullable=True),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("nomercy_daily_results")

@@ -1,0 +1,92 @@
+"""The accounts' store and the schema that holds them: migrations 0004-0006 up and down,
+names that only one account may have, sessions that end, and the seats and kept games an
+account played (on SQLite, and on PostgreSQL where ``NOMERCY_TEST_POSTGRES_URL`` is set)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, select
+
+from nomercy.server import schema
+from nomercy.server.accounts import SESSION_SECONDS, AccountStore, NameTaken
+from nomercy.server.games import GameStore, Kept, game_seats
+from nomercy.server.storage import Storage, StoredSeat
+
+from .conftest import POSTGRES_URL, reset_postgres
+
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(
+            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
+        ),
+    ),
+]
+
+
+def _url(db: str, tmp_path: Path) -> str:
+    if db == "postgresql":
+        assert POSTGRES_URL is not None
+        reset_postgres(POSTGRES_URL)
+        return POSTGRES_URL
+    return f"sqlite:///{tmp_path / 'a.sqlite3'}"
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_migrations_0004_to_0006_up_and_down(db: str, tmp_path: Path) -> None:
+    engine = create_engine(_url(db, tmp_path))
+    added = {"nomercy_accounts", "nomercy_passkeys", "nomercy_sessions", "nomercy_ratings"}
+    added |= {"nomercy_rating_changes", "nomercy_daily_results"}
+    try:
+        assert schema.upgrade(engine, "0003")[1] == "0003"
+        assert not added & set(inspect(engine).get_table_names())
+        assert schema.upgrade(engine)[1] == schema.head()
+        assert added <= set(inspect(engine).get_table_names())
+        assert "account_id" in {c["name"] for c in inspect(engine).get_columns("nomercy_seats")}
+        assert schema.downgrade(engine, "0003")[1] == "0003"
+        assert not added & set(inspect(engine).get_table_names())
+        assert "account_id" not in {c["name"] for c in inspect(engine).get_columns("nomercy_game_seats")}
+        assert schema.upgrade(engine)[1] == schema.head()
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_names_sessions_and_what_an_account_played(db: str, tmp_path: Path) -> None:
+    storage = Storage(_url(db, tmp_path))
+    try:
+        store = AccountStore(storage.engine)
+        ada = store.create("Ada")
+        with pytest.raises(NameTaken):
+            store.create("ADA")  # a name a person could not tell from Ada's is hers
+        assert store.by_name("ada") == ada and store.get(ada.id) == ada
+        token = store.open_session(ada.id, now=1000.0)
+        assert store.session_account(token, now=1001.0) == ada
+        assert store.session_account(token, now=1000.0 + SESSION_SECONDS + 1) is None  # expired
+        assert store.session_account("not-a-session", now=1001.0) is None
+        store.close_session(token)
+        assert store.session_account(token, now=1001.0) is None
+
+        room_id = storage.create_room(
+            "ABCDE",
+            {},
+            [StoredSeat(0, "human", "Ada", "h" * 64, True, ada.id), StoredSeat(1, "bot", "B", None, False)],
+        )
+        stored = storage.load_room(room_id)
+        assert stored is not None
+        assert [s.account_id for s in stored.seats] == [ada.id, None]
+
+        games = GameStore(storage.engine)
+        seen: list[str] = []
+        games.on_keep.append(lambda conn, game_id, kept: seen.append(game_id))
+        kept = Kept(room_id, "ABCDE", 5, 1, "players", {}, {}, {0: "h" * 64}, 0, {0: ada.id})
+        game_id = games.keep(kept)
+        assert games.keep(kept) == game_id and seen == [game_id]  # kept once: the hooks ran once
+        with storage.engine.connect() as conn:
+            row = conn.execute(select(game_seats).where(game_seats.c.game_id == game_id)).one()
+        assert row.account_id == ada.id
+    finally:
+        storage.close()
