@@ -399,6 +399,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A kept game's replay: the client reads the path and asks the API for the game."""
         return page(request, f"/g/{game_id}" if re.fullmatch(r"[A-Za-z0-9_-]{16,32}", game_id) else "/")
 
+    # The pages beside the game (js/pages.js renders them): a profile, the leaderboards, the
+    # daily deal, the account. Anything else under them is the home page.
+    @app.api_route("/u/{name}", methods=["GET", "HEAD"])
+    async def profile_page(request: Request, name: str) -> HTMLResponse:
+        return page(request, f"/u/{name}" if 0 < len(name) <= 64 else "/")
+
+    @app.api_route("/leaders", methods=["GET", "HEAD"])
+    @app.api_route("/daily", methods=["GET", "HEAD"])
+    @app.api_route("/account", methods=["GET", "HEAD"])
+    async def site_page(request: Request) -> HTMLResponse:
+        return page(request, request.url.path)
+
+    @app.api_route("/leaders/{preset}", methods=["GET", "HEAD"])
+    @app.api_route("/daily/{day}", methods=["GET", "HEAD"])
+    async def site_subpage(request: Request) -> HTMLResponse:
+        path = request.url.path
+        return page(request, path if re.fullmatch(r"/[a-z]+/[A-Za-z0-9_-]{1,32}", path) else "/")
+
     def page(request: Request, path: str) -> HTMLResponse:
         """index.html with absolute preview URLs: Open Graph asks for absolute ``og:image``
         and ``og:url`` (link previewers do not resolve relative ones). The origin is the

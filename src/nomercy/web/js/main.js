@@ -18,6 +18,7 @@ import { renderLog } from "./log.js";
 import { collectRules, fillPreset, kickButtonFactory, nicknameProblem, readmitButtonFactory, renderHome, renderLobby, updateBots, updateSeats } from "./lobby.js";
 import { wireGuide } from "./guide.js";
 import { createReplay } from "./replay.js";
+import { pageFor } from "./pages.js";
 import { keepToken, renderMyGames, renderRoomRounds } from "./games.js";
 import { askCoach, hintRefused, renderCoach, showHint } from "./coach.js";
 
@@ -130,15 +131,18 @@ function show(name) {
   const replay = name === "replay";
   const screen = replay ? "table" : name;
   const changed = $(`screen-${screen}`).hidden || document.body.classList.contains("replaying") !== replay;
-  for (const s of ["home", "lobby", "table"]) $(`screen-${s}`).hidden = s !== screen;
+  for (const s of ["home", "page", "lobby", "table"]) $(`screen-${s}`).hidden = s !== screen;
   document.body.classList.toggle("replaying", replay);
+  // The site's links are for between games: at a table they would only crowd the bar.
+  document.querySelector(".site-nav").hidden = name === "lobby" || name === "table" || replay;
   $("replay-bar").hidden = !replay;
   if (!replay) $("review-panel").hidden = true;
   if (changed) window.scrollTo(0, 0);
   const social = $("social");
-  social.hidden = name === "home" || replay;
+  social.hidden = name === "home" || name === "page" || replay;
   if (replay) { $("end").hidden = true; return; }
   const home = name === "lobby" ? $("lobby-social") : $("table-social");
+  if (name === "page") { $("end").hidden = true; return; }
   if (name !== "home" && social.parentElement !== home) home.appendChild(social);
   if (name !== "table") $("end").hidden = true;
 }
@@ -510,6 +514,13 @@ async function main() {
   renderHome(ctx, options);
   fillPreset(options);
   wireHome();
+  const page = pageFor(location.pathname);
+  if (page) {
+    show("page");
+    await page.open(ctx, page.match, $("page-root"));
+    document.documentElement.dataset.ready = "1";
+    return;
+  }
   if (kept) {
     await ctx.replay.open(kept[1]);
     document.documentElement.dataset.ready = "1";
