@@ -88,5 +88,16 @@ def test_names_sessions_and_what_an_account_played(db: str, tmp_path: Path) -> N
         with storage.engine.connect() as conn:
             row = conn.execute(select(game_seats).where(game_seats.c.game_id == game_id)).one()
         assert row.account_id == ada.id
+
+        removed: list[str] = []
+        store.on_delete.append(lambda conn, account_id: removed.append(account_id))
+        token = store.open_session(ada.id)
+        assert store.delete(ada.id) and removed == [ada.id]
+        assert store.get(ada.id) is None and store.session_account(token) is None
+        assert not store.delete(ada.id)
+        with storage.engine.connect() as conn:  # the game stays, no longer linked to her
+            row = conn.execute(select(game_seats).where(game_seats.c.game_id == game_id)).one()
+        assert row.account_id is None and row.token_hash == "h" * 64
+        assert storage.load_room(room_id).seats[0].account_id is None  # type: ignore[union-attr]
     finally:
         storage.close()

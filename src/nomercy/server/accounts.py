@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,12 +29,14 @@ from sqlalchemy import (
     delete,
     insert,
     select,
+    update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from nomercy.server.games import game_seats
 from nomercy.server.names import name_key
-from nomercy.server.storage import metadata
+from nomercy.server.storage import metadata, seats
 
 if TYPE_CHECKING:
     from fastapi import Request
@@ -100,6 +103,10 @@ class AccountStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: Called inside the transaction that deletes an account, with its id: every part
+        #: that keeps something of a player (ratings, daily results) removes it there, so a
+        #: deletion is whole or not at all.
+        self.on_delete: list[Callable[[Connection, str], None]] = []
 
     def create(self, name: str, now: float | None = None) -> Account:
         """A new account named ``name``; :class:`NameTaken` if the name is someone's."""
@@ -154,6 +161,23 @@ class AccountStore:
                 .where(sessions.c.id_hash == _digest(token), sessions.c.expires_at > at)
             ).first()
         return Account(row.id, row.name, row.created_at) if row is not None else None
+
+    def delete(self, account_id: str) -> bool:
+        """Delete the account, its passkeys and sessions and what the parts keep of it; the
+        seats and games it played stay, no longer linked to it. False if there was none."""
+        with self.engine.begin() as conn:
+            if conn.execute(select(accounts.c.id).where(accounts.c.id == account_id)).first() is None:
+                return False
+            for hook in self.on_delete:
+                hook(conn, account_id)
+            conn.execute(
+                update(game_seats).where(game_seats.c.account_id == account_id).values(account_id=None)
+            )
+            conn.execute(update(seats).where(seats.c.account_id == account_id).values(account_id=None))
+            conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
+            conn.execute(delete(accounts).where(accounts.c.id == account_id))
+        return True
 
     def close_session(self, token: str) -> None:
         with self.engine.begin() as conn:
