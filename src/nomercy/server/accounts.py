@@ -11,11 +11,12 @@ This module is the store; the routes that sign up and in are :mod:`nomercy.serve
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Column,
@@ -34,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from nomercy.server.games import game_seats
+from nomercy.server.games import game_seats, games
 from nomercy.server.names import name_key
 from nomercy.server.storage import metadata, seats
 
@@ -83,6 +84,52 @@ sessions = Table(
 )
 
 
+#: A WebAuthn ceremony under way: its challenge stays on the server (in the database, so
+#: any process behind the proxy can finish it) and is used once.
+ceremonies = Table(
+    "nomercy_ceremonies",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    #: ``signup``, ``signin`` or ``add`` (a passkey for the signed-in account).
+    Column("purpose", String(8), nullable=False),
+    Column("challenge", LargeBinary(64), nullable=False),
+    #: signup: the chosen name and the new account's user handle; add: the account.
+    Column("name", String(24), nullable=True),
+    Column("user_handle", LargeBinary(64), nullable=True),
+    Column("account_id", String(32), nullable=True),
+    Column("expires_at", Float, nullable=False),
+)
+
+
+#: How long a sign-up or sign-in may take between its two requests.
+CEREMONY_SECONDS = 300.0
+#: What a deleted account's seats in kept games are called instead (see ``delete``).
+FORMER_PLAYER = "Player {n}"
+
+
+class LastPasskey(Exception):
+    """The account's only passkey: removing it would lock the account for good."""
+
+
+@dataclass(frozen=True)
+class Passkey:
+    id: str
+    public_key: bytes
+    sign_count: int
+    transports: list[str] | None
+    created_at: float
+    last_used_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Ceremony:
+    purpose: str
+    challenge: bytes
+    name: str | None = None
+    user_handle: bytes | None = None
+    account_id: str | None = None
+
+
 class NameTaken(Exception):
     """Another account has this name (or one a person could not tell from it)."""
 
@@ -92,6 +139,57 @@ class Account:
     id: str
     name: str
     created_at: float
+
+
+def _bytes(value: Any) -> bytes | None:
+    return bytes(value) if value is not None else None
+
+
+def _passkey(row: Any) -> Passkey:
+    transports = json.loads(row.transports) if row.transports else None
+    return Passkey(
+        row.id, bytes(row.public_key), row.sign_count, transports, row.created_at, row.last_used_at
+    )
+
+
+def _passkey_row(account_id: str, p: Passkey) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "account_id": account_id,
+        "public_key": p.public_key,
+        "sign_count": p.sign_count,
+        "transports": json.dumps(p.transports) if p.transports else None,
+        "created_at": p.created_at,
+        "last_used_at": p.last_used_at,
+    }
+
+
+def _claim(conn: Connection, account_id: str, token_hashes: Sequence[str]) -> int:
+    if not token_hashes:
+        return 0
+    result = conn.execute(
+        update(game_seats)
+        .where(game_seats.c.token_hash.in_(list(token_hashes)), game_seats.c.account_id.is_(None))
+        .values(account_id=account_id)
+    )
+    return int(result.rowcount or 0)
+
+
+def _anonymise(conn: Connection, account_id: str) -> None:
+    """The deleted account's name leaves the kept games it played (their records keep only
+    seats and moves): each of its seats is called "Player N" there."""
+    played = conn.execute(
+        select(games.c.id, games.c.info, game_seats.c.seat)
+        .join(game_seats, game_seats.c.game_id == games.c.id)
+        .where(game_seats.c.account_id == account_id)
+    ).all()
+    for row in played:
+        info = json.loads(row.info)
+        for player in info.get("players", []):
+            if player.get("seat") == row.seat:
+                player["name"] = FORMER_PLAYER.format(n=row.seat + 1)
+        conn.execute(update(games).where(games.c.id == row.id).values(info=json.dumps(info)))
+    conn.execute(update(seats).where(seats.c.account_id == account_id).values(nickname=None))
 
 
 def _digest(token: str) -> str:
@@ -108,8 +206,17 @@ class AccountStore:
         #: deletion is whole or not at all.
         self.on_delete: list[Callable[[Connection, str], None]] = []
 
-    def create(self, name: str, now: float | None = None) -> Account:
-        """A new account named ``name``; :class:`NameTaken` if the name is someone's."""
+    def create(
+        self,
+        name: str,
+        now: float | None = None,
+        user_handle: bytes | None = None,
+        passkey: Passkey | None = None,
+        claim: Sequence[str] = (),
+    ) -> Account:
+        """A new account named ``name`` with its first passkey, and the guest games whose seat
+        token digests are in ``claim`` linked to it, in one transaction; :class:`NameTaken`
+        if the name is someone's (or looks like it)."""
         account = Account(secrets.token_urlsafe(16), name, now if now is not None else time.time())
         try:
             with self.engine.begin() as conn:
@@ -119,12 +226,123 @@ class AccountStore:
                         name=name,
                         name_key=name_key(name),
                         created_at=account.created_at,
-                        user_handle=secrets.token_bytes(32),
+                        user_handle=user_handle or secrets.token_bytes(32),
                     )
                 )
+                if passkey is not None:
+                    conn.execute(insert(passkeys).values(_passkey_row(account.id, passkey)))
+                _claim(conn, account.id, claim)
         except IntegrityError:
             raise NameTaken(name) from None
         return account
+
+    def name_free(self, name: str) -> bool:
+        with self.engine.connect() as conn:
+            return (
+                conn.execute(select(accounts.c.id).where(accounts.c.name_key == name_key(name))).first()
+                is None
+            )
+
+    # -- passkeys ------------------------------------------------------------------------
+
+    def passkey(self, credential_id: str) -> Passkey | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(passkeys).where(passkeys.c.id == credential_id)).first()
+        return _passkey(row) if row is not None else None
+
+    def passkeys_of(self, account_id: str) -> list[Passkey]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(passkeys).where(passkeys.c.account_id == account_id).order_by(passkeys.c.created_at)
+            ).all()
+        return [_passkey(r) for r in rows]
+
+    def owner_of(self, credential_id: str) -> Account | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts)
+                .join(passkeys, passkeys.c.account_id == accounts.c.id)
+                .where(passkeys.c.id == credential_id)
+            ).first()
+        return Account(row.id, row.name, row.created_at) if row is not None else None
+
+    def user_handle(self, account_id: str) -> bytes:
+        with self.engine.connect() as conn:
+            return bytes(
+                conn.execute(select(accounts.c.user_handle).where(accounts.c.id == account_id)).scalar_one()
+            )
+
+    def add_passkey(self, account_id: str, passkey: Passkey) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(passkeys).values(_passkey_row(account_id, passkey)))
+
+    def passkey_used(self, credential_id: str, sign_count: int, now: float | None = None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(passkeys)
+                .where(passkeys.c.id == credential_id)
+                .values(sign_count=sign_count, last_used_at=now if now is not None else time.time())
+            )
+
+    def remove_passkey(self, account_id: str, credential_id: str) -> bool:
+        """Remove one of the account's passkeys; :class:`LastPasskey` for its only one (the
+        account could never be signed in to again: deleting it is the way)."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(select(passkeys.c.id).where(passkeys.c.account_id == account_id)).all()
+            ]
+            if credential_id not in ids:
+                return False
+            if len(ids) == 1:
+                raise LastPasskey(credential_id)
+            conn.execute(delete(passkeys).where(passkeys.c.id == credential_id))
+        return True
+
+    # -- ceremonies ----------------------------------------------------------------------
+
+    def start_ceremony(self, ceremony: Ceremony, now: float | None = None) -> str:
+        """Keep a ceremony's challenge (and prune the expired); returns its id for the client."""
+        at = now if now is not None else time.time()
+        ceremony_id = secrets.token_urlsafe(24)
+        with self.engine.begin() as conn:
+            conn.execute(delete(ceremonies).where(ceremonies.c.expires_at < at))
+            conn.execute(
+                insert(ceremonies).values(
+                    id_hash=_digest(ceremony_id),
+                    purpose=ceremony.purpose,
+                    challenge=ceremony.challenge,
+                    name=ceremony.name,
+                    user_handle=ceremony.user_handle,
+                    account_id=ceremony.account_id,
+                    expires_at=at + CEREMONY_SECONDS,
+                )
+            )
+        return ceremony_id
+
+    def take_ceremony(self, ceremony_id: str, purpose: str, now: float | None = None) -> Ceremony | None:
+        """The ceremony, used up (a challenge answers once); None if unknown or expired."""
+        at = now if now is not None else time.time()
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                select(ceremonies).where(
+                    ceremonies.c.id_hash == _digest(ceremony_id), ceremonies.c.purpose == purpose
+                )
+            ).first()
+            if row is None:
+                return None
+            conn.execute(delete(ceremonies).where(ceremonies.c.id_hash == row.id_hash))
+        if row.expires_at < at:
+            return None
+        return Ceremony(row.purpose, bytes(row.challenge), row.name, _bytes(row.user_handle), row.account_id)
+
+    # -- games ---------------------------------------------------------------------------
+
+    def claim(self, account_id: str, token_hashes: Sequence[str]) -> int:
+        """Link the kept games played with these seat tokens (a guest's, now signed in) to the
+        account; a game another account already holds stays theirs. Returns how many seats."""
+        with self.engine.begin() as conn:
+            return _claim(conn, account_id, token_hashes)
 
     def get(self, account_id: str) -> Account | None:
         with self.engine.connect() as conn:
@@ -170,6 +388,7 @@ class AccountStore:
                 return False
             for hook in self.on_delete:
                 hook(conn, account_id)
+            _anonymise(conn, account_id)
             conn.execute(
                 update(game_seats).where(game_seats.c.account_id == account_id).values(account_id=None)
             )

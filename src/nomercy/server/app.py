@@ -52,7 +52,7 @@ from fastapi.staticfiles import StaticFiles
 from nomercy import bots as botlib
 from nomercy.bots.levels import menu_order
 from nomercy.rules import PRESETS, Rules
-from nomercy.server import icons
+from nomercy.server import auth, icons
 from nomercy.server import protocol as P
 from nomercy.server.accounts import AccountStore, account_of
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
@@ -221,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             driver.start()
 
         manager.on_new_room = on_new_room
+        app.state.settings = settings
         app.state.accounts = AccountStore(storage.engine)
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
@@ -246,6 +247,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.begin_shutdown = begin_shutdown
         app.state.join_failures = per_minute(settings.join_failures_per_minute)
         app.state.room_creation = per_minute(settings.rooms_per_minute)
+        app.state.account_attempts = per_minute(settings.account_attempts_per_minute)
         app.state.sockets = SocketCounter(settings.max_sockets_per_address)
         app.state.hosts = HostPolicy(settings.allowed_hosts)
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, games))
@@ -290,6 +292,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             {"detail": {"code": ErrorCode.BAD_MESSAGE, "message": f"{where}: {first.get('msg', 'invalid')}"}},
             status_code=422,
         )
+
+    @app.middleware("http")
+    async def same_site_only(request: Request, call_next: Any) -> Any:
+        """A page of another site may not change anything for a signed-in player (CSRF)."""
+        if auth.needs_origin_check(request) and auth.cross_site(request):
+            return JSONResponse(
+                {"detail": {"code": ErrorCode.FORBIDDEN, "message": "a request from another site: refused"}},
+                status_code=403,
+            )
+        return await call_next(request)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Any:
@@ -384,6 +396,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_api_websocket_route("/ws", websocket_endpoint)
     app.include_router(games_router)  # kept games, replays, reviews (nomercy.server.kept)
+    app.include_router(auth.router)  # accounts: passkeys, sessions (nomercy.server.auth)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])

@@ -55,6 +55,12 @@ class Settings:
     chat_burst: int = 5
     #: Rooms one client address may create per minute (burst = the same number).
     rooms_per_minute: int = 10
+    #: The passkeys' relying party (WebAuthn): a host name and the origin pages are served
+    #: from. None: the request's own host and scheme (right unless a proxy rewrites them).
+    rp_id: str | None = None
+    public_origin: str | None = None
+    #: Sign-ups and sign-ins one address may begin per minute.
+    account_attempts_per_minute: int = 10
     #: Unknown join codes or bad seat tokens one address may try per minute.
     join_failures_per_minute: int = 20
     #: Most rooms in memory at once.

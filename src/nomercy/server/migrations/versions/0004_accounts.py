@@ -47,6 +47,16 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.Float, nullable=False),
     )
     op.create_index("ix_nomercy_sessions_account_id", "nomercy_sessions", ["account_id"])
+    op.create_table(
+        "nomercy_ceremonies",
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("purpose", sa.String(8), nullable=False),
+        sa.Column("challenge", sa.LargeBinary(64), nullable=False),
+        sa.Column("name", sa.String(24), nullable=True),
+        sa.Column("user_handle", sa.LargeBinary(64), nullable=True),
+        sa.Column("account_id", sa.String(32), nullable=True),
+        sa.Column("expires_at", sa.Float, nullable=False),
+    )
     op.add_column("nomercy_seats", sa.Column("account_id", sa.String(32), nullable=True))
     op.add_column("nomercy_game_seats", sa.Column("account_id", sa.String(32), nullable=True))
     op.create_index("ix_nomercy_game_seats_account_id", "nomercy_game_seats", ["account_id"])
@@ -58,6 +68,7 @@ def downgrade() -> None:
         batch.drop_column("account_id")
     with op.batch_alter_table("nomercy_seats") as batch:
         batch.drop_column("account_id")
+    op.drop_table("nomercy_ceremonies")
     op.drop_index("ix_nomercy_sessions_account_id", "nomercy_sessions")
     op.drop_table("nomercy_sessions")
     op.drop_index("ix_nomercy_passkeys_account_id", "nomercy_passkeys")
