@@ -52,12 +52,13 @@ from fastapi.staticfiles import StaticFiles
 from nomercy import bots as botlib
 from nomercy.bots.levels import menu_order
 from nomercy.rules import PRESETS, Rules
-from nomercy.server import auth, icons
+from nomercy.server import auth, daily_api, icons
 from nomercy.server import protocol as P
 from nomercy.server.accounts import AccountStore, account_of
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
 from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
+from nomercy.server.daily import DailyStore
 from nomercy.server.games import GameStore
 from nomercy.server.health import readiness
 from nomercy.server.inputs import BodyLimit
@@ -225,6 +226,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = AccountStore(storage.engine)
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
+        app.state.daily = daily = DailyStore(storage.engine)
+        games.store.on_keep.append(daily.on_keep)  # a daily result commits with its round
+        app.state.accounts.on_delete.append(daily.forget)
         app.state.games = games
         if cluster is None:
             loaded = manager.load()
@@ -397,6 +401,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_api_websocket_route("/ws", websocket_endpoint)
     app.include_router(games_router)  # kept games, replays, reviews (nomercy.server.kept)
     app.include_router(auth.router)  # accounts: passkeys, sessions (nomercy.server.auth)
+    app.include_router(daily_api.router)  # the daily deal (nomercy.server.daily_api)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])

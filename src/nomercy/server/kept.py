@@ -21,6 +21,7 @@ from pydantic import Field
 from nomercy.actions import Action
 from nomercy.decisions import decisions
 from nomercy.server import protocol as P
+from nomercy.server.daily import over, today
 from nomercy.server.games import ACCESS, Game, GameStore, Kept
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.replays import RecordRefused, label_review, read_record, replay_frames, result_of
@@ -74,6 +75,12 @@ class Games:
     def close(self) -> None:
         self.queue.close()
 
+    def today(self) -> str:
+        """The UTC day (a test server may set it: ``daily_day`` with ``test_options``)."""
+        if self.settings.test_options and self.settings.daily_day:
+            return self.settings.daily_day
+        return today()
+
     # -- keeping -------------------------------------------------------------------------
 
     def kept_of(self, room: Room) -> Kept | None:
@@ -108,6 +115,7 @@ class Games:
                     for s in room.seats
                 ],
                 "result": result,
+                **({"daily": room.config["daily"]} if room.config.get("daily") else {}),
             },
             record=record,
             tokens={s.seat: s.token_hash for s in room.seats if s.kind == "human" and s.token_hash},
@@ -159,6 +167,14 @@ class Games:
         game = await asyncio.to_thread(self.store.get, game_id)
         if game is None:
             raise not_found()
+        daily = game.info.get("daily")
+        if isinstance(daily, dict):  # the daily deal: nobody's until the day ends, then everyone's
+            day = str(daily.get("day"))
+            if over(day, self.today()):
+                return game
+            raise GameError(
+                ErrorCode.FORBIDDEN, f"the daily deal of {day} opens for replays when the day is over (UTC)"
+            )
         if game.access == "link":
             return game
         token = _bearer(authorization)
@@ -177,6 +193,8 @@ class Games:
     def coach_allowed(room: Room, seat: int) -> bool:
         """Hints cannot spoil a game between people: every other seat is a bot (not a
         stand-in for an absent person), or the host allowed the coach."""
+        if room.config.get("daily"):
+            return False  # every player meets the deal alone: results compare
         if bool(room.config.get("coach", False)):
             return True
         return all(s.kind == "bot" for s in room.seats if s.seat != seat)

@@ -118,9 +118,13 @@ class Lifecycle(FanOut):
     def _attach_bots(self, room: Room) -> None:
         """Every seat gets a bot: bot seats play with it, human seats as their stand-in."""
         name = str(room.config.get("bot", "random"))
+        seeds = room.config.get("bot_seeds")  # the daily deal: bots that answer alike
         for seat in room.seats:
             if seat.bot is None and seat.kind != "open":
-                seat.bot = botlib.make(name)
+                if isinstance(seeds, list) and seat.seat < len(seeds):
+                    seat.bot = botlib.make(name, seed=int(seeds[seat.seat]))
+                else:
+                    seat.bot = botlib.make(name)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room

@@ -171,7 +171,11 @@ class RoomManager(Lifecycle):
         return len(self.created[address])
 
     async def create(
-        self, req: P.CreateRoom, address: str | None = None, account_id: str | None = None
+        self,
+        req: P.CreateRoom,
+        address: str | None = None,
+        account_id: str | None = None,
+        config: dict[str, Any] | None = None,
     ) -> tuple[Room, str]:
         """A room in the lobby with the host in seat 0; returns it and the host's token.
 
@@ -184,7 +188,7 @@ class RoomManager(Lifecycle):
         if address is not None:
             self.creating_by[address] = self.creating_by.get(address, 0) + 1
         try:
-            return await self._create(req, address, account_id)
+            return await self._create(req, address, account_id, config or {})
         finally:
             self.creating -= 1
             if address is not None:
@@ -195,7 +199,7 @@ class RoomManager(Lifecycle):
                     del self.creating_by[address]
 
     async def _create(
-        self, req: P.CreateRoom, address: str | None, account_id: str | None
+        self, req: P.CreateRoom, address: str | None, account_id: str | None, extra: dict[str, Any]
     ) -> tuple[Room, str]:
         if address is not None:
             open_rooms = await self.open_rooms_of(address)
@@ -248,6 +252,7 @@ class RoomManager(Lifecycle):
         # The full rules, not the changes from a preset: a rebuild needs no preset table.
         config["rules"] = rules.to_dict()
         config["bot"] = req.bot.strip().lower()
+        config.update(extra)  # the server's own settings of the room (the daily deal's)
         stored = [s.stored() for s in seats]
 
         def store() -> tuple[str, int]:
@@ -521,6 +526,8 @@ class RoomManager(Lifecycle):
             self.host_seat(room, token)
             if not room.finished:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, "the game is not over yet")
+            if room.config.get("daily"):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "the daily deal is dealt once: come back tomorrow")
             waiting = self.rematch_waiting(room)
             if waiting:
                 raise ProtocolError(

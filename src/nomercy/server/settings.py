@@ -101,6 +101,8 @@ class Settings:
     #: Tests only: let room creation fix the seed. Off by default: a known seed reveals
     #: every hand and the whole draw pile.
     test_options: bool = False
+    #: Tests only (with ``test_options``): the UTC day the daily deal takes as today.
+    daily_day: str | None = None
     #: Messages kept per room for the game log a (re)connecting client receives.
     log_length: int = 200
     #: Several processes on PostgreSQL: seconds a room's lease lasts without renewal

@@ -1,8 +1,8 @@
 """The daily deal: one deal per UTC day and preset, and each entrant's result.
 
-The deal's seed is derived from the server's secret and the day, never stored before the
-day ends. New tables only: a process of the release before keeps running during a
-rolling upgrade.
+The deal's seed is derived from the server's secret (``nomercy_secrets``, made at first
+use) and the day; it is not stored anywhere a client can read. New tables only: a process
+of the release before keeps running during a rolling upgrade.
 
 Revision ID: 0006
 Revises: 0005
@@ -36,6 +36,13 @@ def upgrade() -> None:
         sa.Column("finished_at", sa.Float, nullable=True),
     )
 
+    op.create_table(
+        "nomercy_secrets",
+        sa.Column("name", sa.String(32), primary_key=True),
+        sa.Column("value", sa.LargeBinary(64), nullable=False),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("nomercy_secrets")
     op.drop_table("nomercy_daily_results")
