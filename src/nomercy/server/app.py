@@ -68,6 +68,7 @@ from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
 from nomercy.server.logs import room_var, setup
 from nomercy.server.metrics import CONTENT_TYPE_LATEST
+from nomercy.server.profiles import router as profiles_router
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
@@ -402,6 +403,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games_router)  # kept games, replays, reviews (nomercy.server.kept)
     app.include_router(auth.router)  # accounts: passkeys, sessions (nomercy.server.auth)
     app.include_router(daily_api.router)  # the daily deal (nomercy.server.daily_api)
+    app.include_router(profiles_router)  # players' profiles (nomercy.server.profiles)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])

@@ -212,6 +212,17 @@ class GameStore:
             ).first()
         return row is not None
 
+    def played_by(self, game_id: str, account_id: str) -> bool:
+        """Did a seat of this account play this game? (Its owner opens a players-only game
+        on any device, signed in, without the seat token: the profile links to it.)"""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(game_seats.c.seat).where(
+                    game_seats.c.game_id == game_id, game_seats.c.account_id == account_id
+                )
+            ).first()
+        return row is not None
+
     def of_room(self, room_id: int) -> list[Game]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).where(games.c.room_id == room_id).order_by(games.c.seq)).all()

@@ -159,9 +159,9 @@ class Games:
 
     # -- reading -------------------------------------------------------------------------
 
-    async def open(self, game_id: str, authorization: str | None) -> Game:
+    async def open(self, game_id: str, authorization: str | None, account_id: str | None = None) -> Game:
         """The game, if this request may open it: 404 for an unknown id, 403 (naming the
-        room) for a players-only game without one of its players' tokens."""
+        room) for a players-only game without one of its players' tokens or accounts."""
         if not GAME_ID.match(game_id):
             raise not_found()
         game = await asyncio.to_thread(self.store.get, game_id)
@@ -179,6 +179,8 @@ class Games:
             return game
         token = _bearer(authorization)
         if token is not None and await asyncio.to_thread(self.store.allowed, game_id, token_hash(token)):
+            return game
+        if account_id is not None and await asyncio.to_thread(self.store.played_by, game_id, account_id):
             return game
         raise GameError(
             ErrorCode.FORBIDDEN,
@@ -254,6 +256,14 @@ def games_of(request: Request) -> Games:
     return request.app.state.games  # type: ignore[no-any-return]
 
 
+def _account_id(request: Request) -> str | None:
+    """The signed-in account's id (it opens the players-only games it played), or None."""
+    from nomercy.server.accounts import account_of
+
+    account = account_of(request)
+    return account.id if account is not None else None
+
+
 def _client(request: Request) -> str:
     from nomercy.server.addresses import limit_key
 
@@ -304,14 +314,14 @@ def _shape(
 
 @router.get("/api/games/{game_id}")
 async def get_game(request: Request, game_id: str, authorization: str | None = Header(None)) -> Any:
-    game = await games_of(request).open(game_id, authorization)
+    game = await games_of(request).open(game_id, authorization, _account_id(request))
     body = await asyncio.to_thread(game_body, game)
     return Response(json.dumps(body), media_type="application/json")
 
 
 @router.get("/api/games/{game_id}/record")
 async def get_record(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
-    game = await games_of(request).open(game_id, authorization)
+    game = await games_of(request).open(game_id, authorization, _account_id(request))
     return Response(
         json.dumps(game.record, indent=1),
         media_type="application/json",
@@ -417,14 +427,14 @@ async def ask_review(
     request: Request, game_id: str, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     games = games_of(request)
-    game = await games.open(game_id, authorization)
+    game = await games.open(game_id, authorization, _account_id(request))
     return await games.queue.request(game, _client(request))
 
 
 @router.get("/api/games/{game_id}/review")
 async def get_review(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
     games = games_of(request)
-    game = await games.open(game_id, authorization)
+    game = await games.open(game_id, authorization, _account_id(request))
     answer = await games.queue.status(game.id)
     if answer["review"] is not None:
         answer["review"] = await asyncio.to_thread(review_with_labels, answer["review"], game)
