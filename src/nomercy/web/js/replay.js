@@ -56,6 +56,7 @@ export function createReplay(ctx) {
         g = await api(path, undefined, seatToken);
       }
       show(g, gameId, seatToken, null);
+      if (location.hash === "#review") $("review-panel").scrollIntoView(); // a profile's "review" link
     } catch (err) {
       if (err.code === "forbidden") fail("replay.forbidden", "", { code: (err.detail && err.detail.room) || "" });
       else if (err.code === "not_found") fail("replay.not_found");
