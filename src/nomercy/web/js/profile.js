@@ -96,8 +96,13 @@ function draw() {
   document.title = ctx.t("profile.title_page", { name: data.name });
   page.append(head(ctx, f, data));
   const grid = el("div", "profile-grid");
-  grid.append(presetsPanel(ctx, f, data), chartPanel(ctx, f, data), gamesPanel(ctx, f, data));
   page.append(grid);
+  const chart = el("section", "panel profile-chart");
+  // Nothing played: the games' panel says so once, without a table of nothing above it.
+  if (data.presets.length) grid.append(presetsPanel(ctx, f, data));
+  else grid.classList.add("bare");
+  grid.append(chart, gamesPanel(ctx, f, data));
+  chartPanel(ctx, f, data, chart); // in place, where its width is known
 }
 
 function head(ctx, f, data) {
@@ -109,7 +114,7 @@ function head(ctx, f, data) {
   const h1 = el("h1", null, data.name);
   if (data.me) h1.append(" ", el("span", "tag", ctx.t("profile.you")));
   const played = data.games.total;
-  text.append(h1, el("p", "note", `${ctx.t("profile.since", { date: f.day.format(date(data.since)) })} · ${ctx.t("profile.played", { count: played })}`));
+  text.append(h1, el("p", "note", `${ctx.t("profile.since", { date: f.day.format(date(data.since)) })} · ${ctx.t("profile.played", { count: played }, { capital: false })}`));
   box.append(avatar, text);
   return box;
 }
@@ -120,10 +125,6 @@ function presetsPanel(ctx, f, data) {
   const title = el("h2", null, ctx.t("profile.presets"));
   title.id = "profile-presets-title";
   box.append(title);
-  if (!data.presets.length) {
-    box.append(el("p", "note empty", ctx.t(data.me ? "profile.no_games_you" : "profile.no_games", { name: data.name })));
-    return box;
-  }
   const wrap = el("div", "scores-wrap"); // scrolls sideways on the narrowest screens: reachable by keys
   wrap.tabIndex = 0;
   wrap.setAttribute("role", "region");
@@ -155,14 +156,17 @@ function presetsPanel(ctx, f, data) {
   return box;
 }
 
-/** The drawing's own units near the screen's pixels, so that its labels read at their size. */
+/** The drawing's own units: the chart panel's width in pixels, so that its labels read at their size. */
 function chartWidth() {
-  const room = state.root.clientWidth || 640;
-  return room > 900 ? 600 : Math.max(300, Math.min(640, Math.round(room - 40)));
+  const box = state.root.querySelector(".profile-chart");
+  if (!box) return 0;
+  const style = getComputedStyle(box);
+  const inner = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return Math.max(280, Math.min(720, Math.round(inner || 600)));
 }
 
-function chartPanel(ctx, f, data) {
-  const box = el("section", "panel profile-chart");
+function chartPanel(ctx, f, data, box) {
+  state.width = chartWidth();
   box.setAttribute("aria-labelledby", "profile-chart-title");
   const title = el("h2", null, ctx.t("profile.chart"));
   title.id = "profile-chart-title";
@@ -184,8 +188,7 @@ function chartPanel(ctx, f, data) {
     box.append(pick);
   }
   const points = data.history[state.preset];
-  const width = chartWidth();
-  state.width = width;
+  const width = state.width;
   const chart = ratingChart(points, { width, height: width < 480 ? 220 : 260, xMarks: width < 480 ? 2 : 4 });
   const last = points[points.length - 1];
   const root = svg("svg", { viewBox: `0 0 ${chart.width} ${chart.height}`, role: "img", "aria-labelledby": "rating-chart-title rating-chart-desc", class: "rating-chart" });
