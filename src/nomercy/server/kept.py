@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from fastapi import APIRouter, Header, Request
@@ -159,9 +160,12 @@ class Games:
 
     # -- reading -------------------------------------------------------------------------
 
-    async def open(self, game_id: str, authorization: str | None, account_id: str | None = None) -> Game:
+    async def open(
+        self, game_id: str, authorization: str | None, account: Callable[[], str | None] | None = None
+    ) -> Game:
         """The game, if this request may open it: 404 for an unknown id, 403 (naming the
-        room) for a players-only game without one of its players' tokens or accounts."""
+        room) for a players-only game without one of its players' tokens or accounts
+        (``account``: the signed-in account's id, asked only when needed)."""
         if not GAME_ID.match(game_id):
             raise not_found()
         game = await asyncio.to_thread(self.store.get, game_id)
@@ -180,6 +184,7 @@ class Games:
         token = _bearer(authorization)
         if token is not None and await asyncio.to_thread(self.store.allowed, game_id, token_hash(token)):
             return game
+        account_id = await asyncio.to_thread(account) if account is not None else None
         if account_id is not None and await asyncio.to_thread(self.store.played_by, game_id, account_id):
             return game
         raise GameError(
@@ -256,12 +261,16 @@ def games_of(request: Request) -> Games:
     return request.app.state.games  # type: ignore[no-any-return]
 
 
-def _account_id(request: Request) -> str | None:
-    """The signed-in account's id (it opens the players-only games it played), or None."""
+def _account_id(request: Request) -> Callable[[], str | None]:
+    """The signed-in account's id (it opens the players-only games it played), or None:
+    a lookup to run off the event loop, and only for a game that needs it."""
     from nomercy.server.accounts import account_of
 
-    account = account_of(request)
-    return account.id if account is not None else None
+    def lookup() -> str | None:
+        account = account_of(request)
+        return account.id if account is not None else None
+
+    return lookup
 
 
 def _client(request: Request) -> str:

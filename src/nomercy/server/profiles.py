@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from sqlalchemy import JSON, cast, select, type_coerce
+from sqlalchemy import JSON, case, cast, select, type_coerce
 from sqlalchemy.engine import Connection, Engine
 
 from nomercy.server.accounts import Account, AccountStore, account_of
@@ -104,7 +104,11 @@ class Profiles:
                 info["mode"].as_string().label("mode"),
                 info[("result", "winner")].as_integer().label("winner"),
                 info[("result", "match_winner")].as_integer().label("match_winner"),
-                record["sitting_out"].label("sitting_out"),
+                # Only a match has seats sitting a round out: a round's record (its every
+                # action) is not read for the rest.
+                case((info["mode"].as_string() == "match", record["sitting_out"]), else_=None).label(
+                    "sitting_out"
+                ),
             )
             .join(game_seats, game_seats.c.game_id == games.c.id)
             .where(game_seats.c.account_id == account_id)
