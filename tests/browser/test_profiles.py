@@ -21,12 +21,13 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from browser.test_browser import DESKTOP, PHONE, SHOTS, Pages, axe_check, browser, goto, shot
 from browser.test_client import SEEN_TEXT, marked, stray_words, with_lang
+from browser.test_replay import kept_round
 from nomercy.server.accounts import SESSION_COOKIE, AccountStore
-from nomercy.server.games import GameStore, reviews
+from nomercy.server.games import GameStore, game_seats, reviews
 from nomercy.server.ratings import player_of_account, ratings
 from nomercy.server.storage import Storage
 from server.conftest import ServerProcess
@@ -34,8 +35,8 @@ from server.test_profiles import keep, rate
 
 __all__ = ["browser"]  # the fixture, shared with test_browser
 
-#: The browser logs the 404 of an unknown name.
-REFUSED = ("status of 404",)
+#: The browser logs the 404 of an unknown name, and the 403 of a stranger's replay.
+REFUSED = ("status of 404", "status of 403")
 DAY = 86400.0
 START = 1_780_000_000.0  # early June 2026
 
@@ -43,13 +44,15 @@ START = 1_780_000_000.0  # early June 2026
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A server whose Ann has 14 kept rounds (two presets, every other one kept for anyone
-    with the link, two reviewed), 12 of them rated; Bob has an account and nothing else."""
+    with the link, two reviewed), 12 of them rated; Bob has an account and nothing else.
+    The rounds are of rooms 1000 on, apart from the rooms the server makes."""
     folder = tmp_path_factory.mktemp("profiles")
     url = f"sqlite:///{folder / 'rooms.sqlite3'}"
     storage = Storage(url)
     accounts = AccountStore(storage.engine)
     store = GameStore(storage.engine)
-    ann, bob = accounts.create("Ann", now=START - 30 * DAY), accounts.create("Bob", now=START)
+    ann = accounts.create("Ann", now=START - 30 * DAY)
+    accounts.create("Bob", now=START)
     ids = []
     mu, sigma = 25.0, 25.0 / 3
     for i in range(14):
@@ -57,7 +60,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         won = i % 3 != 1
         at = START + i * DAY / 2
         game = keep(
-            store, i + 1, at, {0: ann.id}, preset=preset, winner=0 if won else 1,
+            store, 1000 + i, at, {0: ann.id}, preset=preset, winner=0 if won else 1,
             access="link" if i % 2 == 0 else "players", seats=2 + i % 4,
         )  # fmt: skip
         ids.append(game)
@@ -75,7 +78,13 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         conn.execute(insert(reviews).values(game_id=ids[12], review="{}", at=START))
         conn.execute(insert(reviews).values(game_id=ids[11], review="{}", at=START))
     server = ServerProcess(url, log=folder / "server.log").start()
-    yield {"server": server, "ids": ids, "ann": accounts.open_session(ann.id), "bob": bob}
+    yield {
+        "server": server,
+        "ids": ids,
+        "ann": accounts.open_session(ann.id),
+        "ann_id": ann.id,
+        "storage": storage,
+    }
     server.stop()
     storage.close()
 
@@ -215,3 +224,36 @@ def test_no_word_on_a_profile_comes_from_outside_the_catalogs(pages: Pages, seed
     stray = stray_words([pattern.sub(" ", text) for text in seen])
     assert stray == [], stray
     assert json.dumps(seen)  # something was read
+
+
+def test_the_owner_opens_a_players_only_replay_from_the_profile_on_a_new_device(
+    pages: Pages, seeded: dict[str, Any]
+) -> None:
+    server: ServerProcess = seeded["server"]
+    kept = kept_round(server, 4242)  # kept for its players (the default)
+    storage: Storage = seeded["storage"]
+    with storage.engine.begin() as conn:  # Ann played it, signed in
+        conn.execute(
+            update(game_seats)
+            .where(game_seats.c.game_id == kept["id"], game_seats.c.seat == 0)
+            .values(account_id=seeded["ann_id"])
+        )
+    # A browser that never held the seat's token, signed in as Ann: the newest game links
+    # to its replay, which opens by her session.
+    page = profile_page(pages, seeded, "Ann", PHONE, "en", True)
+    page.wait_for_selector(".profile-game a")
+    assert page.get_attribute(".profile-game a", "href") == f"/g/{kept['id']}"
+    page.click(".profile-game a")
+    page.wait_for_selector("#replay-title")
+    page.wait_for_function(
+        "document.querySelector('#rp-slider') && Number(document.querySelector('#rp-slider').max) > 0"
+    )
+    assert kept["code"] in page.inner_text("#replay-title")
+    assert "only the players" not in page.inner_text("#replay-title").lower()
+    # A stranger's profile of Ann lists the game without a link; its address is refused.
+    stranger = profile_page(pages, seeded, "Ann", DESKTOP, "en", False)
+    stranger.wait_for_selector(".profile-game")
+    assert stranger.locator(".profile-game").first.locator("a").count() == 0
+    goto(stranger, f"{server.url}/g/{kept['id']}")
+    stranger.wait_for_function("document.querySelector('#replay-title').textContent.length > 0")
+    assert "only the players" in stranger.inner_text("#replay-title").lower()
