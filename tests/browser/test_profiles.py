@@ -192,6 +192,8 @@ def test_empty_states_unknown_names_and_the_language_switch(pages: Pages, seeded
     page.select_option("#lang-select", "nb")  # drawn again in the new words, without a reload
     page.wait_for_function("document.querySelector('.profile-games h2').textContent === 'Siste spill'")
     assert "Bob" in page.locator(".profile .empty").last.inner_text()
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.title") == "nomercy: Bob"
     axe_check(page, "an empty profile")
 
     missing = profile_page(pages, seeded, "Nobody", DESKTOP, "nb", False)

@@ -51,9 +51,10 @@ export async function openProfile(ctx, match, root) {
   state.error = null;
   state.preset = null;
   if (!state.watching) {
-    // main.js changes the language without knowing this page: draw it again in the new words.
+    // main.js changes the language without knowing this page: draw it again in the new words,
+    // once its handler has run to the end (it sets the page's title to the home page's).
     const shown = () => state.root && !state.root.closest("[hidden]") && (state.data || state.error);
-    new MutationObserver(() => { if (shown()) draw(); })
+    new MutationObserver(() => { setTimeout(() => { if (shown()) draw(); }, 0); })
       .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
     // The chart is drawn for its width (its labels at their size): again when that changes.
     let timer = null;
@@ -93,7 +94,7 @@ function draw() {
     page.append(box);
     return;
   }
-  document.title = ctx.t("profile.title_page", { name: data.name });
+  document.title = ctx.t("profile.title_page", { name: data.name }, { capital: false });
   page.append(head(ctx, f, data));
   const grid = el("div", "profile-grid");
   page.append(grid);
