@@ -171,6 +171,8 @@ def test_a_profile_shows_its_rounds_rating_chart_and_games(
     page.click(".profile-pager button:last-child")  # older
     page.wait_for_function("document.querySelectorAll('.profile-game').length === 4")
     assert page.locator(".profile-pager button:first-child").is_enabled()
+    # The last page has no "older": the focus goes to the list's heading, not to nowhere.
+    assert page.evaluate("document.activeElement.id") == "profile-games-title"
     page.click(".profile-pager button:first-child")  # newer again
     page.wait_for_function("document.querySelectorAll('.profile-game').length === 10")
 

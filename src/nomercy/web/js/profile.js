@@ -50,6 +50,7 @@ export async function openProfile(ctx, match, root) {
   state.data = null;
   state.error = null;
   state.preset = null;
+  clear(root).append(el("p", "note profile-loading", ctx.t("profile.loading")));
   if (!state.watching) {
     // main.js changes the language without knowing this page: draw it again in the new words,
     // once its handler has run to the end (it sets the page's title to the home page's).
@@ -67,7 +68,8 @@ export async function openProfile(ctx, match, root) {
   await load(1);
 }
 
-async function load(page) {
+/** Fetch page `page` of the games and draw; `focus`: the pager button to keep the focus on. */
+async function load(page, focus = null) {
   try {
     state.data = await api(`/api/players/${encodeURIComponent(state.name)}?page=${page}&per_page=${PER_PAGE}`);
     state.error = null;
@@ -76,6 +78,12 @@ async function load(page) {
     state.error = err && err.code === "not_found" ? "not_found" : "failed";
   }
   draw();
+  if (focus) {
+    const pager = state.root.querySelector(".profile-pager");
+    const target = pager && pager.querySelector(`[data-go="${focus}"]:not(:disabled)`);
+    if (target) target.focus();
+    else if (pager) state.root.querySelector("#profile-games-title").focus();
+  }
 }
 
 function draw() {
@@ -266,6 +274,7 @@ function gamesPanel(ctx, f, data) {
   box.setAttribute("aria-labelledby", "profile-games-title");
   const title = el("h2", null, ctx.t("profile.recent"));
   title.id = "profile-games-title";
+  title.tabIndex = -1; // the focus lands here when the pager's button it was on goes away
   box.append(title);
   const games = data.games;
   if (!games.items.length) {
@@ -304,9 +313,11 @@ function gamesPanel(ctx, f, data) {
   if (games.pages > 1) {
     const nav = el("nav", "row profile-pager");
     nav.setAttribute("aria-label", ctx.t("profile.pages"));
-    const newer = button("small-btn", ctx.t("profile.newer"), () => load(games.page - 1));
+    const newer = button("small-btn", ctx.t("profile.newer"), () => load(games.page - 1, "newer"));
+    newer.dataset.go = "newer";
     newer.disabled = games.page <= 1;
-    const older = button("small-btn", ctx.t("profile.older"), () => load(games.page + 1));
+    const older = button("small-btn", ctx.t("profile.older"), () => load(games.page + 1, "older"));
+    older.dataset.go = "older";
     older.disabled = games.page >= games.pages;
     nav.append(newer, el("span", "note", ctx.t("profile.page", { page: games.page, pages: games.pages })), older);
     box.append(nav);
