@@ -42,6 +42,7 @@ def keep(
     mode: str = "round",
     match_winner: int | None = None,
     sitting_out: tuple[int, ...] = (),
+    daily: str | None = None,
 ) -> str:
     """Keep a round of ``seats`` players (the seats in ``accounts`` people, the rest bots)."""
     result: dict[str, Any] = {"winner": winner, "reason": "out", "points": [0] * seats, "knocked_out": []}
@@ -54,6 +55,8 @@ def keep(
         "players": [{"seat": s, "name": f"P{s}", "bot": s not in accounts} for s in range(seats)],
         "result": result,
     }
+    if daily is not None:  # as kept.py writes a daily deal's round
+        info["daily"] = {"day": daily, "preset": preset, "rated": True}
     kept = Kept(
         room_id=room,
         room_code="ABCDEF",
@@ -155,6 +158,21 @@ def test_rounds_played_and_won_per_preset_ratings_and_their_history(storage: Sto
     assert accounts.delete(ada.id)
     assert profiles.profile("Ada", None, 1, 20) is None
     assert store.get(str(ids[100.0])) is not None
+
+
+def test_a_daily_deal_links_for_nobody_until_its_day_is_over_then_for_everyone(storage: Storage) -> None:
+    accounts = AccountStore(storage.engine)
+    ada = accounts.create("Ada")
+    keep(GameStore(storage.engine), 1, 100.0, {0: ada.id}, daily="2026-06-01")
+    profiles = Profiles(storage.engine, accounts)
+    for viewer in (ada, None):  # on the day: not even its player's link (the deal is everyone's)
+        found = profiles.profile("Ada", viewer, 1, 20, day="2026-06-01")
+        assert found is not None
+        (game,) = found["games"]["items"]
+        assert (game["daily"], game["id"], game["replay"]) == ("2026-06-01", None, None)
+    later = profiles.profile("Ada", None, 1, 20, day="2026-06-02")  # the day after: anyone's
+    assert later is not None and later["games"]["items"][0]["replay"] is not None
+    assert later["presets"][0]["games"] == 1
 
 
 def test_a_name_no_account_has_is_unknown(storage: Storage) -> None:

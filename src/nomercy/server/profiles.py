@@ -10,7 +10,9 @@ public, so it must not turn the first kind into the second: every round is liste
 preset, how many players, the result), but a stranger gets the game's id, replay and
 review links only for a ``link`` game. The owner, signed in, gets them for every game: they
 played them all, and a players-only game opens to the account that played it
-(:meth:`nomercy.server.games.GameStore.played_by`). The other players' names are not listed.
+(:meth:`nomercy.server.games.GameStore.played_by`). A daily deal's game links for nobody
+until its day is over, then for everyone, as it opens. The other players' names are not
+listed.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from sqlalchemy import JSON, case, cast, select, type_coerce
 from sqlalchemy.engine import Connection, Engine
 
 from nomercy.server.accounts import Account, AccountStore, account_of
+from nomercy.server.daily import over, today
 from nomercy.server.games import game_seats, games, reviews
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import player_of_account, rating_changes, ratings
@@ -58,6 +61,8 @@ class Played:
     winner: int | None
     match_winner: int | None
     sitting_out: list[int]
+    #: The daily deal's day (``YYYY-MM-DD``) for one of its games, else None.
+    daily: str | None = None
 
     @property
     def took_part(self) -> bool:
@@ -104,6 +109,7 @@ class Profiles:
                 info["mode"].as_string().label("mode"),
                 info[("result", "winner")].as_integer().label("winner"),
                 info[("result", "match_winner")].as_integer().label("match_winner"),
+                info[("daily", "day")].as_string().label("daily"),
                 # Only a match has seats sitting a round out: a round's record (its every
                 # action) is not read for the rest.
                 case((info["mode"].as_string() == "match", record["sitting_out"]), else_=None).label(
@@ -131,13 +137,17 @@ class Profiles:
                     winner=_int(r.winner),
                     match_winner=_int(r.match_winner),
                     sitting_out=[int(s) for s in (r.sitting_out or [])],
+                    daily=str(r.daily) if r.daily else None,
                 )
             )
         return [p for p in out if p.took_part]
 
-    def profile(self, name: str, viewer: Account | None, page: int, per_page: int) -> dict[str, Any] | None:
+    def profile(
+        self, name: str, viewer: Account | None, page: int, per_page: int, day: str | None = None
+    ) -> dict[str, Any] | None:
         """The profile of the account named ``name`` (by its name key), as ``viewer`` may see
-        it; None if there is no such account."""
+        it on the UTC ``day`` (default: today); None if there is no such account."""
+        current = day or today()
         if not 0 < len(name) <= MAX_NAME:
             return None
         account = self.accounts.by_name(name)
@@ -165,7 +175,10 @@ class Profiles:
                 "page": page,
                 "per_page": per_page,
                 "pages": max(1, math.ceil(len(played) / per_page)),
-                "items": [_game_item(p, owner, p.game_id in reviewed, players.get(p.game_id)) for p in shown],
+                "items": [
+                    _game_item(p, owner, p.game_id in reviewed, players.get(p.game_id), current)
+                    for p in shown
+                ],
             },
         }
 
@@ -240,9 +253,11 @@ def _by_preset(played: list[Played], rated: dict[str, Any]) -> list[dict[str, An
     return out
 
 
-def _game_item(p: Played, owner: bool, reviewed: bool, players: int | None) -> dict[str, Any]:
-    """One recent round; its id and links only where this viewer may open it (the module's docstring)."""
-    open_to_viewer = owner or p.access == "link"
+def _game_item(p: Played, owner: bool, reviewed: bool, players: int | None, day: str) -> dict[str, Any]:
+    """One recent round; its id and links only where this viewer may open it (the module's
+    docstring). A daily deal's game is nobody's until its day is over, then everyone's
+    (``Games.open``), its owner's no more than a stranger's."""
+    open_to_viewer = over(p.daily, day) if p.daily is not None else owner or p.access == "link"
     item: dict[str, Any] = {
         "finished_at": p.finished_at,
         "preset": p.preset,
@@ -252,6 +267,7 @@ def _game_item(p: Played, owner: bool, reviewed: bool, players: int | None) -> d
         "won": p.won,
         "match_won": None if p.match_winner is None else p.match_winner == p.seat,
         "access": p.access,
+        "daily": p.daily,
         "id": None,
         "replay": None,
         "review": None,
@@ -276,7 +292,8 @@ async def get_profile(
     store: AccountStore = request.app.state.accounts
     viewer = await asyncio.to_thread(account_of, request)
     profiles = Profiles(store.engine, store)
-    found = await asyncio.to_thread(profiles.profile, name, viewer, page, per_page)
+    day = request.app.state.games.today()  # a test server may set the day
+    found = await asyncio.to_thread(profiles.profile, name, viewer, page, per_page, day)
     if found is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no player is called {name[:MAX_NAME]!r}")
     return found

@@ -287,6 +287,7 @@ function gamesPanel(ctx, f, data) {
     const when = el("time", "when", f.when.format(date(g.finished_at)));
     when.dateTime = date(g.finished_at).toISOString();
     const what = [presetName(ctx, g.preset)];
+    if (g.daily) what.push(ctx.t("profile.daily", {}, { capital: false }));
     if (g.mode === "match") what.push(ctx.t("profile.match", {}, { capital: false }));
     if (g.players) what.push(ctx.t("profile.players", { count: g.players }));
     const line = el("div", "profile-game-line");
@@ -302,8 +303,9 @@ function gamesPanel(ctx, f, data) {
         links.append(r);
       }
     } else {
-      const tag = el("span", "tag", ctx.t("profile.players_only"));
-      tag.title = ctx.t("profile.players_only_help");
+      // A daily deal's game opens to all once its day is over; another is for its players.
+      const tag = el("span", "tag", ctx.t(g.daily ? "profile.daily_closed" : "profile.players_only"));
+      tag.title = ctx.t(g.daily ? "profile.daily_closed_help" : "profile.players_only_help");
       links.append(tag);
     }
     li.append(when, line, links);
