@@ -240,6 +240,9 @@ class RoomInfo(_Model):
     rematch: list[int] = Field(default_factory=list)
     #: The table's rules in a few sentences (``nomercy.summary``): ``key``, ``params``, ``rule``.
     summary: list[dict[str, Any]] = Field(default_factory=list)
+    #: The daily deal's day (``YYYY-MM-DD``) for its tables: dealt once, no rematch, its
+    #: replay closed until the day is over.
+    daily: str | None = None
 
 
 class Welcome(_Model):

@@ -239,6 +239,7 @@ class Room:
             ],
             rematch=sorted(self.rematch_ready),
             summary=[line.to_dict() for line in rules_summary(self.rules)],
+            daily=(self.config.get("daily") or {}).get("day"),
         )
 
     def winner(self) -> int | None:

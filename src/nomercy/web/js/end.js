@@ -91,7 +91,9 @@ function renderRematch(ctx, s, matchOver) {
   const room = s.room;
   const me = s.seat !== null ? room.seats[s.seat] : null;
   const rb = $("rematch-btn");
-  rb.hidden = !matchOver || s.seat === null;
+  rb.hidden = !matchOver || s.seat === null || Boolean(room.daily);
+  $("end-daily").hidden = !room.daily;
+  if (room.daily) { $("end-rematch").textContent = ctx.t("daily.end_note"); return; }
   const ready = new Set(room.rematch || []);
   const waiting = room.seats.filter((x) => x.kind === "human" && !x.host && x.connected && !ready.has(x.seat))
     .map((x) => (x.seat === s.seat ? ctx.t("seat.you") : x.nickname));

@@ -95,6 +95,6 @@ export async function renderRoomRounds(ctx) {
   }
   const last = games.find((g) => g.round === room.round) || games[games.length - 1];
   const link = $("end-replay");
-  link.hidden = !last;
+  link.hidden = !last || Boolean(room.daily);  // the daily deal's replays open when its day is over
   if (last) link.href = `/g/${encodeURIComponent(last.id)}`;
 }

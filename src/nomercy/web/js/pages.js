@@ -2,9 +2,10 @@
 // page screen (#page-root). main.js asks pageFor(location.pathname) before the home page.
 // A page module exports { path: RegExp, open(ctx, match, root) } and is listed here.
 
+import daily from "./daily.js";
 import profile from "./profile.js";
 
-const PAGES = [profile];
+const PAGES = [daily, profile];
 
 export function pageFor(pathname) {
   for (const page of PAGES) {
