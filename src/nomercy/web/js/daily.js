@@ -89,7 +89,9 @@ function boardTable(ctx, board) {
   }
   const table = el("table", "daily-board");
   const head = el("tr");
-  for (const k of ["rank", "player", "result", "points", "moves"]) head.append(el("th", `col-${k}`, ctx.t(`daily.col_${k}`)));
+  const columns = [["rank", "daily.col_rank"], ["player", "daily.col_player"], ["result", "daily.col_result"],
+    ["points", "daily.col_points"], ["moves", "daily.col_moves"]];
+  for (const [k, key] of columns) head.append(el("th", `col-${k}`, ctx.t(key)));
   if (board.over) head.append(el("th", null, ctx.t("daily.col_replay")));
   table.append(el("thead"), el("tbody"));
   table.tHead.append(head);
