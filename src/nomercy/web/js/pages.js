@@ -2,7 +2,9 @@
 // page screen (#page-root). main.js asks pageFor(location.pathname) before the home page.
 // A page module exports { path: RegExp, open(ctx, match, root) } and is listed here.
 
-const PAGES = [];
+import { accountPage } from "./account.js";
+
+const PAGES = [accountPage];
 
 export function pageFor(pathname) {
   for (const page of PAGES) {
