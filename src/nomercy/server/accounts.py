@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: The cookie that carries a session.
 SESSION_COOKIE = "nomercy_session"
-#: How long a session lasts without use (seconds).
+#: How long a session lasts after its sign-in (seconds): then the player signs in again.
 SESSION_SECONDS = 30 * 24 * 3600
 
 accounts = Table(
