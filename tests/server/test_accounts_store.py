@@ -116,5 +116,9 @@ def test_a_ceremony_answers_once_and_not_after_it_expires(tmp_path: Path) -> Non
         found = store.take_ceremony(kept, "signup", now=1001.0)
         assert found is not None and found.challenge == b"d" * 32 and found.name == "Ada"
         assert store.take_ceremony(kept, "signup", now=1001.0) is None  # used up
+        ada = store.create("Ada")
+        adding = store.start_ceremony(Ceremony("add", b"e" * 32, account_id=ada.id))
+        store.delete(ada.id)
+        assert store.take_ceremony(adding, "add") is None  # gone with its account
     finally:
         storage.engine.dispose()

@@ -405,6 +405,7 @@ class AccountStore:
             )
             conn.execute(update(seats).where(seats.c.account_id == account_id).values(account_id=None))
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(ceremonies).where(ceremonies.c.account_id == account_id))
             conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return True
