@@ -204,8 +204,33 @@ def test_sign_up_keep_games_sign_out_in_second_passkey_and_delete(
     sign_in(page)
     signed_in_as(page, name)
 
-    # The first passkey (its authenticator is gone) is removed; the last one cannot be.
+    # Signed in, a game this browser played as a guest since is kept on the account page.
+    later = kept_round(server, 45 if lang == "en" else 47)
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [f"nomercy:seat:{later['code']}", json.dumps({"seat": 0, "token": later["token"]})],
+    )
     goto(page, local(server) + "/account")
+    page.click("#account-claim-btn")
+    says(page, "#account-page-message", t["account.claimed"]["one"].replace("{count}", "1"))
+    with engine.connect() as conn:
+        assert (
+            conn.execute(
+                select(game_seats.c.account_id).where(
+                    game_seats.c.game_id == later["id"], game_seats.c.seat == 0
+                )
+            ).scalar_one()
+            == holder
+        )
+
+    # The page follows a change of language.
+    other = "nb" if lang == "en" else "en"
+    page.select_option("#lang-select", other)
+    says(page, ".account-passkeys h2", words(other)["account.passkeys"])
+    page.select_option("#lang-select", lang)
+    says(page, ".account-passkeys h2", t["account.passkeys"])
+
+    # The first passkey (its authenticator is gone) is removed; the last one cannot be.
     page.wait_for_selector("#passkey-list li")
     assert t["account.passkey_unused"] not in page.inner_text("#passkey-list li:nth-child(2)")
     page.click("#passkey-list li:first-child .passkey-remove")

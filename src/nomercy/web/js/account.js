@@ -100,8 +100,9 @@ export async function whoAmI() {
   return current;
 }
 
-/** The top bar's slot: "Sign in", or the signed-in name linking to /account. */
-export async function renderAccountSlot(ctx) {
+/** The top bar's slot: "Sign in", or the signed-in name linking to /account (and the
+ * account page drawn again when `redraw`: the language changed). */
+export async function renderAccountSlot(ctx, redraw = false) {
   const account = await whoAmI();
   const slot = clear($("account-slot"));
   if (account) {
@@ -117,6 +118,7 @@ export async function renderAccountSlot(ctx) {
     b.id = "account-signin";
     slot.appendChild(b);
   }
+  if (redraw && location.pathname === "/account") openAccountPage(ctx, null, $("page-root"));
 }
 
 function changed(ctx, account) {

@@ -432,7 +432,7 @@ function wire() {
     await setLanguage(lang);
     if (options) renderHome(ctx, options);
     if (!$("screen-home").hidden) renderMyGames(ctx);
-    renderAccountSlot(ctx);
+    renderAccountSlot(ctx, true);
     guide.refresh();
     render();
   });
