@@ -276,3 +276,27 @@ def test_a_guest_sees_sign_in_and_the_account_page_offers_both(pages: Pages, ser
         assert page.locator("#account-claim").count() == 0  # no guest games in this browser
         page.click("#account-close")
         page.wait_for_selector("#account-dialog", state="detached")  # closed and gone
+
+
+def test_no_passkey_support_and_a_cancelled_prompt_are_said_plainly(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """A browser without WebAuthn gets the dialog's explanation, not a broken button; a
+    prompt the person cancels (the browser's NotAllowedError) says so and changes nothing."""
+    for lang, size in (("nb", PHONE), ("en", DESKTOP)):
+        t = words(lang)
+        bare = with_lang(pages.new(size), lang)
+        bare.add_init_script("delete window.PublicKeyCredential")
+        goto(bare, local(server) + "/")
+        bare.click("#account-signin")
+        says(bare, "#account-dialog", t["account.no_support"])
+        assert bare.locator("#account-signin-go").count() == 0
+        page = with_lang(pages.new(size), lang)
+        page.add_init_script(
+            "navigator.credentials.get = () =>"
+            " Promise.reject(new DOMException('cancelled', 'NotAllowedError'))"
+        )
+        goto(page, local(server) + "/")
+        sign_in(page)
+        says(page, "#account-message", t["account.error.cancelled"])
+        assert session_cookie(page) is None and page.is_visible("#account-signin-go")
