@@ -174,7 +174,7 @@ function openDialog(ctx, mode) {
     input.id = "account-name-input";
     input.maxLength = 24;
     input.required = true;
-    input.autocomplete = "username webauthn";
+    input.autocomplete = "username";
     input.value = (() => { try { return localStorage.getItem("nomercy:nickname") || ""; } catch { return ""; } })();
     label.append(el("span", null, ctx.t("account.name")), input);
     form.append(label, el("p", "note small", ctx.t("account.name_public")));
