@@ -7,6 +7,7 @@ import { api, ApiError } from "./api.js";
 import { keptTokens } from "./games.js";
 
 let current; // undefined: not asked yet; null: a guest; else { name, since, passkeys }
+let asking = null; // the one request for it while the top bar and the page both wait
 let dialog = null;
 
 // -- base64url and WebAuthn's JSON -------------------------------------------------------
@@ -95,7 +96,9 @@ async function addPasskey() {
 /** Who is signed in (asked once per page; the routes below keep it current). */
 export async function whoAmI() {
   if (current === undefined) {
-    try { current = (await api("/api/account")).account; } catch { current = null; }
+    asking = asking || api("/api/account").then((r) => r.account, () => null);
+    const found = await asking;
+    if (current === undefined) current = found;
   }
   return current;
 }
