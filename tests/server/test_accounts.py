@@ -264,3 +264,23 @@ def test_account_routes_need_a_session(start_server: Any) -> None:
             assert r.status_code == 401 and r.json()["detail"]["message"] == "sign in first", path
     forged = httpx.get(f"{server.url}/api/account", cookies={SESSION_COOKIE: "forged"}, timeout=10)
     assert forged.json()["account"] is None
+
+
+def test_the_relying_party_comes_from_the_request_unless_the_settings_name_it(start_server: Any) -> None:
+    """By default the passkey's relying party is the host the request named (127.0.0.1
+    here); NOMERCY_RP_ID and NOMERCY_PUBLIC_ORIGIN name it for a site a proxy serves under
+    another name, and then an answer made for the request's own origin is refused."""
+    plain = start_server()
+    with client(plain) as http:
+        options = json.loads(http.post("/api/account/signin/options").json()["options"])
+        assert options["rpId"] == "127.0.0.1"
+    public = "https://play.example.org"
+    named = start_server(NOMERCY_RP_ID="play.example.org", NOMERCY_PUBLIC_ORIGIN=public)
+    with client(named, Origin=public) as http:
+        options = json.loads(http.post("/api/account/signup/options", json={"name": "Gil"}).json()["options"])
+        assert options["rp"]["id"] == "play.example.org"
+        assert signup(http, SoftKey(named.url), "Gil").status_code == 400  # signed for the wrong origin
+        key = SoftKey(public)
+        r = signup(http, key, "Gil")
+        assert r.status_code == 200, r.text
+        assert signin(http, key).status_code == 200

@@ -101,3 +101,24 @@ def test_names_sessions_and_what_an_account_played(db: str, tmp_path: Path) -> N
         assert storage.load_room(room_id).seats[0].account_id is None  # type: ignore[union-attr]
     finally:
         storage.close()
+
+
+def test_a_ceremony_answers_once_and_not_after_it_expires(tmp_path: Path) -> None:
+    from nomercy.server.accounts import CEREMONY_SECONDS, Ceremony
+
+    storage = Storage(_url("sqlite", tmp_path))
+    try:
+        store = AccountStore(storage.engine)
+        late = store.start_ceremony(Ceremony("signin", b"c" * 32), now=1000.0)
+        assert store.take_ceremony(late, "signin", now=1000.0 + CEREMONY_SECONDS + 1) is None
+        kept = store.start_ceremony(Ceremony("signup", b"d" * 32, name="Ada"), now=1000.0)
+        assert store.take_ceremony(kept, "signin", now=1001.0) is None  # another purpose
+        found = store.take_ceremony(kept, "signup", now=1001.0)
+        assert found is not None and found.challenge == b"d" * 32 and found.name == "Ada"
+        assert store.take_ceremony(kept, "signup", now=1001.0) is None  # used up
+        ada = store.create("Ada")
+        adding = store.start_ceremony(Ceremony("add", b"e" * 32, account_id=ada.id))
+        store.delete(ada.id)
+        assert store.take_ceremony(adding, "add") is None  # gone with its account
+    finally:
+        storage.engine.dispose()

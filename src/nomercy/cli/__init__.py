@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from nomercy import __version__
-from nomercy.cli import db, rules_cmd, simulate
+from nomercy.cli import accounts, db, rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.ladder import ladder
 from nomercy.cli.play import play
@@ -49,6 +49,7 @@ app.command("replay")(replay_cmd)
 app.command("review")(review_cmd)
 app.command("serve")(serve)
 app.add_typer(db.app, name="db")
+app.add_typer(accounts.app, name="accounts")
 
 
 def main() -> None:

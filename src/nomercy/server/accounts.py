@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: The cookie that carries a session.
 SESSION_COOKIE = "nomercy_session"
-#: How long a session lasts without use (seconds).
+#: How long a session lasts after its sign-in (seconds): then the player signs in again.
 SESSION_SECONDS = 30 * 24 * 3600
 
 accounts = Table(
@@ -139,6 +139,17 @@ class Account:
     id: str
     name: str
     created_at: float
+
+
+@dataclass(frozen=True)
+class AccountSummary:
+    """An account as ``nomercy accounts list`` shows it."""
+
+    account: Account
+    passkeys: int
+    last_sign_in: float | None
+    sessions: int
+    games: int
 
 
 def _bytes(value: Any) -> bytes | None:
@@ -394,9 +405,41 @@ class AccountStore:
             )
             conn.execute(update(seats).where(seats.c.account_id == account_id).values(account_id=None))
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(ceremonies).where(ceremonies.c.account_id == account_id))
             conn.execute(delete(passkeys).where(passkeys.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return True
+
+    def summaries(self) -> list[AccountSummary]:
+        """Every account, oldest first, with what an operator asks about it (``nomercy
+        accounts list``): its passkeys, last sign-in, open sessions and kept games."""
+        at = time.time()
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(accounts).order_by(accounts.c.created_at)).all()
+            keys: dict[str, list[Any]] = {}
+            for k in conn.execute(select(passkeys.c.account_id, passkeys.c.last_used_at)).all():
+                keys.setdefault(k.account_id, []).append(k.last_used_at)
+            open_: dict[str, int] = {}
+            for r in conn.execute(select(sessions.c.account_id).where(sessions.c.expires_at > at)).all():
+                open_[r.account_id] = open_.get(r.account_id, 0) + 1
+            played: dict[str, int] = {}
+            for r in conn.execute(
+                select(game_seats.c.account_id).where(game_seats.c.account_id.is_not(None))
+            ):
+                played[r.account_id] = played.get(r.account_id, 0) + 1
+        out = []
+        for row in rows:
+            used = [u for u in keys.get(row.id, []) if u is not None]
+            out.append(
+                AccountSummary(
+                    Account(row.id, row.name, row.created_at),
+                    passkeys=len(keys.get(row.id, [])),
+                    last_sign_in=max(used) if used else None,
+                    sessions=open_.get(row.id, 0),
+                    games=played.get(row.id, 0),
+                )
+            )
+        return out
 
     def close_session(self, token: str) -> None:
         with self.engine.begin() as conn:

@@ -19,6 +19,7 @@ import { collectRules, fillPreset, kickButtonFactory, nicknameProblem, readmitBu
 import { wireGuide } from "./guide.js";
 import { createReplay } from "./replay.js";
 import { pageFor } from "./pages.js";
+import { renderAccountSlot } from "./account.js";
 import { keepToken, renderMyGames, renderRoomRounds } from "./games.js";
 import { askCoach, hintRefused, renderCoach, showHint } from "./coach.js";
 
@@ -431,6 +432,7 @@ function wire() {
     await setLanguage(lang);
     if (options) renderHome(ctx, options);
     if (!$("screen-home").hidden) renderMyGames(ctx);
+    renderAccountSlot(ctx, true);
     guide.refresh();
     render();
   });
@@ -511,6 +513,7 @@ async function main() {
   const loading = api("/api/options");
   await setLanguage(store.get().lang);
   options = await loading;
+  renderAccountSlot(ctx); // the top bar's "Sign in" or name (js/account.js)
   renderHome(ctx, options);
   fillPreset(options);
   wireHome();

@@ -2,10 +2,11 @@
 // page screen (#page-root). main.js asks pageFor(location.pathname) before the home page.
 // A page module exports { path: RegExp, open(ctx, match, root) } and is listed here.
 
+import { accountPage } from "./account.js";
 import daily from "./daily.js";
 import profile from "./profile.js";
 
-const PAGES = [daily, profile];
+const PAGES = [accountPage, daily, profile];
 
 export function pageFor(pathname) {
   for (const page of PAGES) {

@@ -1,0 +1,334 @@
+// Accounts in the browser (docs/accounts.md): the top bar's "Sign in" button or the
+// signed-in name, the sign-in / sign-up dialog with passkeys (WebAuthn), and the /account
+// page (passkeys, sign out, delete, keep this browser's games). The server hands the
+// ceremony's options as WebAuthn's JSON; binary fields travel as base64url both ways.
+import { $, el, button, clear } from "./dom.js";
+import { api, ApiError } from "./api.js";
+import { keptTokens } from "./games.js";
+
+let current; // undefined: not asked yet; null: a guest; else { name, since, passkeys }
+let asking = null; // the one request for it while the top bar and the page both wait
+let dialog = null;
+
+// -- base64url and WebAuthn's JSON -------------------------------------------------------
+
+export function fromB64url(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "=");
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out.buffer;
+}
+
+export function toB64url(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const withIds = (list) => (list || []).map((c) => ({ ...c, id: fromB64url(c.id) }));
+
+function creationOptions(json) {
+  const o = JSON.parse(json);
+  return { ...o, challenge: fromB64url(o.challenge), user: { ...o.user, id: fromB64url(o.user.id) }, excludeCredentials: withIds(o.excludeCredentials) };
+}
+
+function requestOptions(json) {
+  const o = JSON.parse(json);
+  return { ...o, challenge: fromB64url(o.challenge), allowCredentials: withIds(o.allowCredentials) };
+}
+
+function credentialJSON(cred) {
+  const r = cred.response;
+  const response = { clientDataJSON: toB64url(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = toB64url(r.attestationObject);
+    if (r.getTransports) response.transports = r.getTransports();
+  } else {
+    response.authenticatorData = toB64url(r.authenticatorData);
+    response.signature = toB64url(r.signature);
+    if (r.userHandle) response.userHandle = toB64url(r.userHandle);
+  }
+  return {
+    id: cred.id, rawId: toB64url(cred.rawId), type: cred.type, response,
+    authenticatorAttachment: cred.authenticatorAttachment || undefined,
+    clientExtensionResults: cred.getClientExtensionResults ? cred.getClientExtensionResults() : {},
+  };
+}
+
+const supported = () => Boolean(window.PublicKeyCredential && navigator.credentials && window.isSecureContext);
+
+/** A problem with a passkey ceremony in the reader's words. */
+function problem(ctx, err, step) {
+  if (err instanceof ApiError) {
+    if (err.code === "name_taken") return ctx.t("account.error.name_taken");
+    if (err.code === "rate_limited") return ctx.t("account.error.rate_limited");
+    if (err.code === "unauthorized" && step === "signin") return ctx.t("account.error.unknown_passkey");
+    if (err.code === "bad_request" && step === "name") return ctx.t("account.error.bad_name");
+    if (err.code === "bad_request" && step === "remove") return ctx.t("account.error.last_passkey");
+    if (err.code === "bad_request" && step === "delete") return ctx.t("account.error.delete_name");
+    if (err.code === "bad_request") return ctx.t("account.error.expired");
+    return ctx.t("account.error.other");
+  }
+  if (err && err.name === "NotAllowedError") return ctx.t("account.error.cancelled");
+  if (err && err.name === "InvalidStateError") return ctx.t("account.error.already_here");
+  if (err && err.name === "SecurityError") return ctx.t("account.error.insecure");
+  return ctx.t("account.error.other");
+}
+
+// -- ceremonies ----------------------------------------------------------------------
+
+async function signIn() {
+  const start = await api("/api/account/signin/options", {});
+  const cred = await navigator.credentials.get({ publicKey: requestOptions(start.options) });
+  return (await api("/api/account/signin/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
+}
+
+async function addPasskey() {
+  const start = await api("/api/account/passkeys/options", {});
+  const cred = await navigator.credentials.create({ publicKey: creationOptions(start.options) });
+  return (await api("/api/account/passkeys/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
+}
+
+// -- the top bar -----------------------------------------------------------------------
+
+/** Who is signed in (asked once per page; the routes below keep it current). */
+export async function whoAmI() {
+  if (current === undefined) {
+    asking = asking || api("/api/account").then((r) => r.account, () => null);
+    const found = await asking;
+    if (current === undefined) current = found;
+  }
+  return current;
+}
+
+/** The top bar's slot: "Sign in", or the signed-in name linking to /account (and the
+ * account page drawn again when `redraw`: the language changed). */
+export async function renderAccountSlot(ctx, redraw = false) {
+  const account = await whoAmI();
+  const slot = clear($("account-slot"));
+  if (account) {
+    const a = el("a", "account-link", account.name);
+    a.href = "/account";
+    a.id = "account-name";
+    a.setAttribute("aria-label", ctx.t("account.yours", { name: account.name }));
+    if (location.pathname === "/account") a.setAttribute("aria-current", "page");
+    slot.appendChild(a);
+    for (const id of ["create-nick", "join-nick"]) { const input = $(id); if (input && !input.value) input.value = account.name; }
+  } else {
+    const b = button("account-signin", ctx.t("account.sign_in"), () => openDialog(ctx, "signin"));
+    b.id = "account-signin";
+    slot.appendChild(b);
+  }
+  if (redraw && location.pathname === "/account") openAccountPage(ctx, null, $("page-root"));
+}
+
+function changed(ctx, account) {
+  current = account;
+  renderAccountSlot(ctx);
+  if (location.pathname === "/account") openAccountPage(ctx, null, $("page-root"));
+}
+
+// -- the dialog ------------------------------------------------------------------------
+
+function openDialog(ctx, mode) {
+  if (dialog) dialog.remove();
+  dialog = el("dialog", "account-dialog");
+  dialog.id = "account-dialog";
+  dialog.setAttribute("aria-labelledby", "account-dialog-title");
+  const title = el("h2", null, ctx.t(mode === "signin" ? "account.signin_title" : "account.signup_title"));
+  title.id = "account-dialog-title";
+  const message = el("p", "account-message");
+  message.id = "account-message";
+  message.setAttribute("role", "alert");
+  const body = el("div", "account-dialog-body");
+  const close = button("account-close", ctx.t("account.close"), () => dialog.close());
+  close.id = "account-close";
+  dialog.append(title, body, message, close);
+  document.body.appendChild(dialog);
+  dialog.addEventListener("close", () => { dialog.remove(); dialog = null; });
+  const say = (text) => { message.textContent = text; };
+
+  if (!supported()) {
+    body.appendChild(el("p", "note", ctx.t("account.no_support")));
+    dialog.showModal();
+    return;
+  }
+  if (mode === "signin") {
+    body.appendChild(el("p", "note", ctx.t("account.signin_lead")));
+    const go = button("primary big", ctx.t("account.signin_button"), async () => {
+      go.disabled = true;
+      say("");
+      try { const account = await signIn(); dialog.close(); changed(ctx, account); ctx.toast(ctx.t("account.welcome", { name: account.name })); } catch (err) { say(problem(ctx, err, "signin")); }
+      go.disabled = false;
+    });
+    go.id = "account-signin-go";
+    const other = button("link-btn", ctx.t("account.to_signup"), () => openDialog(ctx, "signup"));
+    other.id = "account-to-signup";
+    body.append(go, other);
+  } else {
+    const form = el("form", "account-form");
+    form.id = "account-signup-form";
+    form.autocomplete = "off";
+    form.appendChild(el("p", "note", ctx.t("account.signup_lead")));
+    const label = el("label");
+    const input = el("input");
+    input.id = "account-name-input";
+    input.maxLength = 24;
+    input.required = true;
+    input.autocomplete = "username";
+    input.value = (() => { try { return localStorage.getItem("nomercy:nickname") || ""; } catch { return ""; } })();
+    label.append(el("span", null, ctx.t("account.name")), input);
+    form.append(label, el("p", "note small", ctx.t("account.name_public")));
+    const tokens = keptTokens();
+    const claim = el("input");
+    claim.type = "checkbox";
+    claim.id = "account-claim";
+    claim.checked = tokens.length > 0;
+    if (tokens.length) {
+      const keep = el("label", "check");
+      keep.append(claim, el("span", null, ctx.t("account.claim_offer")));
+      form.appendChild(keep);
+    }
+    const go = el("button", "primary big", ctx.t("account.signup_button"));
+    go.type = "submit";
+    go.id = "account-signup-go";
+    const other = button("link-btn", ctx.t("account.to_signin"), () => openDialog(ctx, "signin"));
+    other.id = "account-to-signin";
+    form.append(go, other);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      go.disabled = true;
+      say("");
+      let step = "name";
+      try {
+        const start = await api("/api/account/signup/options", { name: input.value });
+        step = "create";
+        const cred = await navigator.credentials.create({ publicKey: creationOptions(start.options) });
+        const claimed = claim.checked ? tokens.map((t) => t.token).slice(0, 200) : [];
+        const account = (await api("/api/account/signup/verify", { ceremony: start.ceremony, credential: credentialJSON(cred), tokens: claimed })).account;
+        dialog.close();
+        changed(ctx, account);
+        ctx.toast(ctx.t("account.welcome_new", { name: account.name }));
+      } catch (err) { say(problem(ctx, err, step)); }
+      go.disabled = false;
+    });
+    body.appendChild(form);
+  }
+  dialog.showModal();
+}
+
+// -- the /account page -----------------------------------------------------------------
+
+function day(ctx, seconds) {
+  return new Intl.DateTimeFormat(ctx.i18n.lang, { year: "numeric", month: "short", day: "numeric" }).format(new Date(seconds * 1000));
+}
+
+function passkeyRow(ctx, p, only) {
+  const li = el("li", "passkey-row");
+  li.dataset.id = p.id;
+  const what = el("div", "passkey-what");
+  what.append(
+    el("strong", null, ctx.t("account.passkey_added", { date: day(ctx, p.created_at) })),
+    el("span", "note", p.last_used_at ? ctx.t("account.passkey_used", { date: day(ctx, p.last_used_at) }) : ctx.t("account.passkey_unused")),
+  );
+  const remove = button("small-btn danger passkey-remove", ctx.t("account.passkey_remove"), async () => {
+    if (!window.confirm(ctx.t("account.passkey_remove_confirm"))) return;
+    try { changed(ctx, (await api("/api/account/passkeys/remove", { id: p.id })).account); } catch (err) { $("account-page-message").textContent = problem(ctx, err, "remove"); }
+  });
+  remove.disabled = only;
+  if (only) remove.title = ctx.t("account.passkey_only");
+  li.append(what, remove);
+  return li;
+}
+
+/** The /account page: a guest is offered sign-in and sign-up; an account sees its passkeys. */
+export async function openAccountPage(ctx, _match, root) {
+  const account = await whoAmI();
+  document.title = ctx.t("account.page_title");
+  clear(root);
+  const page = el("section", "panel account-page");
+  page.setAttribute("aria-labelledby", "account-title");
+  root.appendChild(page);
+  const message = el("p", "account-message");
+  message.id = "account-page-message";
+  message.setAttribute("role", "status");
+  if (!account) {
+    const h = el("h1", null, ctx.t("account.guest_title"));
+    h.id = "account-title";
+    page.append(h, el("p", null, ctx.t("account.guest_lead")));
+    const row = el("div", "row");
+    const signin = button("primary", ctx.t("account.sign_in"), () => openDialog(ctx, "signin"));
+    signin.id = "account-page-signin";
+    const signup = button("", ctx.t("account.sign_up"), () => openDialog(ctx, "signup"));
+    signup.id = "account-page-signup";
+    row.append(signin, signup);
+    page.append(row, message);
+    return;
+  }
+  const h = el("h1", null, account.name);
+  h.id = "account-title";
+  const profile = el("a", "account-profile", ctx.t("account.profile_link"));
+  profile.href = `/u/${encodeURIComponent(account.name)}`;
+  page.append(h, el("p", "note", ctx.t("account.since", { date: day(ctx, account.since) })), profile);
+
+  const keys = el("section", "account-passkeys");
+  const kh = el("h2", null, ctx.t("account.passkeys"));
+  const list = el("ul", "passkey-list");
+  list.id = "passkey-list";
+  for (const p of account.passkeys) list.appendChild(passkeyRow(ctx, p, account.passkeys.length < 2));
+  const add = button("", ctx.t("account.passkey_add"), async () => {
+    message.textContent = "";
+    if (!supported()) { message.textContent = ctx.t("account.no_support"); return; }
+    add.disabled = true;
+    try { changed(ctx, await addPasskey()); ctx.toast(ctx.t("account.passkey_added_toast")); } catch (err) { message.textContent = problem(ctx, err, "add"); add.disabled = false; }
+  });
+  add.id = "passkey-add";
+  keys.append(kh, el("p", "note", ctx.t("account.passkeys_lead")), list, add);
+
+  const games = el("section", "account-games");
+  const tokens = keptTokens();
+  games.appendChild(el("h2", null, ctx.t("account.games")));
+  games.appendChild(el("p", "note", ctx.t(tokens.length ? "account.claim_lead" : "account.claim_none")));
+  if (tokens.length) {
+    const claim = button("", ctx.t("account.claim_button"), async () => {
+      try {
+        const r = await api("/api/account/claim", { tokens: tokens.map((t) => t.token).slice(0, 200) });
+        message.textContent = ctx.t("account.claimed", { count: r.claimed });
+      } catch (err) { message.textContent = problem(ctx, err, "claim"); }
+    });
+    claim.id = "account-claim-btn";
+    games.appendChild(claim);
+  }
+
+  const leave = el("section", "account-leave");
+  leave.appendChild(el("h2", null, ctx.t("account.leave")));
+  const out = button("", ctx.t("account.sign_out"), async () => {
+    try { await api("/api/account/signout", {}); } catch { /* signed out here either way */ }
+    current = null;
+    location.href = "/";
+  });
+  out.id = "account-signout";
+  const del = el("details", "account-delete");
+  del.appendChild(el("summary", null, ctx.t("account.delete")));
+  del.appendChild(el("p", "note", ctx.t("account.delete_lead")));
+  const label = el("label");
+  const confirmName = el("input");
+  confirmName.id = "account-delete-name";
+  confirmName.autocomplete = "off";
+  label.append(el("span", null, ctx.t("account.delete_type", { name: account.name })), confirmName);
+  const really = button("danger-btn", ctx.t("account.delete_button"), async () => {
+    try {
+      await api("/api/account/delete", { name: confirmName.value });
+      current = null;
+      location.href = "/";
+    } catch (err) { message.textContent = problem(ctx, err, "delete"); }
+  });
+  really.id = "account-delete-go";
+  del.append(label, really);
+  leave.append(out, del);
+  page.append(keys, games, leave, message);
+}
+
+export const accountPage = { path: /^\/account$/, open: openAccountPage };
