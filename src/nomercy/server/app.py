@@ -68,6 +68,8 @@ from nomercy.server.limits import per_minute
 from nomercy.server.logs import room_var, setup
 from nomercy.server.metrics import CONTENT_TYPE_LATEST
 from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.ratings import Ratings
+from nomercy.server.ratings import router as ratings_router
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
 from nomercy.server.storage import Storage
@@ -224,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = AccountStore(storage.engine)
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
+        app.state.ratings = Ratings.install(settings, games.store, app.state.accounts)  # rated rounds
         app.state.games = games
         if cluster is None:
             loaded = manager.load()
@@ -384,6 +387,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_api_websocket_route("/ws", websocket_endpoint)
     app.include_router(games_router)  # kept games, replays, reviews (nomercy.server.kept)
+    app.include_router(ratings_router)  # leaderboards (nomercy.server.ratings)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])
