@@ -203,7 +203,8 @@ class Change:
 def rate(
     entrants: list[tuple[int, str]], order: dict[int, int], prior: dict[str, tuple[float, float]]
 ) -> list[Change]:
-    """The new rating of every player in ``entrants`` (seat, player).
+    """The new rating of every player in ``entrants`` (seat, player); ``order`` ranks every
+    seat of the round (:func:`round_order`), rated or not, so places are the round's own.
 
     Every seat is an entrant rated from its player's rating before the game. A player with
     several seats (the bots of one level) moves by the mean of its seats' changes, once."""
@@ -219,7 +220,8 @@ def rate(
         mu = mu0 + sum(m - mu0 for _, m, _ in seats) / len(seats)
         sigma = sum(s for _, _, s in seats) / len(seats)
         place = min(ranked[seat] for seat, _, _ in seats)
-        changes.append(Change(player, place, place == 1, mu0, sigma0, mu, sigma))
+        won = any(order[seat] == 1 for seat, _, _ in seats)
+        changes.append(Change(player, place, won, mu0, sigma0, mu, sigma))
     return sorted(changes, key=lambda c: (c.place, c.player))
 
 
@@ -254,7 +256,9 @@ def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Ch
     except InvalidRules:
         return []
     entrants = entrants_of(kept, str(config.get("bot", "")))
-    order = round_order(kept.info.get("result") or {}, [seat for seat, _ in entrants])
+    sitting_out = {int(s) for s in kept.record.get("sitting_out") or []}
+    dealt = [int(p["seat"]) for p in kept.info.get("players") or [] if int(p["seat"]) not in sitting_out]
+    order = round_order(kept.info.get("result") or {}, dealt)
     players = sorted({player for _, player in entrants})
     if order is None or len(players) < 2:
         return []
