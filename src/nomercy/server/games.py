@@ -179,9 +179,11 @@ class GameStore:
                 "info": json.dumps(kept.info),
                 "record": json.dumps(record),
             }
-            once = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(games).values(values)
-            once = once.on_conflict_do_nothing(index_elements=["room_id", "seq"]).returning(games.c.id)
-            if conn.execute(once).first() is None:
+            dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+            once = (
+                dialect_insert(games).values(values).on_conflict_do_nothing(index_elements=["room_id", "seq"])
+            )
+            if conn.execute(once.returning(games.c.id)).first() is None:
                 row = conn.execute(
                     select(games.c.id).where(games.c.room_id == kept.room_id, games.c.seq == kept.seq)
                 ).one()
