@@ -23,6 +23,7 @@ from nomercy.server.games import GameStore, Kept, games
 from nomercy.server.protocol import CreateRoom, ErrorCode, ProtocolError
 from nomercy.server.ratings import (
     MODEL,
+    REFUSALS,
     Ratings,
     check_rated_room,
     check_rated_seat,
@@ -80,6 +81,13 @@ def refusal(body: dict[str, Any], account: str | None = "acc") -> ProtocolError:
     return caught.value
 
 
+def reason(body: dict[str, Any], account: str | None = "acc") -> str:
+    """The condition a refusal names for the client (``detail.rated``)."""
+    said = getattr(refusal(body, account), "extra", {}).get("rated")
+    assert said in REFUSALS
+    return str(said)
+
+
 def test_a_rated_room_plays_a_preset_as_it_is_with_a_timer_and_bots_at_a_level() -> None:
     check_rated_room(CreateRoom(nickname="Ada", **RATED), "acc")  # accepted
     check_rated_room(CreateRoom(nickname="Ada", **{**RATED, "preset": "classic", "bot": "expert"}), "acc")
@@ -103,6 +111,15 @@ def test_a_rated_room_plays_a_preset_as_it_is_with_a_timer_and_bots_at_a_level()
     for engine in ("random", "heuristic", "stacker", "careful"):
         message = refusal({**RATED, "bot": engine}).message
         assert "beginner, casual, strong, expert" in message and engine in message
+    said = [
+        reason(RATED, account=None),
+        reason({**RATED, "seed": 7}),
+        reason({**RATED, "rules": {"seven_zero": False}}),
+        reason({**RATED, "coach": True}),
+        reason({**RATED, "turn_seconds": 0}),
+        reason({**RATED, "bot": "random"}),
+    ]
+    assert said == ["sign_in", "seed", "house_rules", "coach", "timer", "bot_level"]
 
 
 def test_only_signed_in_players_take_a_seat_at_a_rated_table() -> None:
@@ -112,7 +129,9 @@ def test_only_signed_in_players_take_a_seat_at_a_rated_table() -> None:
     with pytest.raises(ProtocolError) as caught:
         check_rated_seat({"rated": True}, None)
     assert caught.value.code == ErrorCode.FORBIDDEN and "sign in" in caught.value.message
-    assert "spectator" in caught.value.message
+    assert "spectator" in caught.value.message and getattr(caught.value, "extra", {}) == {
+        "rated": "sign_in_seat"
+    }
 
 
 # -- the order and the model ---------------------------------------------------------------
@@ -359,6 +378,7 @@ def test_rated_rooms_over_http(start_server: Any) -> None:
     guest = httpx.Client(base_url=server.url, timeout=10)
     r = guest.post("/api/rooms", json={"nickname": "Gus", **RATED})
     assert r.status_code == 403 and "sign in" in r.json()["detail"]["message"]
+    assert r.json()["detail"]["rated"] == "sign_in"  # the client says it in its own words
     ada = signed_in(server, "Ada")
     r = ada.post("/api/rooms", json={"nickname": "x", **RATED, "coach": True})
     assert r.status_code == 400 and "coach" in r.json()["detail"]["message"]

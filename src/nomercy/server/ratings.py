@@ -118,8 +118,22 @@ def preset_name(name: str) -> str:
 # -- rated rooms ---------------------------------------------------------------------------
 
 
-def _refuse(message: str, code: str = ErrorCode.BAD_REQUEST) -> ProtocolError:
-    return ProtocolError(code, "a rated room " + message)
+#: The conditions a rated room's refusal names (``detail.rated``).
+REFUSALS = ("sign_in", "seed", "house_rules", "coach", "timer", "bot_level", "sign_in_seat")
+
+
+class RatedRefusal(ProtocolError):
+    """A rated room's refusal; ``detail.rated`` names the condition (one of
+    :data:`REFUSALS`), so that a client can say it in its own language."""
+
+    def __init__(self, code: str, message: str, reason: str) -> None:
+        super().__init__(code, message)
+        self.status: int | None = None
+        self.extra = {"rated": reason}
+
+
+def _refuse(reason: str, message: str, code: str = ErrorCode.BAD_REQUEST) -> RatedRefusal:
+    return RatedRefusal(code, "a rated room " + message, reason)
 
 
 def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
@@ -128,9 +142,9 @@ def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
     if not req.rated:
         return
     if account_id is None:
-        raise _refuse("counts for accounts: sign in to host one", ErrorCode.FORBIDDEN)
+        raise _refuse("sign_in", "counts for accounts: sign in to host one", ErrorCode.FORBIDDEN)
     if req.seed is not None:
-        raise _refuse("deals at random: no chosen seed", ErrorCode.FORBIDDEN)
+        raise _refuse("seed", "deals at random: no chosen seed", ErrorCode.FORBIDDEN)
     try:
         base = Rules.preset(req.preset)
         changed = Rules.from_dict(req.rules, base=base)
@@ -140,22 +154,25 @@ def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
     differ = sorted(k for k in ours if ours[k] != theirs.get(k))
     if differ:
         raise _refuse(
+            "house_rules",
             f"plays the {preset_name(req.preset)} rules as they are: no house rules ({', '.join(differ)})",
             ErrorCode.INVALID_RULES,
         )
     if req.coach:
-        raise _refuse("is played without the coach's hints")
+        raise _refuse("coach", "is played without the coach's hints")
     if not req.turn_seconds:
-        raise _refuse("needs a turn timer, so that nobody can stall a game they are losing")
+        raise _refuse("timer", "needs a turn timer, so that nobody can stall a game they are losing")
     if req.bot.strip().lower() not in LEVELS:
-        raise _refuse(f"plays bots at a level: {', '.join(LEVELS)} (not {req.bot!r})")
+        raise _refuse("bot_level", f"plays bots at a level: {', '.join(LEVELS)} (not {req.bot!r})")
 
 
 def check_rated_seat(config: dict[str, Any], account_id: str | None) -> None:
     """Only signed-in players take a seat at a rated table; guests may watch."""
     if config.get("rated") and account_id is None:
-        raise ProtocolError(
-            ErrorCode.FORBIDDEN, "this room is rated: sign in to take a seat, or watch as a spectator"
+        raise RatedRefusal(
+            ErrorCode.FORBIDDEN,
+            "this room is rated: sign in to take a seat, or watch as a spectator",
+            "sign_in_seat",
         )
 
 

@@ -1,8 +1,9 @@
 // The pages that are not the game: each is a path and a function that renders it into the
 // page screen (#page-root). main.js asks pageFor(location.pathname) before the home page.
 // A page module exports { path: RegExp, open(ctx, match, root) } and is listed here.
+import leaders from "./leaders.js";
 
-const PAGES = [];
+const PAGES = [leaders];
 
 export function pageFor(pathname) {
   for (const page of PAGES) {
