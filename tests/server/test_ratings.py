@@ -18,6 +18,7 @@ import httpx
 import pytest
 from sqlalchemy import Connection, create_engine, insert, select
 
+from nomercy.bots.levels import LEVELS
 from nomercy.server.accounts import SESSION_COOKIE, AccountStore
 from nomercy.server.games import GameStore, Kept, games
 from nomercy.server.protocol import CreateRoom, ErrorCode, ProtocolError
@@ -380,6 +381,8 @@ def test_rated_rooms_over_http(start_server: Any) -> None:
     assert r.status_code == 403 and "sign in" in r.json()["detail"]["message"]
     assert r.json()["detail"]["rated"] == "sign_in"  # the client says it in its own words
     ada = signed_in(server, "Ada")
+    assert guest.get("/api/rated").json() == {"signed_in": False, "levels": list(LEVELS), "min_games": 1}
+    assert ada.get("/api/rated").json()["signed_in"] is True
     r = ada.post("/api/rooms", json={"nickname": "x", **RATED, "coach": True})
     assert r.status_code == 400 and "coach" in r.json()["detail"]["message"]
     r = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 3, "bots": 1})

@@ -43,7 +43,7 @@ from sqlalchemy.engine import Connection, Engine
 from nomercy.bots.levels import LEVELS
 from nomercy.errors import InvalidRules
 from nomercy.rules import PRESETS, Rules
-from nomercy.server.accounts import accounts
+from nomercy.server.accounts import account_of, accounts
 from nomercy.server.games import games
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.storage import metadata, rooms
@@ -436,6 +436,17 @@ router = APIRouter()
 def _ratings(request: Request) -> Ratings:
     made: Ratings = request.app.state.ratings
     return made
+
+
+@router.get("/api/rated")
+async def rated_rooms(request: Request) -> dict[str, Any]:
+    """What the create form needs for a rated room: whether this browser is signed in (a
+    rated room's host must be), the bot levels it may seat, the leaderboards' minimum."""
+    return {
+        "signed_in": await asyncio.to_thread(account_of, request) is not None,
+        "levels": list(LEVELS),
+        "min_games": _ratings(request).min_games,
+    }
 
 
 @router.get("/api/leaderboards")

@@ -50,6 +50,13 @@ function rangeCell(ctx, e) {
   return td;
 }
 
+/** The rating; on a phone the range column gives way and its text shows here, under it. */
+function ratingCell(ctx, e) {
+  const td = el("td", "num leader-rating", fmt(ctx, e.rating));
+  td.append(el("span", "range-small", ctx.t("leaders.range", { mu: fmt(ctx, e.mu), spread: fmt(ctx, 3 * e.sigma) })));
+  return td;
+}
+
 function table(ctx, entries) {
   const t = el("table", "leader-table");
   const cap = el("caption", "visually-hidden", ctx.t("leaders.caption"));
@@ -67,7 +74,7 @@ function table(ctx, entries) {
     tr.append(
       el("td", "num leader-rank", ctx.i18n.number(e.rank)),
       nameCell(ctx, e),
-      el("td", "num leader-rating", fmt(ctx, e.rating)),
+      ratingCell(ctx, e),
       rangeCell(ctx, e),
       el("td", "num", ctx.i18n.number(e.games)),
       el("td", "num", percent(ctx, e.win_rate)),

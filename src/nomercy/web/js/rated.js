@@ -5,13 +5,14 @@
 import { api } from "./api.js";
 import { $ } from "./dom.js";
 
-export const LEVELS = ["beginner", "casual", "strong", "expert"];
+let LEVELS = ["beginner", "casual", "strong", "expert"];
 
-/** Whether someone is signed in (GET /api/account); signed out when the route is missing. */
+/** Whether someone is signed in, and the bot levels (GET /api/rated); signed out if unknown. */
 async function signedIn() {
   try {
-    const me = await api("/api/account");
-    return Boolean(me && (me.name || (me.account && me.account.name)));
+    const rated = await api("/api/rated");
+    if (Array.isArray(rated.levels) && rated.levels.length) LEVELS = rated.levels;
+    return rated.signed_in === true;
   } catch (err) {
     return false;
   }
