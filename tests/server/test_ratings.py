@@ -106,6 +106,8 @@ def test_a_rated_room_plays_a_preset_as_it_is_with_a_timer_and_bots_at_a_level()
         "no house rules" in house.message and "mercy_limit" in house.message and "seven_zero" in house.message
     )
     assert refusal({**RATED, "rules": {"mercy_limit": -3}}).code == ErrorCode.INVALID_RULES
+    assert "deck" in refusal({**RATED, "rules": {"deck": {"R1": 10**9}}}).message  # never built
+    assert refusal({**RATED, "preset": "nope"}).code == ErrorCode.INVALID_RULES
     assert "coach" in refusal({**RATED, "coach": True}).message
     assert "turn timer" in refusal({**RATED, "turn_seconds": 0}).message
     assert "turn timer" in refusal({k: v for k, v in RATED.items() if k != "turn_seconds"}).message

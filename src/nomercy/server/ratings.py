@@ -46,6 +46,7 @@ from nomercy.rules import PRESETS, Rules
 from nomercy.server.accounts import account_of, accounts
 from nomercy.server.games import games
 from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.room import build_rules
 from nomercy.server.storage import metadata, rooms
 
 if TYPE_CHECKING:
@@ -145,12 +146,8 @@ def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
         raise _refuse("sign_in", "counts for accounts: sign in to host one", ErrorCode.FORBIDDEN)
     if req.seed is not None:
         raise _refuse("seed", "deals at random: no chosen seed", ErrorCode.FORBIDDEN)
-    try:
-        base = Rules.preset(req.preset)
-        changed = Rules.from_dict(req.rules, base=base)
-    except InvalidRules as exc:
-        raise ProtocolError(ErrorCode.INVALID_RULES, str(exc)) from None
-    ours, theirs = base.to_dict(), changed.to_dict()
+    changed = build_rules(req.preset, req.rules)  # the rooms' own checks (a deck by name only)
+    ours, theirs = Rules.preset(req.preset).to_dict(), changed.to_dict()
     differ = sorted(k for k in ours if ours[k] != theirs.get(k))
     if differ:
         raise _refuse(
