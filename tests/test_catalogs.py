@@ -60,6 +60,12 @@ def families() -> set[str]:
     assert set(REACTIONS) == {k.split(".")[1] for k in keys if k.startswith("reaction.")}
     keys |= {f"error.{v}" for k, v in vars(ErrorCode).items() if k.isupper()}
     keys |= {f"sort.{s}" for s in ("colour", "face", "none")}
+    from nomercy.bots.levels import LEVELS
+    from nomercy.server.ratings import REFUSALS
+
+    keys |= {f"rating.level.{v}" for v in LEVELS} | {f"rating.refused.{r}" for r in REFUSALS}
+    columns = re.findall(r'\["(\w+)", "[\w ]*"\]', (SRC / "web" / "js" / "leaders.js").read_text())
+    keys |= {f"leaders.col.{c}" for c in columns}
     keys |= {f"lobby.tag.{t}" for t in ("host", "bot", "you", "away", "removed")}
     groups = re.findall(r'\["(\w+)", \[', (SRC / "web" / "js" / "lobby.js").read_text())
     keys |= {f"rules.group.{g}" for g in groups}

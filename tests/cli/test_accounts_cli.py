@@ -67,6 +67,45 @@ def test_remove_asks_then_deletes_the_account_and_its_passkeys_and_sessions(url:
     assert out.exit_code == 1 and "no account is named 'Ada'" in out.output
 
 
+def test_remove_deletes_the_ratings_and_daily_results_too(url: str) -> None:
+    from sqlalchemy import insert, select
+
+    from nomercy.server.daily import daily_results, entrant_of
+    from nomercy.server.ratings import player_of_account, ratings
+
+    storage = Storage(url)
+    ada = AccountStore(storage.engine).by_name("Ada")
+    assert ada is not None
+    with storage.engine.begin() as conn:
+        conn.execute(
+            insert(ratings).values(
+                player=player_of_account(ada.id),
+                preset="no_mercy",
+                mu=27.0,
+                sigma=3.0,
+                games=9,
+                wins=5,
+                updated_at=1.0,
+            )
+        )
+        conn.execute(
+            insert(daily_results).values(
+                day="2026-12-05", preset="no_mercy", entrant=entrant_of(ada.id), room_id=1, started_at=1.0
+            )
+        )
+    storage.engine.dispose()
+    out = runner.invoke(app, ["accounts", "remove", "Ada", "--yes", "--database-url", url])
+    assert out.exit_code == 0, out.output
+    storage = Storage(url)
+    try:
+        with storage.engine.connect() as conn:
+            assert (
+                conn.execute(select(ratings)).all() == [] and conn.execute(select(daily_results)).all() == []
+            )
+    finally:
+        storage.engine.dispose()
+
+
 def test_an_old_schema_is_refused_with_the_command_that_fixes_it(tmp_path: Path) -> None:
     from sqlalchemy import create_engine
 

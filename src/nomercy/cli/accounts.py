@@ -22,7 +22,7 @@ app = typer.Typer(
 def _store(database_url: str | None) -> tuple[Any, Any]:
     """The account store over the served database, once it is at the newest revision."""
     engine, schema = _engine(database_url)
-    from nomercy.server.accounts import AccountStore
+    from nomercy.server.players import account_store
 
     found = schema.current(engine)
     if found != schema.head():
@@ -31,10 +31,9 @@ def _store(database_url: str | None) -> tuple[Any, Any]:
             f"error: the database is at revision {_name(found)}: run nomercy db upgrade first", err=True
         )
         raise typer.Exit(1)
-    # The server registers the parts' deletion hooks (ratings, daily results) on its store
-    # in app.py's lifespan; the same ones belong here so a removal is as whole as the
-    # player's own "delete the account".
-    return engine, AccountStore(engine)
+    # The server's own store: a removal deletes the ratings and daily results too, as the
+    # player's own "delete the account" does.
+    return engine, account_store(engine)
 
 
 def _day(seconds: float | None) -> str:

@@ -54,7 +54,7 @@ from nomercy.bots.levels import menu_order
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import auth, daily_api, icons
 from nomercy.server import protocol as P
-from nomercy.server.accounts import AccountStore, account_of
+from nomercy.server.accounts import account_of
 from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
 from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
@@ -68,8 +68,11 @@ from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
 from nomercy.server.logs import room_var, setup
 from nomercy.server.metrics import CONTENT_TYPE_LATEST
+from nomercy.server.players import account_store
 from nomercy.server.profiles import router as profiles_router
 from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.ratings import Ratings
+from nomercy.server.ratings import router as ratings_router
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
 from nomercy.server.storage import Storage
@@ -224,12 +227,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         manager.on_new_room = on_new_room
         app.state.settings = settings
-        app.state.accounts = AccountStore(storage.engine)
+        app.state.accounts = account_store(storage.engine)  # deletions reach every part
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
         app.state.daily = daily = DailyStore(storage.engine)
         games.store.on_keep.append(daily.on_keep)  # a daily result commits with its round
-        app.state.accounts.on_delete.append(daily.forget)
+        app.state.ratings = Ratings.install(settings, games.store, app.state.accounts)  # rated rounds
         app.state.games = games
         if cluster is None:
             loaded = manager.load()
@@ -404,6 +407,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(auth.router)  # accounts: passkeys, sessions (nomercy.server.auth)
     app.include_router(daily_api.router)  # the daily deal (nomercy.server.daily_api)
     app.include_router(profiles_router)  # players' profiles (nomercy.server.profiles)
+    app.include_router(ratings_router)  # leaderboards (nomercy.server.ratings)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])

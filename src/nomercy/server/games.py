@@ -34,8 +34,9 @@ from sqlalchemy import (
     insert,
     select,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 
 from nomercy.server.storage import metadata
 
@@ -165,22 +166,24 @@ class GameStore:
             if noted:
                 record["hints"] = [[seat, step] for step, seat in sorted((b, a) for a, b in noted)]
             game_id = new_id()
-            try:
-                with conn.begin_nested():
-                    conn.execute(
-                        insert(games).values(
-                            id=game_id,
-                            room_id=kept.room_id,
-                            room_code=kept.room_code,
-                            seq=kept.seq,
-                            round=kept.round,
-                            finished_at=now if now is not None else time.time(),
-                            access=kept.access,
-                            info=json.dumps(kept.info),
-                            record=json.dumps(record),
-                        )
-                    )
-            except IntegrityError:
+            # ON CONFLICT DO NOTHING, not a savepoint: pysqlite commits a SAVEPOINT that opens
+            # the transaction when it is released, and the hooks' writes would then stand alone.
+            values = {
+                "id": game_id,
+                "room_id": kept.room_id,
+                "room_code": kept.room_code,
+                "seq": kept.seq,
+                "round": kept.round,
+                "finished_at": now if now is not None else time.time(),
+                "access": kept.access,
+                "info": json.dumps(kept.info),
+                "record": json.dumps(record),
+            }
+            dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+            once = (
+                dialect_insert(games).values(values).on_conflict_do_nothing(index_elements=["room_id", "seq"])
+            )
+            if conn.execute(once.returning(games.c.id)).first() is None:
                 row = conn.execute(
                     select(games.c.id).where(games.c.room_id == kept.room_id, games.c.seq == kept.seq)
                 ).one()

@@ -190,6 +190,9 @@ class CreateRoom(_Nickname):
     #: The host allows the coach's hints at a table with other people (with bots only,
     #: hints are always allowed).
     coach: bool = False
+    #: A rated room (``docs/ratings.md``): its rounds change the players' ratings. The
+    #: preset's rules as they are, no coach, a turn timer, bots at a level, players signed in.
+    rated: bool = False
     #: Tests only (refused unless the server runs with ``test_options``): the match seed.
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 
@@ -226,6 +229,8 @@ class RoomInfo(_Model):
     mode: Literal["round", "match"]
     bot: str
     turn_seconds: int | None
+    #: Its rounds change the players' ratings (``CreateRoom.rated``).
+    rated: bool = False
     round: int
     scores: list[int]
     #: Finished rounds: number, winner, reason, points per seat.

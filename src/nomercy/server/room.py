@@ -224,6 +224,7 @@ class Room:
             mode=self.mode,  # type: ignore[arg-type]
             bot=str(self.config.get("bot", "random")),
             turn_seconds=self.turn_seconds,
+            rated=bool(self.config.get("rated", False)),
             round=m.round_number if m else 0,
             scores=list(m.scores) if m else [0] * len(self.seats),
             rounds=[

@@ -67,6 +67,7 @@ from nomercy.server.metrics import Metrics
 from nomercy.server.names import name_key
 from nomercy.server.ports import Clock, ClusterPort, RoomStorage, SocialPort, SystemClock
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
+from nomercy.server.ratings import check_rated_room, check_rated_seat
 from nomercy.server.room import (
     Client,
     Room,
@@ -209,6 +210,7 @@ class RoomManager(Lifecycle):
                     ErrorCode.RATE_LIMITED,
                     f"your address has {self.settings.max_rooms_per_address} open rooms: finish one first",
                 )
+        check_rated_room(req, account_id)
         if req.seed is not None and not self.settings.test_options:
             raise ProtocolError(ErrorCode.FORBIDDEN, "choosing the seed is a test option, off on this server")
         rules = build_rules(req.preset, req.rules)
@@ -288,6 +290,7 @@ class RoomManager(Lifecycle):
         async with room.lock:
             if room.status != "lobby":
                 raise ProtocolError(ErrorCode.ROOM_FULL, "the game has started: you can watch as a spectator")
+            check_rated_seat(room.config, account_id)
             self._name_free(room, nickname)
             for seat in room.seats:
                 if seat.kind == "open":

@@ -45,6 +45,8 @@ class Settings:
     between_rounds: float = 8.0
     #: Largest turn timer a host may choose (0/None in a room turns it off).
     max_turn_seconds: int = 600
+    #: Rated games a player needs before the leaderboards list them (``docs/ratings.md``).
+    leaderboard_min_games: int = 5
     #: Largest WebSocket message accepted from a client, in bytes.
     max_message_bytes: int = 4096
     #: Messages per second a connection may send (token bucket rate and burst).

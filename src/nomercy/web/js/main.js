@@ -20,6 +20,7 @@ import { wireGuide } from "./guide.js";
 import { createReplay } from "./replay.js";
 import { pageFor } from "./pages.js";
 import { renderAccountSlot } from "./account.js";
+import { ratedRefusal, ratedRequest, setupRated } from "./rated.js";
 import { keepToken, renderMyGames, renderRoomRounds } from "./games.js";
 import { askCoach, hintRefused, renderCoach, showHint } from "./coach.js";
 
@@ -395,14 +396,14 @@ async function createRoom() {
   if (problem) { toast(ctx.t(problem)); $("create-nick").focus(); return; }
   remember("nickname", nickname);
   try {
-    const { preset, rules } = collectRules(options);
+    const { preset, rules: changed } = collectRules(options);
     const res = await api("/api/rooms", {
-      nickname, preset, rules, seats: Number($("seats").value), bots: Number($("bots").value),
+      nickname, preset, ...ratedRequest(changed), seats: Number($("seats").value), bots: Number($("bots").value),
       bot: $("bot").value, mode: $("mode").value, turn_seconds: Number($("turn").value) || null,
     });
     remember(seatKey(res.code), JSON.stringify({ seat: res.seat, token: res.token }));
     enterRoom(res.code);
-  } catch (err) { toastError(err); }
+  } catch (err) { ratedRefusal(ctx, err) || toastError(err); }
 }
 
 async function joinRoom(watch) {
@@ -417,7 +418,7 @@ async function joinRoom(watch) {
     const res = await api(`/api/rooms/${code}/join`, { nickname });
     remember(seatKey(res.code), JSON.stringify({ seat: res.seat, token: res.token }));
     enterRoom(res.code);
-  } catch (err) { toastError(err); }
+  } catch (err) { ratedRefusal(ctx, err) || toastError(err); }
 }
 
 // -- wiring ---------------------------------------------------------------------------------
@@ -517,6 +518,7 @@ async function main() {
   renderHome(ctx, options);
   fillPreset(options);
   wireHome();
+  setupRated(() => fillPreset(options)); // the "Rated" box, for a signed-in player
   const page = pageFor(location.pathname);
   if (page) {
     show("page");

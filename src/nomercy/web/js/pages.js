@@ -4,9 +4,10 @@
 
 import { accountPage } from "./account.js";
 import daily from "./daily.js";
+import leaders from "./leaders.js";
 import profile from "./profile.js";
 
-const PAGES = [accountPage, daily, profile];
+const PAGES = [accountPage, daily, leaders, profile];
 
 export function pageFor(pathname) {
   for (const page of PAGES) {

@@ -31,7 +31,8 @@ def upgrade() -> None:
     )
     op.create_table(
         "nomercy_rating_changes",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("nomercy_games.id"), primary_key=True),
+        # No foreign key to the game: a rating's history outlives the games retention prunes.
+        sa.Column("game_id", sa.String(32), primary_key=True),
         sa.Column("player", sa.String(48), primary_key=True),
         sa.Column("preset", sa.String(32), nullable=False),
         sa.Column("place", sa.Integer, nullable=False),
