@@ -214,3 +214,56 @@ def test_the_board_order_and_places(tmp_path: Any) -> None:
     assert place_of({"winner": 2, "knocked_out": [1, 0]}, 0, 4) == 3
     assert place_of({"winner": 0, "knocked_out": []}, 0, 4) == 1
     assert place_of({"winner": 1, "knocked_out": []}, 0, 4) == 2
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_pruned_game_leaves_its_result_on_the_board(db: str, tmp_path: Any) -> None:
+    """Retention deletes kept games (``--keep-games-days``); a daily result that names one
+    must not block it (a foreign key would make every later prune fail): the result stays,
+    without its replay."""
+    from nomercy.server.daily import daily_results
+    from nomercy.server.games import GameStore
+    from nomercy.server.storage import Storage
+
+    url = f"sqlite:///{tmp_path / 'd.sqlite3'}"
+    if db == "postgresql":
+        assert POSTGRES_URL is not None
+        reset_postgres(POSTGRES_URL)
+        url = POSTGRES_URL
+    storage = Storage(url)
+    try:
+        with storage.engine.begin() as conn:
+            conn.execute(
+                games.insert().values(
+                    id="old",
+                    room_id=1,
+                    room_code="ABCDE",
+                    seq=9,
+                    round=1,
+                    finished_at=100.0,
+                    access="players",
+                    info="{}",
+                    record="{}",
+                )
+            )
+            conn.execute(
+                daily_results.insert().values(
+                    day=DAY,
+                    preset="no_mercy",
+                    entrant="account:a",
+                    game_id="old",
+                    room_id=1,
+                    won=True,
+                    place=1,
+                    points=80,
+                    turns=20,
+                    started_at=50.0,
+                    finished_at=100.0,
+                )
+            )
+        assert GameStore(storage.engine).prune(older_than=200.0) == 1
+        total, board = DailyStore(storage.engine).board(DAY, "no_mercy", lambda ids: {"a": "Ada"})
+        assert total == 1 and board[0]["name"] == "Ada" and board[0]["won"] is True
+        assert board[0]["game"] is None  # the replay is gone with the game
+    finally:
+        storage.close()

@@ -50,7 +50,8 @@ daily_results = Table(
     Column("preset", String(32), primary_key=True),
     #: ``account:<id>``: one rated attempt per account and day.
     Column("entrant", String(48), primary_key=True),
-    Column("game_id", String(32), ForeignKey("nomercy_games.id"), nullable=True),
+    #: The kept round; null while it is played, and again once retention prunes the game.
+    Column("game_id", String(32), ForeignKey("nomercy_games.id", ondelete="SET NULL"), nullable=True),
     Column("room_id", Integer, nullable=False),
     Column("won", Boolean, nullable=True),
     Column("place", Integer, nullable=True),
