@@ -267,3 +267,26 @@ def test_a_pruned_game_leaves_its_result_on_the_board(db: str, tmp_path: Any) ->
         assert board[0]["game"] is None  # the replay is gone with the game
     finally:
         storage.close()
+
+
+def test_the_daily_table_waits_for_its_player_and_no_stand_in_plays_it(start_server: Any) -> None:
+    """A stand-in would be the same seeded bot for everyone: a rated start left at once would
+    post that bot's result. The table waits (no turn timer, no stand-in) and the player
+    finishes the round when they come back."""
+    import time
+
+    server = start("sqlite", start_server, NOMERCY_GRACE_SECONDS="0.2")
+    with client(server) as ada:
+        assert signup(ada, SoftKey(server.url), "Ada").status_code == 200
+        made = ada.post("/api/daily/no_mercy", json={"nickname": "Ada"}).json()
+        assert made["rated"] is True
+        time.sleep(1.5)  # the grace period many times over, nobody connected
+        room = ada.get(f"/api/rooms/{made['code']}").json()
+        assert room["status"] == "playing" and room["seats"][0]["standin"] is False
+        assert ada.get("/api/daily").json()["presets"][0]["mine"]["finished"] is False
+        ws = hello_daily(ada, made)  # back: the attempt goes on where it waited
+        play_humans({0: ws}, random.Random(5))
+        deadline = time.monotonic() + 20
+        while not ada.get("/api/daily").json()["presets"][0]["mine"]["finished"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
