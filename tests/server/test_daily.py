@@ -150,6 +150,7 @@ def test_one_rated_attempt_and_guests_off_the_board(db: str, start_server: Any) 
             time.sleep(0.1)
             board = ada.get(f"/api/daily/{DAY}/no_mercy").json()
         assert board["total"] == 1 and board["entries"][0]["name"] == "Ada"
+        assert "room" not in board["entries"][0]  # nobody else's table to watch
         assert board["entries"][0]["game"] is None  # the replay opens when the day is over
         mine = ada.get("/api/daily").json()["presets"][0]["mine"]
         assert mine["finished"] and mine["turns"] > 0
@@ -283,7 +284,8 @@ def test_the_daily_table_waits_for_its_player_and_no_stand_in_plays_it(start_ser
         time.sleep(1.5)  # the grace period many times over, nobody connected
         room = ada.get(f"/api/rooms/{made['code']}").json()
         assert room["status"] == "playing" and room["seats"][0]["standin"] is False
-        assert ada.get("/api/daily").json()["presets"][0]["mine"]["finished"] is False
+        mine = ada.get("/api/daily").json()["presets"][0]["mine"]
+        assert mine["finished"] is False and mine["room"] == made["code"]  # the way back
         ws = hello_daily(ada, made)  # back: the attempt goes on where it waited
         play_humans({0: ws}, random.Random(5))
         deadline = time.monotonic() + 20

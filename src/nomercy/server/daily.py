@@ -41,7 +41,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from nomercy.server.games import Kept
-from nomercy.server.storage import metadata
+from nomercy.server.storage import metadata, rooms
 
 daily_results = Table(
     "nomercy_daily_results",
@@ -146,15 +146,22 @@ class DailyStore:
         return int.from_bytes(digest[:8], "big") >> 1
 
     def entry(self, day: str, preset: str, account_id: str) -> dict[str, Any] | None:
+        """The account's rated attempt, with its table's join code (``room``): the way back
+        to an attempt left unfinished (the table waits for its player). Only its own
+        player gets the code: watching an attempt in play would show the deal."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(daily_results).where(
+                select(daily_results, rooms.c.code)
+                .join(rooms, rooms.c.id == daily_results.c.room_id, isouter=True)
+                .where(
                     daily_results.c.day == day,
                     daily_results.c.preset == preset,
                     daily_results.c.entrant == entrant_of(account_id),
                 )
             ).first()
-        return _entry(row) if row is not None else None
+        if row is None:
+            return None
+        return {**_entry(row), "room": row.code}
 
     def enter(self, day: str, preset: str, account_id: str, room_id: int) -> bool:
         """Record the account's rated attempt (its first of the day); False if it had one."""
