@@ -292,3 +292,35 @@ def test_the_daily_table_waits_for_its_player_and_no_stand_in_plays_it(start_ser
         while not ada.get("/api/daily").json()["presets"][0]["mine"]["finished"]:
             assert time.monotonic() < deadline
             time.sleep(0.1)
+
+
+def test_a_round_held_over_midnight_stays_off_the_board(start_server: Any) -> None:
+    """At midnight the day's replays open (every hand, every bot answer), so a rated attempt
+    still in play then could be finished knowing the whole deal: it is kept, off the board."""
+    server = start("sqlite", start_server)
+    with client(server) as ada:
+        assert signup(ada, SoftKey(server.url), "Ada").status_code == 200
+        made = ada.post("/api/daily/no_mercy", json={"nickname": "Ada"}).json()
+        assert made["rated"] is True
+        cookies = dict(ada.cookies)
+    server.stop()
+    later = start_server(server.database_url, **{**ENV, "NOMERCY_DAILY_DAY": "2026-12-06"})
+    with client(later) as ada:
+        ada.cookies.update(cookies)
+        play_humans({0: hello_daily(ada, made)}, random.Random(2))
+        kept = wait_kept(later.database_url, [made["code"]])[made["code"]]
+        assert kept["info"]["daily"]["day"] == DAY  # the round is kept, as every round
+        assert ada.get(f"/api/daily/{DAY}/no_mercy").json()["total"] == 0
+    engine = create_engine(later.database_url)
+    try:
+        assert DailyStore(engine).entry(DAY, "no_mercy", _account(engine, "Ada"))["finished"] is False  # type: ignore[index]
+    finally:
+        engine.dispose()
+
+
+def _account(engine: Any, name: str) -> str:
+    from nomercy.server.accounts import AccountStore
+
+    account = AccountStore(engine).by_name(name)
+    assert account is not None
+    return account.id

@@ -226,7 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = AccountStore(storage.engine)
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
-        app.state.daily = daily = DailyStore(storage.engine)
+        app.state.daily = daily = DailyStore(storage.engine, games.today)
         games.store.on_keep.append(daily.on_keep)  # a daily result commits with its round
         app.state.accounts.on_delete.append(daily.forget)
         app.state.games = games

@@ -9,8 +9,8 @@ everyone) only once the day is over.
 
 Each signed-in player has one rated attempt a day and preset: the first start writes their
 entrant row (leaving the game does not give a second try) and the round's end writes the
-result, in the transaction that keeps the round. Later attempts, and guests, play off the
-board.
+result, in the transaction that keeps the round, if it ends within its day. Later attempts,
+and guests, play off the board.
 """
 
 from __future__ import annotations
@@ -117,8 +117,10 @@ def place_of(result: dict[str, Any], seat: int, seats: int) -> int:
 class DailyStore:
     """The daily deal's seeds and results (each call commits)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, today: Callable[[], str] = today) -> None:
         self.engine = engine
+        #: The current UTC day (a test server sets its own: ``Games.today``).
+        self.today = today
         self._secret: bytes | None = None
 
     def secret(self) -> bytes:
@@ -184,6 +186,10 @@ class DailyStore:
         """The ``GameStore.on_keep`` hook: a rated attempt's round ended; write its result."""
         daily = kept.info.get("daily")
         if not isinstance(daily, dict) or kept.accounts.get(0) is None:
+            return
+        if over(str(daily.get("day")), self.today()):
+            # Ended after its day: the day's replays were open by then (the whole deal and
+            # the bots' answers), so a round held over midnight stays off the board.
             return
         result = kept.info.get("result") or {}
         players = len(kept.info.get("players") or []) or SEATS
