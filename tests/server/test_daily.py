@@ -150,6 +150,7 @@ def test_one_rated_attempt_and_guests_off_the_board(db: str, start_server: Any) 
             time.sleep(0.1)
             board = ada.get(f"/api/daily/{DAY}/no_mercy").json()
         assert board["total"] == 1 and board["entries"][0]["name"] == "Ada"
+        assert "room" not in board["entries"][0]  # nobody else's table to watch
         assert board["entries"][0]["game"] is None  # the replay opens when the day is over
         mine = ada.get("/api/daily").json()["presets"][0]["mine"]
         assert mine["finished"] and mine["turns"] > 0
@@ -214,3 +215,112 @@ def test_the_board_order_and_places(tmp_path: Any) -> None:
     assert place_of({"winner": 2, "knocked_out": [1, 0]}, 0, 4) == 3
     assert place_of({"winner": 0, "knocked_out": []}, 0, 4) == 1
     assert place_of({"winner": 1, "knocked_out": []}, 0, 4) == 2
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_pruned_game_leaves_its_result_on_the_board(db: str, tmp_path: Any) -> None:
+    """Retention deletes kept games (``--keep-games-days``); a daily result that names one
+    must not block it (a foreign key would make every later prune fail): the result stays,
+    without its replay."""
+    from nomercy.server.daily import daily_results
+    from nomercy.server.games import GameStore
+    from nomercy.server.storage import Storage
+
+    url = f"sqlite:///{tmp_path / 'd.sqlite3'}"
+    if db == "postgresql":
+        assert POSTGRES_URL is not None
+        reset_postgres(POSTGRES_URL)
+        url = POSTGRES_URL
+    storage = Storage(url)
+    try:
+        with storage.engine.begin() as conn:
+            conn.execute(
+                games.insert().values(
+                    id="old",
+                    room_id=1,
+                    room_code="ABCDE",
+                    seq=9,
+                    round=1,
+                    finished_at=100.0,
+                    access="players",
+                    info="{}",
+                    record="{}",
+                )
+            )
+            conn.execute(
+                daily_results.insert().values(
+                    day=DAY,
+                    preset="no_mercy",
+                    entrant="account:a",
+                    game_id="old",
+                    room_id=1,
+                    won=True,
+                    place=1,
+                    points=80,
+                    turns=20,
+                    started_at=50.0,
+                    finished_at=100.0,
+                )
+            )
+        assert GameStore(storage.engine).prune(older_than=200.0) == 1
+        total, board = DailyStore(storage.engine).board(DAY, "no_mercy", lambda ids: {"a": "Ada"})
+        assert total == 1 and board[0]["name"] == "Ada" and board[0]["won"] is True
+        assert board[0]["game"] is None  # the replay is gone with the game
+    finally:
+        storage.close()
+
+
+def test_the_daily_table_waits_for_its_player_and_no_stand_in_plays_it(start_server: Any) -> None:
+    """A stand-in would be the same seeded bot for everyone: a rated start left at once would
+    post that bot's result. The table waits (no turn timer, no stand-in) and the player
+    finishes the round when they come back."""
+    import time
+
+    server = start("sqlite", start_server, NOMERCY_GRACE_SECONDS="0.2")
+    with client(server) as ada:
+        assert signup(ada, SoftKey(server.url), "Ada").status_code == 200
+        made = ada.post("/api/daily/no_mercy", json={"nickname": "Ada"}).json()
+        assert made["rated"] is True
+        time.sleep(1.5)  # the grace period many times over, nobody connected
+        room = ada.get(f"/api/rooms/{made['code']}").json()
+        assert room["status"] == "playing" and room["seats"][0]["standin"] is False
+        mine = ada.get("/api/daily").json()["presets"][0]["mine"]
+        assert mine["finished"] is False and mine["room"] == made["code"]  # the way back
+        ws = hello_daily(ada, made)  # back: the attempt goes on where it waited
+        play_humans({0: ws}, random.Random(5))
+        deadline = time.monotonic() + 20
+        while not ada.get("/api/daily").json()["presets"][0]["mine"]["finished"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+
+
+def test_a_round_held_over_midnight_stays_off_the_board(start_server: Any) -> None:
+    """At midnight the day's replays open (every hand, every bot answer), so a rated attempt
+    still in play then could be finished knowing the whole deal: it is kept, off the board."""
+    server = start("sqlite", start_server)
+    with client(server) as ada:
+        assert signup(ada, SoftKey(server.url), "Ada").status_code == 200
+        made = ada.post("/api/daily/no_mercy", json={"nickname": "Ada"}).json()
+        assert made["rated"] is True
+        cookies = dict(ada.cookies)
+    server.stop()
+    later = start_server(server.database_url, **{**ENV, "NOMERCY_DAILY_DAY": "2026-12-06"})
+    with client(later) as ada:
+        ada.cookies.update(cookies)
+        play_humans({0: hello_daily(ada, made)}, random.Random(2))
+        kept = wait_kept(later.database_url, [made["code"]])[made["code"]]
+        assert kept["info"]["daily"]["day"] == DAY  # the round is kept, as every round
+        assert ada.get(f"/api/daily/{DAY}/no_mercy").json()["total"] == 0
+    engine = create_engine(later.database_url)
+    try:
+        assert DailyStore(engine).entry(DAY, "no_mercy", _account(engine, "Ada"))["finished"] is False  # type: ignore[index]
+    finally:
+        engine.dispose()
+
+
+def _account(engine: Any, name: str) -> str:
+    from nomercy.server.accounts import AccountStore
+
+    account = AccountStore(engine).by_name(name)
+    assert account is not None
+    return account.id

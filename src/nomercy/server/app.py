@@ -230,7 +230,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = account_store(storage.engine)  # deletions reach every part
         games = Games(settings, GameStore(storage.engine))
         manager.on_round_end = games.round_ended  # every finished round is kept
-        app.state.daily = daily = DailyStore(storage.engine)
+        app.state.daily = daily = DailyStore(storage.engine, games.today)
         games.store.on_keep.append(daily.on_keep)  # a daily result commits with its round
         app.state.ratings = Ratings.install(settings, games.store, app.state.accounts)  # rated rounds
         app.state.games = games

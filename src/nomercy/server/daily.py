@@ -9,8 +9,8 @@ everyone) only once the day is over.
 
 Each signed-in player has one rated attempt a day and preset: the first start writes their
 entrant row (leaving the game does not give a second try) and the round's end writes the
-result, in the transaction that keeps the round. Later attempts, and guests, play off the
-board.
+result, in the transaction that keeps the round, if it ends within its day. Later attempts,
+and guests, play off the board.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from nomercy.server.games import Kept
-from nomercy.server.storage import metadata
+from nomercy.server.storage import metadata, rooms
 
 daily_results = Table(
     "nomercy_daily_results",
@@ -50,7 +50,8 @@ daily_results = Table(
     Column("preset", String(32), primary_key=True),
     #: ``account:<id>``: one rated attempt per account and day.
     Column("entrant", String(48), primary_key=True),
-    Column("game_id", String(32), ForeignKey("nomercy_games.id"), nullable=True),
+    #: The kept round; null while it is played, and again once retention prunes the game.
+    Column("game_id", String(32), ForeignKey("nomercy_games.id", ondelete="SET NULL"), nullable=True),
     Column("room_id", Integer, nullable=False),
     Column("won", Boolean, nullable=True),
     Column("place", Integer, nullable=True),
@@ -116,8 +117,10 @@ def place_of(result: dict[str, Any], seat: int, seats: int) -> int:
 class DailyStore:
     """The daily deal's seeds and results (each call commits)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, today: Callable[[], str] = today) -> None:
         self.engine = engine
+        #: The current UTC day (a test server sets its own: ``Games.today``).
+        self.today = today
         self._secret: bytes | None = None
 
     def secret(self) -> bytes:
@@ -145,15 +148,22 @@ class DailyStore:
         return int.from_bytes(digest[:8], "big") >> 1
 
     def entry(self, day: str, preset: str, account_id: str) -> dict[str, Any] | None:
+        """The account's rated attempt, with its table's join code (``room``): the way back
+        to an attempt left unfinished (the table waits for its player). Only its own
+        player gets the code: watching an attempt in play would show the deal."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(daily_results).where(
+                select(daily_results, rooms.c.code)
+                .join(rooms, rooms.c.id == daily_results.c.room_id, isouter=True)
+                .where(
                     daily_results.c.day == day,
                     daily_results.c.preset == preset,
                     daily_results.c.entrant == entrant_of(account_id),
                 )
             ).first()
-        return _entry(row) if row is not None else None
+        if row is None:
+            return None
+        return {**_entry(row), "room": row.code}
 
     def enter(self, day: str, preset: str, account_id: str, room_id: int) -> bool:
         """Record the account's rated attempt (its first of the day); False if it had one."""
@@ -176,6 +186,10 @@ class DailyStore:
         """The ``GameStore.on_keep`` hook: a rated attempt's round ended; write its result."""
         daily = kept.info.get("daily")
         if not isinstance(daily, dict) or kept.accounts.get(0) is None:
+            return
+        if over(str(daily.get("day")), self.today()):
+            # Ended after its day: the day's replays were open by then (the whole deal and
+            # the bots' answers), so a round held over midnight stays off the board.
             return
         result = kept.info.get("result") or {}
         players = len(kept.info.get("players") or []) or SEATS

@@ -10,7 +10,8 @@ next change, which replans):
   to be first (the server's order of processing decides);
 - the turn timer of an idle human: the server takes the pending total, or draws, or
   plays the drawn card, or names a color for them (:func:`idle_action`);
-- the end of a disconnected human's grace period (the stand-in takes over);
+- the end of a disconnected human's grace period (the stand-in takes over; never at the
+  daily deal's table, which waits for its one player);
 - the next round of a match, ``between_rounds`` after a round ends.
 
 When storage fails the room is paused (its players are told): the driver then only
@@ -136,11 +137,15 @@ class RoomDriver:
             if room.finished:
                 return None
             return room.changed_at + self.settings.between_rounds, self._next_round(room.version)
+        # The daily deal has no stand-in: the same seeded bot would play every absent
+        # entrant's attempt alike, and a start left at once would post the bot's result.
+        daily = bool(room.config.get("daily"))
         jobs: list[tuple[float, Job]] = [
             (seat.away_since + self.settings.grace_seconds, self._standin(seat.seat))
             for seat in room.seats
             if (
-                seat.kind == "human"
+                not daily
+                and seat.kind == "human"
                 and not seat.standin
                 and seat.connections == 0
                 and seat.away_since is not None

@@ -26,7 +26,10 @@ def upgrade() -> None:
         sa.Column("preset", sa.String(32), primary_key=True),
         #: ``account:<id>``: one rated attempt per account and day (guests are not kept here).
         sa.Column("entrant", sa.String(48), primary_key=True),
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("nomercy_games.id"), nullable=True),
+        #: The kept round; null while it is played, and again once retention prunes the game.
+        sa.Column(
+            "game_id", sa.String(32), sa.ForeignKey("nomercy_games.id", ondelete="SET NULL"), nullable=True
+        ),
         sa.Column("room_id", sa.Integer, nullable=False),
         sa.Column("won", sa.Boolean, nullable=True),
         sa.Column("place", sa.Integer, nullable=True),
