@@ -71,7 +71,13 @@ function todayPanel(ctx, info) {
     li.dataset.preset = p.preset;
     li.append(el("strong", null, presetName(ctx, p.preset)));
     const status = p.mine ? resultLine(ctx, p.mine) : info.signed_in ? ctx.t("daily.rated_try") : ctx.t("daily.off_board");
-    li.append(el("span", "note", status));
+    const note = el("span", "note", status);
+    if (p.mine && !p.mine.finished && p.mine.room) {  // the way back to a try left unfinished
+      const back = el("a", null, ctx.t("daily.back_to_table"));
+      back.href = `/join/${p.mine.room}`;
+      note.append(" ", back);
+    }
+    li.append(note);
     li.append(button("primary daily-play", p.mine ? ctx.t("daily.practice") : ctx.t("daily.play"), () => play(p.preset)));
     list.append(li);
   }
