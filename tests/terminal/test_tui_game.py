@@ -174,6 +174,20 @@ def test_a_new_game_says_in_a_line_which_level_or_character_each_bot_plays(tmp_p
     assert "P2 beginner is Beginner: still learning, makes mistakes." in text
 
 
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", "P1 gambler is Gambler Gina: loves Roulettes and hand swaps, at the Strong level."),
+        ("nb", "P1 gambler er Gamblende Gina: elsker ruletter og å bytte hender, på nivået Sterk."),
+    ],
+)
+def test_a_character_at_a_level_is_introduced_with_its_level(tmp_path: Path, lang: str, line: str) -> None:
+    session = new_session(2, Rules(), ["gambler:level=strong"], 7, "Ana", False)
+    game = Game(session, console(), tmp_path / "save.json", delay=0, read=lambda prompt: "q", lang=lang)
+    assert game.run() is False
+    assert line in " ".join(output(game).split())
+
+
 def test_a_resumed_game_with_random_bots_continues_exactly(tmp_path: Path) -> None:
     """Saved after 3 moves and resumed: the same round as one played without a break."""
 

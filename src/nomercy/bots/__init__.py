@@ -63,12 +63,28 @@ def register(name: str) -> Callable[[B], B]:
 
 
 def make(name: str, **options: Any) -> Bot:
-    """A bot by name (``random``, ...); options go to its constructor (``seed=...``)."""
+    """A bot by name (``random``, ...); options go to its constructor (``seed=...``).
+
+    ``name`` may carry options as a spec, ``NAME:KEY=VALUE[:KEY=VALUE]`` (a character at a
+    level: ``stacker:level=strong``), as the command line and saved games write them."""
     _load_builtin()
-    key = name.strip().lower()
+    key, options = parse_spec(name, options)
     if key not in _REGISTRY:
         raise ValueError(f"unknown bot {name!r}: choose from {', '.join(available())}")
     return _REGISTRY[key](**options)
+
+
+def parse_spec(spec: str, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """``NAME:KEY=VALUE...`` as the bot's name and its options (those given win)."""
+    key, _, rest = spec.strip().lower().partition(":")
+    merged: dict[str, Any] = {}
+    for item in filter(None, rest.split(":")):
+        option, eq, value = item.partition("=")
+        if not eq or not option.strip():
+            raise ValueError(f"bot option {item!r}: write it as name=value, e.g. {key}:level=strong")
+        merged[option.strip()] = value.strip()
+    merged.update(options or {})
+    return key, merged
 
 
 def available() -> list[str]:

@@ -35,10 +35,22 @@ from nomercy.events import Event
 from nomercy.state import Decision
 from nomercy.views import PlayerView
 
-__all__ = ["CHARACTERS", "LEVELS", "STRONG_BUDGET", "Style", "StyledBot", "menu_order", "styled_scores"]
+__all__ = [
+    "CHARACTERS",
+    "CHARACTER_LEVELS",
+    "LEVELS",
+    "STRONG_BUDGET",
+    "Style",
+    "StyledBot",
+    "menu_order",
+    "styled_scores",
+]
 
 #: The levels, weakest first (``expert`` is the engine of that name).
 LEVELS = ("beginner", "casual", "strong", "expert")
+#: The levels a character plays at: at ``expert`` the full search decides, and a style
+#: would only reorder the moves it searches first (a character there is the expert).
+CHARACTER_LEVELS = ("beginner", "casual", "strong")
 #: Playouts per decision of the ``strong`` level.
 STRONG_BUDGET = 16
 _BEGINNER_MISTAKES = 0.9

@@ -117,10 +117,14 @@ def _new(
     names = [b.strip() for b in (bots or default_bots()).split(",") if b.strip()]
     known = bot_registry.available()
     for bot in names:
-        if bot.lower() not in known:
+        if bot.lower().split(":")[0] not in known:
             raise typer.BadParameter(
                 f"unknown bot {bot!r}: choose from {', '.join(known)}", param_hint="--bots"
             )
+        try:  # a character at a level (stacker:level=strong): its options checked now
+            bot_registry.make(bot)
+        except (ValueError, TypeError) as exc:
+            raise typer.BadParameter(f"{bot}: {exc}", param_hint="--bots") from None
     start: GameState | None = None
     if start_state is not None:
         try:

@@ -50,7 +50,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
-from nomercy.bots.levels import menu_order
+from nomercy.bots.levels import CHARACTER_LEVELS, CHARACTERS, LEVELS, menu_order
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import auth, daily_api, icons
 from nomercy.server import protocol as P
@@ -329,6 +329,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "rules": rules_options(),
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
             "bots": menu_order(botlib.available()),  # the levels first: a player's words
+            "levels": list(LEVELS),
+            # Each character and the levels it plays at (the lobby offers it there only).
+            "characters": {name: list(CHARACTER_LEVELS) for name in CHARACTERS},
             "reactions": list(P.REACTIONS),
             "max_turn_seconds": settings.max_turn_seconds,
             "test_options": settings.test_options,

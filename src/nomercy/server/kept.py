@@ -56,12 +56,12 @@ def not_found() -> GameError:
 
 
 def player_name(room: Room, seat: int) -> str:
-    from nomercy.server.rooms import bot_name
+    from nomercy.server.room import bot_name, bot_strength
 
     s = room.seats[seat]
     if s.kind == "human" and s.nickname:
         return s.nickname
-    return bot_name(seat, str(room.config.get("bot", "random")))
+    return bot_name(seat, bot_strength(room.config))
 
 
 class Games:

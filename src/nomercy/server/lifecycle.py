@@ -25,6 +25,7 @@ from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKi
 from nomercy.server.room import (
     Room,
     Seat,
+    bot_spec,
     build_rules,
 )
 from nomercy.server.storage import NEXT_ROUND, REMATCH, StoredRoom
@@ -117,7 +118,7 @@ class Lifecycle(FanOut):
 
     def _attach_bots(self, room: Room) -> None:
         """Every seat gets a bot: bot seats play with it, human seats as their stand-in."""
-        name = str(room.config.get("bot", "random"))
+        name = bot_spec(room.config)
         seeds = room.config.get("bot_seeds")  # the daily deal: bots that answer alike
         for seat in room.seats:
             if seat.bot is None and seat.kind != "open":

@@ -182,6 +182,9 @@ class CreateRoom(_Nickname):
     bots: Annotated[int, Field(ge=0, le=9)] = 0
     #: Bot strength, a name of ``nomercy.bots.available()``.
     bot: Annotated[str, Field(max_length=32)] = "random"
+    #: A character (``nomercy.bots.levels.CHARACTERS``) the bots play as, at the ``bot``
+    #: level (one of ``CHARACTER_LEVELS``); None: the level plainly.
+    character: Annotated[str, Field(max_length=16)] | None = None
     mode: Literal["round", "match"] = "round"
     #: Seconds per turn before the server draws/takes for an idle player; 0/None: off.
     turn_seconds: Annotated[int, Field(ge=0, le=3600)] | None = None
@@ -228,6 +231,8 @@ class RoomInfo(_Model):
     preset: str
     mode: Literal["round", "match"]
     bot: str
+    #: The bots' character, if the host chose one (see ``CreateRoom.character``).
+    character: str | None = None
     turn_seconds: int | None
     #: Its rounds change the players' ratings (``CreateRoom.rated``).
     rated: bool = False

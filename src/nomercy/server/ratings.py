@@ -159,7 +159,7 @@ def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
         raise _refuse("coach", "is played without the coach's hints")
     if not req.turn_seconds:
         raise _refuse("timer", "needs a turn timer, so that nobody can stall a game they are losing")
-    if req.bot.strip().lower() not in LEVELS:
+    if req.bot.strip().lower() not in LEVELS or req.character:
         raise _refuse("bot_level", f"plays bots at a level: {', '.join(LEVELS)} (not {req.bot!r})")
 
 

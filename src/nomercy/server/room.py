@@ -223,6 +223,7 @@ class Room:
             preset=str(self.config.get("preset", "no_mercy")),
             mode=self.mode,  # type: ignore[arg-type]
             bot=str(self.config.get("bot", "random")),
+            character=self.config.get("character"),
             turn_seconds=self.turn_seconds,
             rated=bool(self.config.get("rated", False)),
             round=m.round_number if m else 0,
@@ -286,6 +287,33 @@ def revealed_hands(room: Room) -> list[list[str]] | None:
 
 def bot_name(seat: int, strength: str) -> str:
     return f"Bot {seat} ({strength})"
+
+
+def bot_strength(config: dict[str, Any]) -> str:
+    """The room's bots as their names say it: the level, or the character and its level."""
+    character = config.get("character")
+    return f"{character}, {config.get('bot', 'random')}" if character else str(config.get("bot", "random"))
+
+
+def check_character(character: str, level: str) -> None:
+    """A character the host chose, at a level it plays at; refused in words otherwise."""
+    from nomercy.bots.levels import CHARACTER_LEVELS, CHARACTERS
+
+    if character.strip().lower() not in CHARACTERS:
+        raise ProtocolError(
+            ErrorCode.BAD_REQUEST, f"unknown character {character!r}: choose from {', '.join(CHARACTERS)}"
+        )
+    if level.strip().lower() not in CHARACTER_LEVELS:
+        raise ProtocolError(
+            ErrorCode.BAD_REQUEST,
+            f"a character plays at the {', '.join(CHARACTER_LEVELS)} level, not {level!r}",
+        )
+
+
+def bot_spec(config: dict[str, Any]) -> str:
+    """The room's bots as ``nomercy.bots.make`` takes them (a character at its level)."""
+    character = config.get("character")
+    return f"{character}:level={config['bot']}" if character else str(config.get("bot", "random"))
 
 
 def dumps(data: Any) -> str:

@@ -73,8 +73,10 @@ from nomercy.server.room import (
     Room,
     Seat,
     bot_name,
+    bot_strength,
     build_rules,
     chat_history_text,
+    check_character,
     dumps,
     moving,
     revealed_hands,
@@ -228,6 +230,8 @@ class RoomManager(Lifecycle):
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST, f"unknown bot {req.bot!r}: choose from {', '.join(botlib.available())}"
             )
+        if req.character is not None:
+            check_character(req.character, req.bot)
         if req.turn_seconds and not 1 <= req.turn_seconds <= self.settings.max_turn_seconds:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST,
@@ -245,15 +249,17 @@ class RoomManager(Lifecycle):
                 away_since=self.clock.monotonic(),
             )
         ]
+        strength = f"{req.character}, {req.bot.strip().lower()}" if req.character else req.bot
         for i in range(1, req.seats):
             if i >= req.seats - req.bots:
-                seats.append(Seat(i, "bot", bot_name(i, req.bot)))
+                seats.append(Seat(i, "bot", bot_name(i, strength)))
             else:
                 seats.append(Seat(i, "open"))
         config = req.model_dump(exclude={"nickname"})
         # The full rules, not the changes from a preset: a rebuild needs no preset table.
         config["rules"] = rules.to_dict()
         config["bot"] = req.bot.strip().lower()
+        config["character"] = req.character.strip().lower() if req.character else None
         config.update(extra)  # the server's own settings of the room (the daily deal's)
         stored = [s.stored() for s in seats]
 
@@ -390,7 +396,7 @@ class RoomManager(Lifecycle):
             if room.status != "lobby":
                 raise ProtocolError(ErrorCode.BAD_REQUEST, "the game has already started")
             seed = int(room.config["seed"]) if room.config.get("seed") is not None else secrets.randbits(63)
-            bot = room.config["bot"]
+            bot = bot_strength(room.config)
             dealt = [
                 StoredSeat(s.seat, "bot", bot_name(s.seat, bot), None, s.host)
                 if s.kind == "open"
@@ -421,7 +427,7 @@ class RoomManager(Lifecycle):
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} has no human player")
             lobby = room.status == "lobby"
             kind: SeatKind = "open" if lobby else "bot"
-            nickname = None if lobby else bot_name(seat, room.config["bot"])
+            nickname = None if lobby else bot_name(seat, bot_strength(room.config))
             old = target.nickname
             # The removed player's token digest is kept (in the same transaction): the host
             # can let them back in, after a restart or from another process too.

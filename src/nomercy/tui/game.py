@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
+from nomercy.bots import parse_spec
 from nomercy.bots.review import suggest
 from nomercy.bots.runner import StepResult, reactions, step
 from nomercy.cards import Card, Color, Face
@@ -142,8 +143,18 @@ class Game:
         """A line per bot that says its level or character, so the person knows whom they face."""
         lines = []
         for seat, spec in enumerate(self.session.specs):
-            if spec is not None and f"bot.{spec.name}" in self.cat:
-                lines.append(self.t("term.bot_intro", seat=seat, bot=self.cat.text(f"bot.{spec.name}")))
+            if spec is None:
+                continue
+            name, options = parse_spec(spec.name)
+            if f"bot.{name}" not in self.cat:
+                continue
+            about = self.cat.text(f"bot.{name}")
+            level = str(options.get("level", ""))
+            if level and f"bot.{level}" in self.cat:  # a character at a level: "Stacker Stella..., at Strong"
+                level_name = self.cat.text(f"bot.{level}").split(":")[0]
+                lines.append(self.t("term.bot_intro_level", seat=seat, bot=about, level=level_name))
+            else:
+                lines.append(self.t("term.bot_intro", seat=seat, bot=about))
         return lines
 
     def end_of_round(self) -> None:

@@ -312,7 +312,7 @@ def new_session(
     for seat in range(1, players):
         bot = bot_names[(seat - 1) % len(bot_names)]
         specs.append(BotSpec(bot, bot_seed(seed, seat)))
-        names.append(bot)
+        names.append(bot.split(":")[0])  # a character at a level is called by the character
     if start is not None:
         return Session(0, names, specs, False, started=StartedRound(start))
     return Session(0, names, specs, match_mode, match=Match(players, rules, seed))

@@ -50,11 +50,36 @@ export function renderHome(ctx, opts) {
     presets.appendChild(label);
   }
   const bot = $("bot");
+  const characters = opts.characters || {};
   const botKeep = bot.value || (opts.bots.includes("casual") ? "casual" : opts.bots[0]);
   clear(bot);
-  for (const b of opts.bots) bot.add(new Option(ctx.i18n.has(`bot.${b}`) ? ctx.t(`bot.${b}`) : b, b));
-  bot.value = botKeep;
+  // The strength list: levels and engines; the characters have their own list.
+  for (const b of opts.bots.filter((name) => !(name in characters))) {
+    bot.add(new Option(ctx.i18n.has(`bot.${b}`) ? ctx.t(`bot.${b}`) : b, b));
+  }
+  bot.value = botKeep in characters ? "casual" : botKeep;
+  fillCharacters(ctx, opts);
   renderRuleInputs(ctx, opts);
+}
+
+/** The characters the chosen level allows ("none" first), and the line that explains the
+ * choice: what the level does, or who the character is and how they play at that level. */
+export function fillCharacters(ctx, opts) {
+  const characters = opts.characters || {};
+  const level = $("bot").value;
+  const pick = $("character");
+  const keep = pick.value;
+  clear(pick);
+  pick.add(new Option(ctx.t("home.character.none"), ""));
+  for (const [name, levels] of Object.entries(characters)) {
+    if (levels.includes(level)) pick.add(new Option(ctx.t(`bot.${name}`).split(":")[0], name));
+  }
+  pick.value = [...pick.options].some((o) => o.value === keep) ? keep : "";
+  pick.disabled = pick.options.length === 1 || Boolean($("rated") && $("rated").checked);
+  const levelName = ctx.i18n.has(`bot.${level}`) ? ctx.t(`bot.${level}`).split(":")[0] : level;
+  $("bot-line").textContent = pick.value
+    ? ctx.t("home.character.line", { about: ctx.t(`bot.${pick.value}`), level: levelName })
+    : ctx.i18n.has(`bot.${level}`) ? ctx.t(`bot.${level}`) : "";
 }
 
 function renderRuleInputs(ctx, opts) {

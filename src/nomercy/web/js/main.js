@@ -15,7 +15,7 @@ import { play as playSound, soundFor } from "./sound.js";
 import { wireKeyboard } from "./keyboard.js";
 import { renderChat, renderReactions, bubble } from "./chat.js";
 import { renderLog } from "./log.js";
-import { collectRules, fillPreset, kickButtonFactory, nicknameProblem, readmitButtonFactory, renderHome, renderLobby, updateBots, updateSeats } from "./lobby.js";
+import { collectRules, fillCharacters, fillPreset, kickButtonFactory, nicknameProblem, readmitButtonFactory, renderHome, renderLobby, updateBots, updateSeats } from "./lobby.js";
 import { wireGuide } from "./guide.js";
 import { createReplay } from "./replay.js";
 import { pageFor } from "./pages.js";
@@ -47,7 +47,14 @@ ctx.readmitButton = readmitButtonFactory(ctx);
 function nameOf(seat) {
   const room = store.get().room;
   const s = room && room.seats[seat];
-  if (s && s.kind === "bot") return ctx.t("seat.bot_name", { number: seat }); // "Bot 2 (random)": strength apart
+  if (s && s.kind === "bot") {
+    const character = room.character;  // "Stella 2": the character the host chose, by first name
+    if (character && ctx.i18n.has(`bot.${character}`)) {
+      const name = ctx.t(`bot.${character}`).split(":")[0].trim().split(" ").pop();
+      return ctx.t("seat.character_name", { name, number: seat });
+    }
+    return ctx.t("seat.bot_name", { number: seat }); // "Bot 2 (random)": strength apart
+  }
   return (s && s.nickname) || ctx.t("seat.player", { number: seat + 1 });
 }
 
@@ -399,7 +406,8 @@ async function createRoom() {
     const { preset, rules: changed } = collectRules(options);
     const res = await api("/api/rooms", {
       nickname, preset, ...ratedRequest(changed), seats: Number($("seats").value), bots: Number($("bots").value),
-      bot: $("bot").value, mode: $("mode").value, turn_seconds: Number($("turn").value) || null,
+      bot: $("bot").value, character: $("character").value || null, mode: $("mode").value,
+      turn_seconds: Number($("turn").value) || null,
     });
     remember(seatKey(res.code), JSON.stringify({ seat: res.seat, token: res.token }));
     enterRoom(res.code);
@@ -497,6 +505,8 @@ function wire() {
 function wireHome() {
   $("presets").addEventListener("change", () => fillPreset(options));
   $("seats").addEventListener("change", updateBots);
+  $("bot").addEventListener("change", () => fillCharacters(ctx, options));
+  $("character").addEventListener("change", () => fillCharacters(ctx, options));
   $("rules-box").addEventListener("change", (e) => { if (e.target.dataset.rule === "max_players") updateSeats(); });
   const nick = stored("nickname") || "";
   $("create-nick").value = nick;

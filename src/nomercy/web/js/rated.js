@@ -36,6 +36,11 @@ export function applyRated(resetRules) {
   const bot = $("bot");
   for (const option of bot.options) option.disabled = on && !LEVELS.includes(option.value);
   if (on && !LEVELS.includes(bot.value)) bot.value = "casual";
+  const character = $("character");  // a rated table plays the levels plainly
+  if (character) {
+    if (on) character.value = "";
+    character.dispatchEvent(new Event("change"));
+  }
   $("rated-help").hidden = !on;
 }
 
