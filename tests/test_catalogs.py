@@ -64,6 +64,9 @@ def families() -> set[str]:
     from nomercy.server.ratings import REFUSALS
 
     keys |= {f"rating.level.{v}" for v in LEVELS} | {f"rating.refused.{r}" for r in REFUSALS}
+    from nomercy.bots.levels import CHARACTERS
+
+    keys |= {f"character.{c}{part}" for c in CHARACTERS for part in ("", ".first")}
     columns = re.findall(r'\["(\w+)", "[\w ]*"\]', (SRC / "web" / "js" / "leaders.js").read_text())
     keys |= {f"leaders.col.{c}" for c in columns}
     keys |= {f"lobby.tag.{t}" for t in ("host", "bot", "you", "away", "removed")}

@@ -50,8 +50,7 @@ function todayPanel(ctx, info) {
   box.setAttribute("aria-labelledby", "daily-today-title");
   box.append(el("h2", null, ctx.t("daily.today_title")));
   box.lastChild.id = "daily-today-title";
-  // The level's name is its label's first words ("Strong: thinks a little ahead").
-  const level = ctx.i18n.has(`bot.${info.bot}`) ? ctx.t(`bot.${info.bot}`).split(":")[0] : info.bot;
+  const level = ctx.i18n.has(`rating.level.${info.bot}`) ? ctx.t(`rating.level.${info.bot}`) : info.bot;
   box.append(el("p", "note", ctx.t("daily.how", { bot: level })));
   box.append(el("p", "note daily-left", left(ctx, info.seconds_left)));
   if (!info.signed_in) {

@@ -72,11 +72,11 @@ export function fillCharacters(ctx, opts) {
   clear(pick);
   pick.add(new Option(ctx.t("home.character.none"), ""));
   for (const [name, levels] of Object.entries(characters)) {
-    if (levels.includes(level)) pick.add(new Option(ctx.t(`bot.${name}`).split(":")[0], name));
+    if (levels.includes(level)) pick.add(new Option(ctx.t(`character.${name}`), name));
   }
   pick.value = [...pick.options].some((o) => o.value === keep) ? keep : "";
   pick.disabled = pick.options.length === 1 || Boolean($("rated") && $("rated").checked);
-  const levelName = ctx.i18n.has(`bot.${level}`) ? ctx.t(`bot.${level}`).split(":")[0] : level;
+  const levelName = ctx.i18n.has(`rating.level.${level}`) ? ctx.t(`rating.level.${level}`) : level;
   $("bot-line").textContent = pick.value
     ? ctx.t("home.character.line", { about: ctx.t(`bot.${pick.value}`), level: levelName })
     : ctx.i18n.has(`bot.${level}`) ? ctx.t(`bot.${level}`) : "";

@@ -49,9 +49,8 @@ function nameOf(seat) {
   const s = room && room.seats[seat];
   if (s && s.kind === "bot") {
     const character = room.character;  // "Stella 2": the character the host chose, by first name
-    if (character && ctx.i18n.has(`bot.${character}`)) {
-      const name = ctx.t(`bot.${character}`).split(":")[0].trim().split(" ").pop();
-      return ctx.t("seat.character_name", { name, number: seat });
+    if (character && ctx.i18n.has(`character.${character}.first`)) {
+      return ctx.t("seat.character_name", { name: ctx.t(`character.${character}.first`), number: seat });
     }
     return ctx.t("seat.bot_name", { number: seat }); // "Bot 2 (random)": strength apart
   }
