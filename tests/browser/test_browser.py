@@ -821,9 +821,9 @@ def test_a_whole_round_two_people_two_bots_then_a_rematch(browser: Any, tmp_path
 
 def test_the_page_is_small_and_needs_no_other_host(pages: Pages, server: ServerProcess) -> None:
     """Everything the page loads comes from the server itself (no CDN), compressed: every
-    module of the game's client (the pages beside it load when opened), the card art (drawn
-    by js/cards.js) and the language's catalogs, at most 120 KB over the wire. The figure is printed and written to
-    artifacts/transfer-size.txt."""
+    module of the game's client (the pages beside it load when opened), the card art
+    (drawn by js/cards.js) and the language's catalogs, at most 120 KB over the wire. The
+    figure is printed and written to artifacts/transfer-size.txt."""
     page = pages.new(PHONE)
     requests: list[Any] = []
     page.on("requestfinished", lambda r: requests.append(r))
