@@ -32,7 +32,7 @@ from browser.test_client import with_lang
 from browser.test_replay import kept_round
 from nomercy.server.accounts import SESSION_COOKIE, accounts
 from nomercy.server.games import game_seats, games
-from server.conftest import POSTGRES_URL, ServerProcess, reset_postgres
+from server.conftest import DATABASES, POSTGRES_URL, ServerProcess, reset_postgres
 
 __all__ = ["browser"]  # the fixture, shared with test_browser
 
@@ -45,19 +45,6 @@ REFUSED = ("status of 400", "status of 401")
 
 def words(lang: str) -> dict[str, Any]:
     return json.loads((CATALOGS / lang / "web.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-#: The PostgreSQL case carries the skip marker the suite groups by (tests/conftest.py): it
-#: runs with the other tests of the one shared database, never beside one that resets it.
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 
 
 @pytest.fixture(scope="module", params=DATABASES)

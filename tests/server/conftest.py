@@ -27,6 +27,18 @@ pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
 POSTGRES_URL = os.environ.get("NOMERCY_TEST_POSTGRES_URL")
+#: ``@pytest.mark.parametrize("db", DATABASES)``: SQLite always, PostgreSQL where the URL is
+#: set. The PostgreSQL case's skip marker is what the suite groups the shared database's
+#: tests by (tests/conftest.py), so none runs beside another that resets it.
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(
+            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
+        ),
+    ),
+]
 
 FAST = {
     "NOMERCY_BOT_DELAY": "0.01",

@@ -16,20 +16,10 @@ from sqlalchemy import create_engine, select
 from nomercy.server.accounts import SESSION_COOKIE
 from nomercy.server.games import game_seats, games
 
-from .conftest import POSTGRES_URL, ServerProcess, hello, reset_postgres, start_room
+from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres, start_room
 from .softkey import SoftKey
 from .test_game import play_humans
 from .test_kept_games import kept_games
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 
 
 def client(server: ServerProcess, **headers: str) -> httpx.Client:

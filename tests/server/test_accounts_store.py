@@ -14,17 +14,7 @@ from nomercy.server.accounts import SESSION_SECONDS, AccountStore, NameTaken
 from nomercy.server.games import GameStore, Kept, game_seats
 from nomercy.server.storage import Storage, StoredSeat
 
-from .conftest import POSTGRES_URL, reset_postgres
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
+from .conftest import DATABASES, POSTGRES_URL, reset_postgres
 
 
 def _url(db: str, tmp_path: Path) -> str:

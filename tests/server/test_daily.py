@@ -16,20 +16,11 @@ from nomercy.server.daily import DailyStore, place_of
 from nomercy.server.games import games
 from nomercy.server.storage import rooms
 
-from .conftest import POSTGRES_URL, ServerProcess, hello, reset_postgres
+from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres
 from .softkey import SoftKey
 from .test_accounts import client, signup
 from .test_game import play_humans
 
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 DAY = "2026-12-05"
 #: Bots catch a missed Uno only after a long pause here: the scripted player always calls
 #: first, so two plays of the same moves meet the same answers.

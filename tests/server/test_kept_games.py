@@ -28,6 +28,7 @@ from nomercy.server.settings import Settings
 from nomercy.views import player_view
 
 from .conftest import (
+    DATABASES,
     POSTGRES_URL,
     WS,
     ServerProcess,
@@ -47,16 +48,6 @@ QUICK = {
     "NOMERCY_REVIEW_NATIVE": "0",
     "NOMERCY_REVIEW_IDLE": "0",
 }
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 
 
 def bearer(token: str) -> dict[str, str]:

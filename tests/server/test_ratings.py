@@ -40,18 +40,8 @@ from nomercy.server.ratings import (
 )
 from nomercy.server.storage import Storage, StoredSeat
 
-from .conftest import POSTGRES_URL, ServerProcess, hello, reset_postgres, start_room
+from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres, start_room
 from .test_game import play_humans
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 
 RATED: dict[str, Any] = {"rated": True, "preset": "no_mercy", "turn_seconds": 30, "bot": "casual"}
 

@@ -14,18 +14,8 @@ import pytest
 
 from nomercy.views import player_view
 
-from .conftest import POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room
+from .conftest import DATABASES, POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room
 from .truth import truth
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 
 
 def act(ws: WS, action: str, version: int) -> dict[str, Any]:

@@ -25,17 +25,7 @@ from nomercy.server.settings import Settings
 from nomercy.server.storage import Storage
 from nomercy.server.timers import RoomDriver
 
-from .conftest import POSTGRES_URL, reset_postgres
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
+from .conftest import DATABASES, POSTGRES_URL, reset_postgres
 
 
 def manager_for(tmp_path: Path, db: str = "sqlite", **overrides: Any) -> RoomManager:

@@ -17,17 +17,7 @@ import pytest
 from nomercy.server.names import clean_nickname, name_key
 from nomercy.server.storage import Storage, rooms
 
-from .conftest import POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
+from .conftest import DATABASES, POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room
 
 
 def database(db: str) -> str | None:

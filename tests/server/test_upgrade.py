@@ -32,21 +32,11 @@ from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, actions, roo
 from nomercy.state import STATE_FORMAT_VERSION
 from nomercy.views import player_view
 
-from .conftest import POSTGRES_URL, WS, free_port, hello, reset_postgres, start_room
+from .conftest import DATABASES, POSTGRES_URL, WS, free_port, hello, reset_postgres, start_room
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "v010.expected.json").read_text(encoding="utf-8"))
 ROOMS: dict[str, dict[str, Any]] = EXPECTED["rooms"]
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
-    ),
-]
 
 
 def restore(db: str, tmp_path: Path) -> str:
