@@ -55,7 +55,7 @@ from nomercy.rules import PRESETS, Rules
 from nomercy.server import auth, daily_api, icons
 from nomercy.server import protocol as P
 from nomercy.server.accounts import account_of
-from nomercy.server.addresses import FrontDoor, HostPolicy, limit_key
+from nomercy.server.addresses import FrontDoor, HostPolicy
 from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
 from nomercy.server.daily import DailyStore
@@ -73,6 +73,7 @@ from nomercy.server.profiles import router as profiles_router
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import Ratings
 from nomercy.server.ratings import router as ratings_router
+from nomercy.server.requests import bearer, client_key
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
 from nomercy.server.storage import Storage
@@ -122,23 +123,12 @@ CSP = (
 )
 
 
-def _bearer(authorization: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return None
-
-
 @dataclasses.dataclass(frozen=True)
 class Asked:
     """A request that acts on a room with a seat token (checked by the manager's call)."""
 
     room: Room
     token: str | None
-
-
-def _client(request: Request) -> str:
-    """The key of the client's per-address limits (the real client behind trusted proxies)."""
-    return limit_key(request.client.host) if request.client else "?"
 
 
 def manager(request: Request) -> RoomManager:
@@ -154,7 +144,7 @@ async def lookup(request: Request, code: str, token: str | None = None) -> Room:
     ``room_moving`` refusal is no guess and is not charged.
     """
     limiter = request.app.state.join_failures
-    address = _client(request)
+    address = client_key(request)
     blocked = limiter.blocked(address)
     room_var.set(code.upper()[:12])
     try:
@@ -175,7 +165,7 @@ async def lookup(request: Request, code: str, token: str | None = None) -> Room:
 async def with_token(request: Request, code: str, authorization: str | None = Header(None)) -> Asked:
     """The preamble of every route that acts with a seat token: the bearer token and
     the room it names (a FastAPI dependency)."""
-    token = _bearer(authorization)
+    token = bearer(authorization)
     return Asked(await lookup(request, code, token), token)
 
 
@@ -339,7 +329,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/rooms")
     async def create_room(request: Request, body: P.CreateRoom) -> dict[str, Any]:
-        address = _client(request)
+        address = client_key(request)
         if not request.app.state.room_creation.allow(address):
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many new rooms from your address: wait a minute")
         account = account_of(request)

@@ -50,8 +50,9 @@ from nomercy.server.accounts import (
     account_of,
 )
 from nomercy.server.addresses import origin_allowed
-from nomercy.server.names import clean_nickname
+from nomercy.server.names import clean_nickname, name_key
 from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.requests import client_key
 from nomercy.server.storage import token_hash
 
 router = APIRouter()
@@ -147,14 +148,8 @@ def _store(request: Request) -> AccountStore:
     return store
 
 
-def _client(request: Request) -> str:
-    from nomercy.server.addresses import limit_key
-
-    return limit_key(request.client.host) if request.client else "?"
-
-
 def _limit(request: Request) -> None:
-    if not request.app.state.account_attempts.allow(_client(request)):
+    if not request.app.state.account_attempts.allow(client_key(request)):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "too many sign-ups or sign-ins from your address: wait a minute"
         )
@@ -407,8 +402,6 @@ async def signout(request: Request) -> JSONResponse:
 @router.post("/api/account/delete")
 async def delete_account(request: Request, body: DeleteAccount) -> JSONResponse:
     account = _signed_in(request)
-    from nomercy.server.names import name_key
-
     if name_key(body.name) != name_key(account.name):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "type your name exactly to delete the account")
     _store(request).delete(account.id)

@@ -11,9 +11,9 @@ from sqlalchemy import select
 from nomercy.rules import PRESETS
 from nomercy.server import protocol as P
 from nomercy.server.accounts import account_of, accounts
-from nomercy.server.addresses import limit_key
 from nomercy.server.daily import BOT, SEATS, DailyStore, over, seconds_left, valid_day
 from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.requests import client_key
 
 router = APIRouter()
 
@@ -82,8 +82,7 @@ async def play_daily(request: Request, preset: str, body: P.JoinRoom) -> dict[st
     req = P.CreateRoom(nickname=nickname, preset=preset, seats=seats, bots=seats - 1, bot=BOT, mode="round")
     config = {"daily": {"day": day, "preset": preset, "rated": rated}, "seed": deal, "bot_seeds": bots}
     manager = request.app.state.manager
-    address = limit_key(request.client.host) if request.client else None
-    room, token = await manager.create(req, address, account.id if account else None, config)
+    room, token = await manager.create(req, client_key(request), account.id if account else None, config)
     if rated:
         assert account is not None
         if not await asyncio.to_thread(store.enter, day, preset, account.id, room.id):

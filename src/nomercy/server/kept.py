@@ -26,6 +26,7 @@ from nomercy.server.daily import over, today
 from nomercy.server.games import ACCESS, Game, GameStore, Kept
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.replays import RecordRefused, label_review, read_record, replay_frames, result_of
+from nomercy.server.requests import bearer, client_key
 from nomercy.server.reviews import ReviewQueue
 from nomercy.server.settings import Settings
 from nomercy.server.storage import token_hash
@@ -181,7 +182,7 @@ class Games:
             )
         if game.access == "link":
             return game
-        token = _bearer(authorization)
+        token = bearer(authorization)
         if token is not None and await asyncio.to_thread(self.store.allowed, game_id, token_hash(token)):
             return game
         account_id = await asyncio.to_thread(account) if account is not None else None
@@ -251,12 +252,6 @@ def _choice(state: Any, seat: int, action: str) -> dict[str, Any]:
     return {"action": action, "kind": None, "label": None, "cost": None}
 
 
-def _bearer(authorization: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip() or None
-    return None
-
-
 def games_of(request: Request) -> Games:
     return request.app.state.games  # type: ignore[no-any-return]
 
@@ -271,12 +266,6 @@ def _account_id(request: Request) -> Callable[[], str | None]:
         return account.id if account is not None else None
 
     return lookup
-
-
-def _client(request: Request) -> str:
-    from nomercy.server.addresses import limit_key
-
-    return limit_key(request.client.host) if request.client else "?"
 
 
 class MineRequest(P._Request):
@@ -385,7 +374,7 @@ async def room_games(request: Request, code: str) -> dict[str, Any]:
     manager = request.app.state.manager
     room_id = await asyncio.to_thread(_room_id, manager, code) if re.fullmatch(P.CODE_PATTERN, code) else None
     if room_id is None:
-        request.app.state.join_failures.charge(_client(request))
+        request.app.state.join_failures.charge(client_key(request))
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no room with the code {code[:12]}")
     kept = await asyncio.to_thread(games.store.of_room, room_id)
     return {
@@ -437,7 +426,7 @@ async def ask_review(
 ) -> dict[str, Any]:
     games = games_of(request)
     game = await games.open(game_id, authorization, _account_id(request))
-    return await games.queue.request(game, _client(request))
+    return await games.queue.request(game, client_key(request))
 
 
 @router.get("/api/games/{game_id}/review")
