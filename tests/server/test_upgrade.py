@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, inspect, select, update
+from sqlalchemy import create_engine, inspect, select, text, update
 from sqlalchemy.engine import Engine
 
 from nomercy import __version__
@@ -39,20 +39,53 @@ EXPECTED: dict[str, Any] = json.loads((FIXTURES / "v010.expected.json").read_tex
 ROOMS: dict[str, dict[str, Any]] = EXPECTED["rooms"]
 
 
+#: Every time 0.1.0 wrote, by table: the columns that move together when the fixture is
+#: brought to the day the test runs.
+TIMES = {
+    "nomercy_rooms": ("created_at", "updated_at"),
+    "nomercy_actions": ("at",),
+    "nomercy_chat": ("at",),
+    "nomercy_leases": ("expires_at", "acquired_at", "requested_at"),
+}
+
+
 def restore(db: str, tmp_path: Path) -> str:
-    """A fresh copy of 0.1.0's database; its URL."""
+    """A fresh copy of 0.1.0's database, written (as far as its clocks say) just now; its URL."""
     if db == "sqlite":
         shutil.copy(FIXTURES / "v010.sqlite3", tmp_path / "v010.sqlite3")
-        return f"sqlite:///{tmp_path / 'v010.sqlite3'}"
-    assert POSTGRES_URL is not None
-    reset_postgres(POSTGRES_URL)
-    import psycopg
+        url = f"sqlite:///{tmp_path / 'v010.sqlite3'}"
+    else:
+        assert POSTGRES_URL is not None
+        reset_postgres(POSTGRES_URL)
+        import psycopg
 
-    with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
-        # pg_dump's psql meta-commands (``\restrict``) are for psql, not the server.
-        dump = (FIXTURES / "v010.postgres.sql").read_text(encoding="utf-8").splitlines()
-        conn.execute("\n".join(line for line in dump if not line.startswith("\\")))  # type: ignore[call-overload]
-    return POSTGRES_URL
+        with psycopg.connect(POSTGRES_URL.replace("+psycopg", ""), autocommit=True) as conn:
+            # pg_dump's psql meta-commands (``\restrict``) are for psql, not the server.
+            dump = (FIXTURES / "v010.postgres.sql").read_text(encoding="utf-8").splitlines()
+            conn.execute("\n".join(line for line in dump if not line.startswith("\\")))  # type: ignore[call-overload]
+        url = POSTGRES_URL
+    bring_to_now(url)
+    return url
+
+
+def bring_to_now(url: str) -> float:
+    """Move every time the fixture holds by one offset, so that its last write was now.
+
+    The server loads only rooms touched within ``idle_room_seconds``: with the times 0.1.0
+    wrote, the test would pass on the day the fixture was made and fail from the next. The
+    gaps between the times are kept (they are what the server reads); the offset is returned.
+    """
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            last = conn.execute(text("SELECT max(updated_at) FROM nomercy_rooms")).scalar_one()
+            offset = time.time() - float(last)
+            for table, columns in TIMES.items():
+                moved = ", ".join(f"{c} = {c} + :offset" for c in columns)
+                conn.execute(text(f"UPDATE {table} SET {moved}"), {"offset": offset})  # noqa: S608
+    finally:
+        engine.dispose()
+    return offset
 
 
 def nomercy(*args: str, url: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -101,6 +134,43 @@ def replay_here(url: str) -> dict[str, Any]:
     try:
         manager = RoomManager(Settings(), storage)
         return {r.code: manager.rebuild(r) for r in storage.load_rooms()}
+    finally:
+        storage.close()
+
+
+def times(url: str) -> list[float]:
+    """Every time the fixture holds, in one fixed order."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [
+                float(value)
+                for table, columns in TIMES.items()
+                for column in columns
+                for (value,) in conn.execute(text(f"SELECT {column} FROM {table} ORDER BY 1"))  # noqa: S608
+                if value is not None
+            ]
+    finally:
+        engine.dispose()
+
+
+def test_the_fixture_is_brought_to_the_day_the_test_runs_with_its_gaps_kept(tmp_path: Path) -> None:
+    """The tests must pass on any date: the rooms load only if touched within hours."""
+    shutil.copy(FIXTURES / "v010.sqlite3", tmp_path / "as_written.sqlite3")
+    written = times(f"sqlite:///{tmp_path / 'as_written.sqlite3'}")
+    url = restore("sqlite", tmp_path)
+    moved = times(url)
+    offset = moved[0] - written[0]
+    assert offset > 0 and len(moved) == len(written)
+    assert moved == pytest.approx([t + offset for t in written], abs=1e-3)
+    # What the server loads at start-up: every room 0.1.0 left, whatever today's date.
+    engine = create_engine(url)
+    schema.upgrade(engine, schema.head())
+    engine.dispose()
+    storage = Storage(url)
+    try:
+        since = time.time() - Settings().idle_room_seconds
+        assert {r.code for r in storage.load_rooms(since=since)} == {r["code"] for r in ROOMS.values()}
     finally:
         storage.close()
 
