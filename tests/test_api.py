@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
+import types
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,11 +61,55 @@ def test_the_core_calls_work_together() -> None:
     assert str(nomercy.Action.parse("play W+6 B")) == "play W+6 B"
 
 
+#: The core modules whose classes make up the package's vocabulary. ``nomercy.events`` is
+#: not among them: its event classes are documented and reached as ``nomercy.events.X``
+#: (the package exports the ``Event`` union and ``redact`` only).
+VOCABULARY = ("actions", "cards", "engine", "errors", "match", "record", "rules", "state", "views")
+
+#: Public classes of those modules that stay out of ``nomercy``, and why.
+NOT_EXPORTED = {
+    "nomercy.state.StateData": "GameState's data and JSON codec: users meet it as GameState",
+}
+
+
 def test_public_names_are_exported() -> None:
+    """``__all__`` names what the package holds, in both directions."""
     for name in nomercy.__all__:
-        assert hasattr(nomercy, name), name
+        assert hasattr(nomercy, name), f"nomercy.__all__ names {name!r}, which nomercy lacks"
+    assert len(set(nomercy.__all__)) == len(nomercy.__all__)
+    public = {
+        name
+        for name, value in vars(nomercy).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+    assert public == set(nomercy.__all__), "public names of nomercy that __all__ leaves out, or the reverse"
     for name in ("full_deck", "new_game", "replay", "redact", "determinize", "Match", "GameRecord"):
         assert name in nomercy.__all__
+
+
+@pytest.mark.parametrize("module_name", VOCABULARY)
+def test_every_public_class_of_the_core_is_exported(module_name: str) -> None:
+    """Each class a core module lists in its ``__all__`` is ``nomercy.<name>``, the same object."""
+    module = importlib.import_module(f"nomercy.{module_name}")
+    classes = [name for name in module.__all__ if isinstance(getattr(module, name), type)]
+    assert classes, f"nomercy.{module_name} exports no class"
+    for name in classes:
+        if f"nomercy.{module_name}.{name}" in NOT_EXPORTED:
+            assert name not in nomercy.__all__
+            continue
+        assert name in nomercy.__all__, f"nomercy.{module_name}.{name} is missing from nomercy.__all__"
+        assert getattr(nomercy, name) is getattr(module, name)
+
+
+def test_every_action_class_is_exported() -> None:
+    """W6's ``challenge`` included: every concrete action type parses from its text form."""
+    from nomercy import actions
+
+    concrete = {
+        cls.__name__ for cls in vars(actions).values() if isinstance(cls, type) and issubclass(cls, Action)
+    } - {"Action", "_Bare"}
+    assert concrete <= set(nomercy.__all__)
+    assert type(Action.parse("challenge")) is nomercy.Challenge
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,9 @@
 The package is not affiliated with or endorsed by Mattel, which owns the UNO trademark.
 """
 
-from nomercy.actions import Action, CallUno, Catch, ChooseColor, Draw, Pass, Play, Take
-from nomercy.cards import CLASSIC_DECK, NO_MERCY_DECK, Card, Color, Face, deck_cards, parse_cards
+from nomercy.actions import Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play, Take
+from nomercy.cards import CLASSIC_DECK, NO_MERCY_DECK, Card, Color, Face, parse_cards
+from nomercy.cards import deck_cards as _deck_cards
 from nomercy.engine import GameState, new_game
 from nomercy.errors import (
     GameOver,
@@ -34,7 +35,7 @@ __version__ = "0.1.0"
 
 def full_deck(rules: Rules | None = None) -> list[Card]:
     """Every physical card of the rules' deck (C3): 168 for no_mercy, 108 for classic."""
-    return deck_cards((rules or Rules()).deck)
+    return _deck_cards((rules or Rules()).deck)
 
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "CallUno",
     "Card",
     "Catch",
+    "Challenge",
     "ChooseColor",
     "Color",
     "Decision",
