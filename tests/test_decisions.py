@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from nomercy import new_game
+from nomercy import Action, new_game
 from nomercy.actions import Play
 from nomercy.cards import Card, Color, Face
 from nomercy.decisions import Decisions, decisions
@@ -100,6 +100,12 @@ def _check_costs(state: object, seat: int, d: Decisions) -> None:
             verdict = next(e for e in events if isinstance(e, Challenged))
             if verdict.guilty:
                 assert _drawn(events, int(p["seat"])) == p["guilty"] or _knocked(events, int(p["seat"]))
+            else:
+                assert _drawn(events, seat) == p["innocent"] or _knocked(events, seat)
+        elif key == "cost.challenge_out":  # W6/M3: its player is out; if guilty, no one draws
+            verdict = next(e for e in events if isinstance(e, Challenged))
+            if verdict.guilty:
+                assert not any(isinstance(e, Drew) for e in events) and trial.current == seat
             else:
                 assert _drawn(events, seat) == p["innocent"] or _knocked(events, seat)
         elif key in ("cost.swap", "cost.pass_hands"):
@@ -201,6 +207,31 @@ def test_w6_challenge_costs_the_pending_total_or_two_more() -> None:
         assert d.prompt.key == "prompt.challenge"
         return
     raise AssertionError("no Wild Draw 4 dealt")
+
+
+@pytest.mark.parametrize(("held", "guilty"), [("W+4 R1", True), ("W+4 G1", False)])
+def test_w6_m3_challenge_cost_when_the_cards_player_is_out(held: str, guilty: bool) -> None:
+    """W6/M3: P0 plays a Wild Draw 4 and is knocked out (caught without Uno at a Mercy
+    limit of 3) before P1 decides. A player out of the round draws nothing, so the cost
+    does not promise that P0 draws 4: it says no one draws if guilty, 6 for P1 if not."""
+    state = make(
+        [held, "B2 B3", "Y1 Y2"],
+        "R5",
+        " ".join(f"G{i}" for i in range(1, 10)),
+        rules={"preset": "classic", "mercy_limit": 3, "hand_size": 2},
+    )
+    state.apply(Action.parse("play W+4 G"), 0)
+    state.apply(Action.parse("catch 0"), 2)
+    assert (state.current, state.decision, state.active) == (1, Decision.CHALLENGE, [False, True, True])
+    d = decisions(player_view(state, 1))
+    (challenge,) = d.of_kind("challenge")
+    assert challenge.cost is not None
+    assert challenge.cost.key == "cost.challenge_out"
+    assert challenge.cost.args == {"seat": 0, "innocent": 6, "color": "R"}
+    _check_costs(state, 1, d)
+    events = state.apply(challenge.action, 1)
+    assert next(e for e in events if isinstance(e, Challenged)).guilty is guilty
+    assert _drawn(events, 0) == 0
 
 
 def test_summary_follows_the_house_rules() -> None:

@@ -190,13 +190,18 @@ def _choice(view: PlayerView, action: Action) -> Choice:
         return Choice(action, kind, None, None, None, False, _take_label(view), _take_cost(view))
     if kind == "challenge":  # W6: judged on the hand its player held when they played it
         by = view.last_draw_by
-        cost = Line.of(
-            "cost.challenge",
-            seat=by,
-            guilty=view.pending_total,
-            innocent=view.pending_total + 2,
-            color=view.wd4_color.letter if view.wd4_color is not None else None,
-        )
+        color = view.wd4_color.letter if view.wd4_color is not None else None
+        if by is not None and not view.active[by]:
+            # W6/M3: its player was knocked out since; if guilty no one draws and you play on.
+            cost = Line.of("cost.challenge_out", seat=by, innocent=view.pending_total + 2, color=color)
+        else:
+            cost = Line.of(
+                "cost.challenge",
+                seat=by,
+                guilty=view.pending_total,
+                innocent=view.pending_total + 2,
+                color=color,
+            )
         return Choice(action, kind, None, None, None, False, Line.of("choice.challenge", seat=by), cost)
     if kind == "draw":  # T2
         cost = Line.of("cost.draw_one" if view.rules.draw_rule == "one" else "cost.draw_until")
