@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Final, NamedTuple
@@ -66,6 +66,7 @@ __all__ = [
     "Summary",
     "check_random_games",
     "check_refusal",
+    "deal_cases",
     "random_steps",
 ]
 
@@ -155,6 +156,28 @@ RULE_MIXES: Final[dict[str, Rules]] = {
         last_card_draw="apply",
     ),
 }
+
+
+def deal_cases(mixes: Mapping[str, Rules], players: Iterable[int] = range(2, 7)) -> list[tuple[str, int]]:
+    """Every ``(mix name, player count)`` whose table can be dealt, in the mixes' order.
+
+    A count is left out where the rules seat fewer players (S1) or the deck cannot give
+    every seat its hand plus the first discard (S2). Parametrized tests that run each rule
+    mix at several table sizes take their cases from here:
+
+    >>> cases = deal_cases({"small": Rules(deck={"R1": 10}, hand_size=3)}, players=(2, 3, 4))
+    >>> cases
+    [('small', 2), ('small', 3)]
+    >>> [f"{mix}-{n}p" for mix, n in cases]
+    ['small-2p', 'small-3p']
+    """
+    counts = list(players)
+    return [
+        (name, n)
+        for name, rules in mixes.items()
+        for n in counts
+        if 2 <= n <= rules.max_players and n * rules.hand_size + 1 <= sum(count for _, count in rules.deck)
+    ]
 
 
 class InvariantError(AssertionError):

@@ -18,7 +18,7 @@ import os
 import pytest
 
 from nomercy import Rules
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import RULE_MIXES, deal_cases
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -29,12 +29,7 @@ from nomercy.native.check import Tally, check_games, rule_variants
 GAMES = int(os.environ.get("NOMERCY_DIFFERENTIAL_GAMES", "120"))
 
 MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
-CASES = [
-    (name, players)
-    for name, rules in MIXES.items()
-    for players in range(2, 7)
-    if players * rules.hand_size + 1 <= sum(n for _, n in rules.deck)
-]
+CASES = deal_cases(MIXES)
 
 
 @pytest.mark.parametrize(("mix", "players"), CASES, ids=[f"{m}-{p}p" for m, p in CASES])

@@ -22,7 +22,7 @@ import pytest
 from nomercy import Action, GameState, Rules, new_game
 from nomercy.bots.heuristic import HeuristicBot, react
 from nomercy.bots.runner import play_round, step
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import RULE_MIXES, deal_cases
 from nomercy.views import determinize, player_view
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
@@ -41,12 +41,7 @@ from nomercy.sim.runner import RunSpec, bot_seed, play_game
 
 GAMES = int(os.environ.get("NOMERCY_HEURISTIC_GAMES", "20"))
 MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
-CASES = [
-    (name, players)
-    for name, rules in MIXES.items()
-    for players in range(2, 7)
-    if players * rules.hand_size + 1 <= sum(n for _, n in rules.deck)
-]
+CASES = deal_cases(MIXES)
 BOT = HeuristicBot(seed=0)
 
 

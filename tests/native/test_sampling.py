@@ -10,7 +10,7 @@ import random
 import pytest
 
 from nomercy import Rules
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import RULE_MIXES, deal_cases
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -21,12 +21,7 @@ from nomercy.native import kernels as K
 from nomercy.native import layout as L
 
 MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
-CASES = [
-    (name, players)
-    for name, rules in MIXES.items()
-    for players in (2, 3, 4, 6)
-    if players * rules.hand_size + 1 <= sum(n for _, n in rules.deck)
-]
+CASES = deal_cases(MIXES, players=(2, 3, 4, 6))
 
 
 @pytest.mark.parametrize(("mix", "players"), CASES, ids=[f"{m}-{p}p" for m, p in CASES])

@@ -16,7 +16,7 @@ import pytest
 from nomercy import Rules, new_game
 from nomercy.sim.backends import InProcess, LocalProcesses, RayBackend, execute
 from nomercy.sim.runner import Row, RunSpec, run_chunk
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import RULE_MIXES, deal_cases
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -28,12 +28,7 @@ from nomercy.native import sim as K
 from nomercy.native.kernels import mt_below
 
 MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
-CASES = [
-    (name, players)
-    for name, rules in MIXES.items()
-    for players in range(2, 7)
-    if players * rules.hand_size + 1 <= sum(n for _, n in rules.deck)
-]
+CASES = deal_cases(MIXES)
 
 
 def _ordered(batch: Batch, seat: int) -> list[object]:
