@@ -126,8 +126,9 @@ $(CVENV)/.synced: $(CVENV)/.installed $(PLAIN)
 			mkdir -p "$$dest/$$(dirname $$f)" && cp "$$f" "$$dest/$$f" || exit 1; done
 	touch $@
 
-## release-check: build the sdist and the pure wheel, install the wheel in a fresh venv with the core
-## dependencies only, and run nomercy there (scripts/release_check.sh; CI runs it after make test)
+## release-check: build the sdist and, from it, the wheel (no mypyc; the native engine's C extension
+## compiled, so it needs gcc), install the wheel in a fresh venv with the core dependencies only,
+## and run nomercy there (scripts/release_check.sh; CI runs it after make test)
 .PHONY: release-check
 release-check: $(VENV)/.installed-dev
 	bash scripts/release_check.sh $(BIN)/python
