@@ -31,7 +31,7 @@ from nomercy.server.accounts import Account, AccountStore, account_of
 from nomercy.server.daily import over, today
 from nomercy.server.games import game_seats, games, reviews
 from nomercy.server.protocol import ErrorCode, ProtocolError
-from nomercy.server.ratings import player_of_account, rating_changes, ratings
+from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings
 
 #: Recent games per page, and the most a page may ask for.
 PER_PAGE = 20
@@ -41,11 +41,6 @@ MAX_PER_PAGE = 50
 HISTORY_POINTS = 500
 #: Longer names are no account's (``NICKNAME_MAX`` is 24); anything longer is simply unknown.
 MAX_NAME = 64
-
-
-def conservative(mu: float, sigma: float) -> float:
-    """mu - 3 sigma: the rating the leaderboards rank by (the player is very likely above it)."""
-    return mu - 3.0 * sigma
 
 
 @dataclass(frozen=True)
