@@ -28,6 +28,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+import needs
+
 settings.register_profile(
     "nomercy", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -104,11 +106,8 @@ SHARED_SERVER = ("server",)
 
 
 def _needs_postgres(item: pytest.Item) -> bool:
-    """The tests that skip without ``NOMERCY_TEST_POSTGRES_URL`` (their skipif says so)."""
-    return any(
-        "NOMERCY_TEST_POSTGRES_URL" in str(mark.kwargs.get("reason", ""))
-        for mark in item.iter_markers("skipif")
-    )
+    """The tests that skip without ``NOMERCY_TEST_POSTGRES_URL`` (they carry ``needs.POSTGRES``)."""
+    return any(mark.kwargs.get("reason") == needs.POSTGRES_REASON for mark in item.iter_markers("skipif"))
 
 
 def _marks(item: pytest.Item) -> set[str]:

@@ -24,6 +24,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
@@ -33,6 +35,8 @@ from browser.test_replay import kept_round
 from nomercy.server.accounts import SESSION_COOKIE, accounts
 from nomercy.server.games import game_seats, games
 from server.conftest import DATABASES, POSTGRES_URL, ServerProcess, reset_postgres
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser"]  # the fixture, shared with test_browser
 

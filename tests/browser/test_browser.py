@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+import needs
 
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -34,7 +35,7 @@ from nomercy.match import Match  # noqa: E402
 from nomercy.rules import Rules  # noqa: E402
 from server.conftest import ServerProcess, create_room, join_room, start_room  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = needs.CHROMIUM_PATH
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
@@ -47,9 +48,7 @@ PHONE: dict[str, Any] = {
 # Bots move at a pace a person can follow, and wait before catching, as in production.
 BROWSER_ENV = {"NOMERCY_BOT_DELAY": "0.3", "NOMERCY_REACTION_DELAY": "1.5", "NOMERCY_BETWEEN_ROUNDS": "30"}
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
-)
+pytestmark = needs.CHROMIUM
 
 
 @pytest.fixture(scope="module")

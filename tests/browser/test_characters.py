@@ -7,12 +7,16 @@ from typing import Any
 
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 from browser.test_browser import DESKTOP, PHONE, Pages, axe_check, browser, goto, pages, server, shot
 from browser.test_client import with_lang
 from server.conftest import ServerProcess
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser", "pages", "server"]  # the fixtures, shared with test_browser
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
@@ -48,6 +50,8 @@ from nomercy.match import Match
 from nomercy.rules import Rules
 from nomercy.views import player_view
 from server.conftest import ServerProcess
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser", "pages", "server"]  # the fixtures, shared with test_browser
 

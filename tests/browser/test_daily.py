@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
@@ -28,6 +30,8 @@ from nomercy.server.accounts import SESSION_COOKIE, AccountStore
 from nomercy.server.storage import Storage
 from server.conftest import ServerProcess, hello
 from server.test_game import play_humans
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser"]  # the fixture, shared with test_browser
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
@@ -21,6 +23,8 @@ from browser.test_browser import DESKTOP, PHONE, SHOTS, Pages, axe_check, browse
 from nomercy.server.accounts import SESSION_COOKIE, AccountStore
 from nomercy.server.ratings import player_of_account, player_of_bot, ratings
 from server.conftest import ServerProcess, create_room
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser", "pages", "server"]  # the fixtures, shared with test_browser
 

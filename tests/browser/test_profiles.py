@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
@@ -32,6 +34,8 @@ from nomercy.server.ratings import player_of_account, ratings
 from nomercy.server.storage import Storage
 from server.conftest import ServerProcess
 from server.test_profiles import keep, rate
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser"]  # the fixture, shared with test_browser
 

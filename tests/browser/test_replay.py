@@ -28,6 +28,8 @@ from typing import Any
 import httpx
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
@@ -35,6 +37,8 @@ from browser.test_browser import DESKTOP, PHONE, Pages, axe_check, browser, goto
 from browser.test_client import SEEN_TEXT, marked, stray_words, with_lang
 from server.conftest import ServerProcess, create_room, hello, start_room
 from server.test_game import play_humans
+
+pytestmark = needs.CHROMIUM
 
 __all__ = ["browser"]  # the fixture, shared with test_browser
 

@@ -11,19 +11,20 @@ nginx sets ``X-Forwarded-For``; the processes trust it from 127.0.0.1 only.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
+import needs
+from patience import START_SECONDS, answers, wait_until_ready
+
 from .conftest import FAST, free_port
 from .nginxconf import site_config
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+NGINX = needs.NGINX_PATH or "/usr/sbin/nginx"
 
 CONF = """
 {user}
@@ -43,10 +44,6 @@ http {{
 """
 
 
-def nginx_available() -> bool:
-    return os.path.exists(NGINX)
-
-
 class Nginx:
     def __init__(self, folder: Path, backends: list[int]) -> None:
         self.dir = folder
@@ -61,15 +58,8 @@ class Nginx:
             stdout=subprocess.DEVNULL,
             stderr=open(folder / "stderr.log", "wb"),  # noqa: SIM115
         )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, (folder / "stderr.log").read_text()
-            try:
-                httpx.get(self.url + "/healthz", timeout=1)
-                return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("nginx did not start")
+        stderr = folder / "stderr.log"
+        wait_until_ready(self.proc, answers(self.url + "/healthz", None), "nginx", stderr.read_text)
 
     @property
     def url(self) -> str:
@@ -112,20 +102,18 @@ class Serve:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 30) -> Serve:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}"
-                )
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not become ready")
+    def wait_ready(self, timeout: float = START_SECONDS) -> Serve:
+        """Wait until ``/readyz`` answers 200; a process that never gets there is stopped."""
+        wait_until_ready(
+            self.proc, self.ready, f"nomercy serve on port {self.port}", self.log.read_text, timeout
+        )
+        return self
+
+    def ready(self) -> bool:
+        try:
+            return httpx.get(self.url + "/readyz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)

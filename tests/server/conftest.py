@@ -23,10 +23,13 @@ from typing import Any
 import httpx
 import pytest
 
+import needs
+from patience import WAIT_SECONDS, stop, wait_until_ready
+
 pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
-POSTGRES_URL = os.environ.get("NOMERCY_TEST_POSTGRES_URL")
+POSTGRES_URL = needs.POSTGRES_URL
 #: ``@pytest.mark.parametrize("db", DATABASES)``: SQLite always, PostgreSQL where the URL is
 #: set. The PostgreSQL case's skip marker is what the suite groups the shared database's
 #: tests by (tests/conftest.py), so none runs beside another that resets it.
@@ -34,9 +37,7 @@ DATABASES = [
     "sqlite",
     pytest.param(
         "postgresql",
-        marks=pytest.mark.skipif(
-            POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-        ),
+        marks=needs.POSTGRES,
     ),
 ]
 
@@ -59,6 +60,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class PortTaken(RuntimeError):
+    """The free port was taken by another process between its choice and the bind."""
+
+
 class ServerProcess:
     """``uvicorn --factory nomercy.server.app:create_app`` on a free loopback port."""
 
@@ -78,6 +83,17 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> ServerProcess:
+        """Start and wait until ready; a port taken meanwhile by another test is tried again."""
+        for attempt in range(3):
+            try:
+                return self._start()
+            except PortTaken:
+                if attempt == 2:
+                    raise
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _start(self) -> ServerProcess:
         env = {**os.environ, **self.env, "NOMERCY_DATABASE_URL": self.database_url}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
@@ -93,17 +109,23 @@ class ServerProcess:
             stdout=out,
             stderr=subprocess.STDOUT,
         )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        logged = len(self.log_text())
+        try:
+            wait_until_ready(self.proc, self.healthy, f"the server on port {self.port}", self.log_text)
+        except RuntimeError:
+            if "address already in use" in self.log_text()[logged:].lower():
+                raise PortTaken(self.port) from None
+            raise
+        return self
+
+    def healthy(self) -> bool:
+        try:
+            return httpx.get(self.url + "/healthz", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log and self.log.exists() else ""
 
     @property
     def running(self) -> bool:
@@ -116,13 +138,8 @@ class ServerProcess:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        if self.proc is not None:
+            stop(self.proc)
 
 
 def reset_postgres(url: str) -> None:
@@ -204,7 +221,7 @@ class WS:
         self.conn.send(message if isinstance(message, str) else json.dumps(message))
 
     def wait(
-        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0, start: int = 0
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT_SECONDS, start: int = 0
     ) -> dict[str, Any]:
         """The first message from index ``start`` on that satisfies ``pred``."""
         deadline = time.monotonic() + timeout
@@ -225,7 +242,7 @@ class WS:
         with self._cond:
             return len(self.received)
 
-    def error(self, start: int, timeout: float = 10.0) -> dict[str, Any]:
+    def error(self, start: int, timeout: float = WAIT_SECONDS) -> dict[str, Any]:
         return self.wait(lambda m: m["type"] == "error", timeout, start)
 
     def latest_state(self) -> dict[str, Any]:
@@ -235,7 +252,7 @@ class WS:
                     return msg
         raise AssertionError("no state received")
 
-    def wait_closed(self, timeout: float = 10.0) -> None:
+    def wait_closed(self, timeout: float = WAIT_SECONDS) -> None:
         deadline = time.monotonic() + timeout
         with self._cond:
             while not self.closed:

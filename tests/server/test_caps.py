@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import needs
+
 pytest.importorskip("fastapi")
 
 from nomercy.server import protocol as P
@@ -69,7 +71,7 @@ def test_concurrent_creators_from_one_address_do_not_overshoot_its_cap(tmp_path:
         storage.close()
 
 
-@pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)")
+@needs.POSTGRES
 def test_several_processes_concurrent_opens_do_not_overshoot_the_room_cap() -> None:
     """With several processes a room is opened here on demand (the proxy routes its code
     here): concurrent first requests for different rooms must not overshoot the cap."""

@@ -22,17 +22,18 @@ import pytest
 from sqlalchemy import create_engine, select
 from websockets.exceptions import ConnectionClosed
 
+import needs
 from nomercy.server.leases import leases
 from nomercy.server.storage import rooms
 from nomercy.views import player_view
 
-from .cluster import Nginx, Serve, nginx_available
+from .cluster import Nginx, Serve
 from .conftest import POSTGRES_URL, WS, reset_postgres
 from .truth import truth
 
 pytestmark = [
-    pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"),
-    pytest.mark.skipif(not nginx_available(), reason="nginx is not installed (CI installs it)"),
+    needs.POSTGRES,
+    needs.NGINX,
 ]
 
 RULES = {"draw_when_playable": True, "draw_rule": "one", "stacking": False}

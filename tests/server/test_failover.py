@@ -21,16 +21,17 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
+import needs
 from nomercy.server.storage import NEXT_ROUND, actions, rooms
 
-from .cluster import Nginx, Serve, nginx_available
+from .cluster import Nginx, Serve
 from .conftest import POSTGRES_URL, WS, reset_postgres
 from .tcpproxy import Forwarder
 from .test_cluster import Player, a_table, lease_of, owner_pid, play
 
 pytestmark = [
-    pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"),
-    pytest.mark.skipif(not nginx_available(), reason="nginx is not installed (CI installs it)"),
+    needs.POSTGRES,
+    needs.NGINX,
 ]
 
 

@@ -15,14 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import insert
 
+import needs
 from nomercy.server.leases import LeaseLost, SharedLeases
 from nomercy.server.storage import Storage, StoredSeat, actions
 
 from .conftest import POSTGRES_URL, reset_postgres
 
-pytestmark = pytest.mark.skipif(
-    POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-)
+pytestmark = needs.POSTGRES
 
 
 def eventually(probe: Callable[[], Any], timeout: float = 5.0) -> Any:

@@ -30,6 +30,9 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+import needs
+from patience import wait_until_ready
+
 from .conftest import ServerProcess, free_port
 from .nginxconf import ROOT, SITE, site_config
 
@@ -37,10 +40,7 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin
 OPENSSL = shutil.which("openssl")
 HOST = "play.example.org"
 
-pytestmark = pytest.mark.skipif(
-    not (NGINX and OPENSSL) and os.environ.get("CI") != "true",
-    reason="nginx (Debian: apt-get install nginx) or openssl is not installed",
-)
+pytestmark = needs.NGINX
 
 
 class Nginx:
@@ -98,15 +98,14 @@ http {{
             stdout=subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, (prefix / "logs" / "error.log").read_text()
-            try:
-                socket.create_connection(("127.0.0.1", self.https_port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not start")
+        wait_until_ready(self.proc, self.listening, "nginx", (prefix / "logs" / "error.log").read_text)
+
+    def listening(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.https_port), timeout=1).close()
+        except OSError:
+            return False
+        return True
 
     def ssl_context(self) -> ssl.SSLContext:
         ctx = ssl.create_default_context(cafile=str(self.cert))
@@ -132,7 +131,7 @@ http {{
             sock=sock,
             ssl=self.ssl_context(),
             server_hostname=HOST,
-            origin=origin,  # type: ignore[arg-type]
+            origin=origin,
             proxy=None,
             open_timeout=10,
         ).__enter__()
@@ -283,7 +282,7 @@ def test_the_template_unit_keeps_every_setting_of_the_single_unit() -> None:
     assert "--port 800%i" in template["ExecStart"]
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+@needs.SYSTEMD_ANALYZE
 @pytest.mark.parametrize("path", [UNIT, TEMPLATE], ids=lambda p: p.name)
 def test_the_systemd_unit_is_valid(tmp_path: Path, path: Path) -> None:
     """systemd's own checker accepts the unit (its ExecStart pointed at this nomercy; the

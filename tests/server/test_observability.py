@@ -14,10 +14,12 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+import needs
 from nomercy.server.logs import JsonFormatter, redact, room_var, seat_var
 from nomercy.server.metrics import Metrics
 from nomercy.server.rooms import LogWriter
 from nomercy.server.storage import Storage, StoredSeat
+from patience import answers, wait_until_ready
 
 from .conftest import POSTGRES_URL, WS, create_room, hello, join_room, start_room
 from .tcpproxy import Forwarder
@@ -194,7 +196,7 @@ def test_not_ready_once_shutting_down(sqlite_url: str) -> None:
         assert client.get("/livez").status_code == 200
 
 
-@pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)")
+@needs.POSTGRES
 def test_not_ready_while_the_database_is_unreachable(start_server: Any) -> None:
     assert POSTGRES_URL is not None
     pg_port = int(re.search(r":(\d+)/", POSTGRES_URL).group(1))  # type: ignore[union-attr]
@@ -257,7 +259,7 @@ def test_the_lease_renewal_loop_does_not_log_every_failure(
 
     storage = Storage(sqlite_url)
     manager = RoomManager(Settings(), storage)
-    cluster = Cluster(manager, SimpleNamespace(ttl=0.02, reconnected=lambda: None))  # type: ignore[arg-type]
+    cluster = Cluster(manager, SimpleNamespace(ttl=0.02, reconnected=lambda: None))
     assert cluster.tick == 0.005
     down = [True]
     tries = [0]
@@ -303,7 +305,7 @@ def test_lease_lines_name_their_room(sqlite_url: str, caplog: pytest.LogCaptureF
 
     async def scenario() -> str:
         room, _ = await manager.create(P.CreateRoom(nickname="Ann", seats=2, bots=1))
-        Cluster(manager, SimpleNamespace(ttl=30))  # type: ignore[arg-type]
+        Cluster(manager, SimpleNamespace(ttl=30))
         assert manager.cluster is not None
         await manager.cluster.drop(room, release=False)  # lost to another process
         return room.code
@@ -336,15 +338,7 @@ def test_json_mode_writes_only_json_and_the_hint_names_an_allowed_host(tmp_path:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline and proc.poll() is None, "nomercy serve did not start"
-            time.sleep(0.2)
+        wait_until_ready(proc, answers(f"http://127.0.0.1:{port}/healthz"), "nomercy serve")
         page = httpx.get(f"http://127.0.0.1:{port}/", headers={"Host": "play.example.org"}, timeout=5)
     finally:
         proc.terminate()

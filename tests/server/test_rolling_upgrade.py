@@ -22,9 +22,10 @@ from pathlib import Path
 
 import pytest
 
+import needs
 from nomercy.server import schema
 
-from .cluster import Nginx, Serve, nginx_available
+from .cluster import Nginx, Serve
 from .conftest import FAST, POSTGRES_URL, free_port, reset_postgres
 from .test_cluster import a_table, check_against_the_log, play
 
@@ -41,8 +42,8 @@ def _release_available() -> bool:
 
 
 pytestmark = [
-    pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"),
-    pytest.mark.skipif(not nginx_available(), reason="nginx is not installed (CI installs it)"),
+    needs.POSTGRES,
+    needs.NGINX,
     pytest.mark.skipif(not _release_available(), reason=f"the git history lacks {RELEASE} (a shallow clone)"),
     pytest.mark.slow,
 ]

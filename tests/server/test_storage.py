@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy.exc import IntegrityError
 
+import needs
 from nomercy.server.storage import NEXT_ROUND, Storage, StoredSeat, token_hash
 
 from .conftest import POSTGRES_URL, reset_postgres
@@ -17,9 +18,7 @@ from .conftest import POSTGRES_URL, reset_postgres
         "sqlite",
         pytest.param(
             "postgresql",
-            marks=pytest.mark.skipif(
-                POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)"
-            ),
+            marks=needs.POSTGRES,
         ),
     ]
 )

@@ -15,6 +15,7 @@ import httpx
 from nomercy.server.timers import idle_action
 from nomercy.state import Decision
 from nomercy.views import player_view
+from patience import answers, wait_until_ready
 
 from .conftest import create_room, free_port, hello, join_room, start_room
 from .truth import truth
@@ -76,14 +77,8 @@ def test_nomercy_serve_starts_and_serves_the_client(tmp_path: Path) -> None:
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                r = httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
-                break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline and proc.poll() is None, "nomercy serve did not start"
-                time.sleep(0.2)
+        wait_until_ready(proc, answers(f"http://127.0.0.1:{port}/"), "nomercy serve")
+        r = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
         assert r.status_code == 200 and "<html" in r.text.lower()
         assert "default-src 'self'" in r.headers["content-security-policy"]
         invite = httpx.get(f"http://127.0.0.1:{port}/join/ABCDEF")

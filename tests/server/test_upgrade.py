@@ -24,6 +24,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, select, text, update
 from sqlalchemy.engine import Engine
 
+import needs
 from nomercy import __version__
 from nomercy.server import schema, upgrades
 from nomercy.server.rooms import RoomManager
@@ -380,7 +381,7 @@ def test_serve_refuses_a_schema_a_newer_release_migrated(tmp_path: Path) -> None
     assert "migrated by a newer nomercy" in nomercy("db", "current", url=url).stdout
 
 
-@pytest.mark.skipif(POSTGRES_URL is None, reason="NOMERCY_TEST_POSTGRES_URL is not set (CI sets it)")
+@needs.POSTGRES
 def test_processes_starting_together_on_an_empty_postgresql_create_the_schema_once() -> None:
     assert POSTGRES_URL is not None
     reset_postgres(POSTGRES_URL)
