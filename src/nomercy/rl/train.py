@@ -27,6 +27,7 @@ and ``--tiny`` runs every step at a size of seconds (the CI's smoke test).
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,13 +46,14 @@ __all__ = ["Config", "main", "train"]
 
 
 def _torch() -> Any:
+    """torch, imported when a run starts: by name, so that the type check and every other
+    command work in an install without the train extra (torch is read as ``Any`` here)."""
     try:
-        import torch
+        return importlib.import_module("torch")
     except ImportError:  # pragma: no cover - the train extra is installed where this runs
         raise SystemExit(
             "training needs torch: pip install 'nomercy[train]' (a CPU build is enough)"
         ) from None
-    return torch
 
 
 @dataclass
