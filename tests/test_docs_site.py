@@ -1,9 +1,9 @@
 """The reference manual's structure, without building it (``make docs`` builds it strictly).
 
-Every guide in docs/ must be a page of mkdocs.yml's nav, and every page the nav names must
-exist, so that a new guide cannot be left out of the manual unnoticed. The link hook's
-rebasing (docs/_tools/links.py) is checked here too: it decides where a guide's links
-out of docs/ go in the manual.
+Every guide in docs/ must be a page of mkdocs.yml's nav and have its row in the home
+page's tables, and every page the nav names must exist, so that a new guide cannot be
+left out of the manual unnoticed. The link hook's rebasing (docs/_tools/links.py) is
+checked here too: it decides where a guide's links out of docs/ go in the manual.
 """
 
 from __future__ import annotations
@@ -54,6 +54,29 @@ def test_every_nav_page_exists() -> None:
             assert (ROOT / generated[page]).is_file(), f"{page} is made from {generated[page]}, which is gone"
         else:
             assert (DOCS / page).is_file(), f"mkdocs.yml's nav names {page}, which is not in docs/"
+
+
+def _index_table(heading: str) -> set[str]:
+    """The pages linked from the first column of the table under ``## heading`` in index.md."""
+    text = (DOCS / "index.md").read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(heading)}\n(?P<body>(?:(?!^## ).*\n?)*)", text, re.MULTILINE)
+    assert match, f"index.md has no section {heading!r}"
+    return set(re.findall(r"^\|\s*\[[^\]]*\]\(([^)#]+\.md)[^)]*\)\s*\|", match["body"], re.MULTILINE))
+
+
+def test_every_page_is_in_the_index_tables() -> None:
+    """The home page's guide table is how a reader finds a guide: a new page in docs/ must
+    get its row there (the API pages and the module map theirs in the reference table)."""
+    guides, reference = _index_table("The guides"), _index_table("The reference")
+    assert guides and reference
+    pages = _guides() - {"index.md"}
+    missing = {p for p in pages if p not in guides and p not in reference}
+    assert not missing, f"pages in docs/ that index.md's guide table leaves out: {sorted(missing)}"
+    misplaced = {p for p in pages if p.startswith("reference/") and p not in reference}
+    assert not misplaced, f"API pages missing from index.md's reference table: {sorted(misplaced)}"
+    generated = set(_links().GENERATED)
+    stale = {p for p in guides | reference if not (DOCS / p).is_file() and p not in generated}
+    assert not stale, f"index.md's tables link pages that do not exist: {sorted(stale)}"
 
 
 def test_links_out_of_docs_go_to_the_repository_or_to_a_generated_page() -> None:
