@@ -9,7 +9,6 @@ data itself so that a new rule, face or error code without words fails this test
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import re
@@ -20,7 +19,7 @@ import pytest
 
 from nomercy import bots
 from nomercy.i18n import LANGUAGES, Catalog, Words
-from nomercy.rules import Rules
+from nomercy.rules import GROUPS, Rules
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "nomercy"
 CATALOGS = SRC / "i18n" / "catalogs"
@@ -46,9 +45,10 @@ def families() -> set[str]:
     keys |= {
         f"face.{f}" for f in ("S", "R", "+2", "+4", "DA", "SE", "WR+4", "W+6", "W+10", "WCR", "W", "W+4")
     }
-    fields = [f.name for f in dataclasses.fields(Rules) if f.name != "deck"]
-    keys |= {f"rule.{n}.{what}" for n in fields for what in ("label", "help")}
-    keys |= {f"rule.{n}.value.{v}" for n, values in Rules._CHOICES.items() for v in values}
+    # Every house rule's words (Rules.fields(): its catalog key, its choices, its group).
+    keys |= {f"{f.key}.{what}" for f in Rules.fields() for what in ("label", "help")}
+    keys |= {f"{f.key}.value.{v}" for f in Rules.fields() for v in f.choices or ()}
+    keys |= {f"rules.group.{g}" for g in GROUPS}
     # Only the package's own bots have catalog names; a plugin bot (the tests register some)
     # is shown under its own name.
     keys |= {f"bot.{b}" for b in bots.available() if type(bots.make(b)).__module__.startswith("nomercy.")}
@@ -70,8 +70,6 @@ def families() -> set[str]:
     columns = re.findall(r'\["(\w+)", "[\w ]*"\]', (SRC / "web" / "js" / "leaders.js").read_text())
     keys |= {f"leaders.col.{c}" for c in columns}
     keys |= {f"lobby.tag.{t}" for t in ("host", "bot", "you", "away", "removed")}
-    groups = re.findall(r'\["(\w+)", \[', (SRC / "web" / "js" / "lobby.js").read_text())
-    keys |= {f"rules.group.{g}" for g in groups}
     sections = re.findall(r'\["(\w+)", \[\[', (SRC / "web" / "js" / "guide.js").read_text())
     keys |= {f"guide.{s}.{what}" for s in sections for what in ("title", "text", "picture")}
     # The core's sentences (nomercy.decisions, summary, narration) that it builds by parts.

@@ -270,9 +270,9 @@ decks = st.one_of(
 def valid_rules(draw: st.DrawFn) -> dict[str, Any]:
     """Keyword arguments for a valid Rules: any mix of house rules."""
     kw: dict[str, Any] = {}
-    for name, choices in Rules._CHOICES.items():
-        if draw(st.booleans()):
-            kw[name] = draw(st.sampled_from(choices))
+    for rule in Rules.fields():
+        if rule.choices is not None and draw(st.booleans()):
+            kw[rule.name] = draw(st.sampled_from(rule.choices))
     for name in ("must_play_drawn", "draw_when_playable", "stacking", "draw10_stackable", "seven_zero",
                  "uno_calls", "knocked_out_return", "wild_draw4_restricted"):  # fmt: skip
         if draw(st.booleans()):

@@ -26,7 +26,7 @@ from nomercy.errors import (
 from nomercy.events import Event, redact
 from nomercy.match import Match, RoundResult
 from nomercy.record import GameRecord, replay
-from nomercy.rules import PRESETS, Rules
+from nomercy.rules import PRESETS, RuleField, Rules
 from nomercy.state import Decision, KnockOut, Outcome
 from nomercy.views import PlayerView, determinize, player_view
 
@@ -71,6 +71,7 @@ __all__ = [
     "Play",
     "PlayerView",
     "RoundResult",
+    "RuleField",
     "Rules",
     "Take",
     "determinize",

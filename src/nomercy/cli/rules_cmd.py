@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from nomercy.errors import InvalidRules
-from nomercy.rules import PRESETS, Rules
+from nomercy.rules import GROUPS, PRESETS, Rules
 
 
 def rules(
@@ -19,10 +19,11 @@ def rules(
     except InvalidRules as exc:
         raise typer.BadParameter(str(exc).removeprefix("preset: "), param_hint="--preset") from None
     table = Table(title=f"House rules ({preset}); presets: {', '.join(PRESETS)}")
+    table.add_column("group")
     table.add_column("rule")
     table.add_column("value")
     table.add_column("what it decides")
-    for name, _default, doc in Rules.describe():
-        value = chosen.to_dict()[name]
-        table.add_row(name, str(value), doc)
+    values = chosen.to_dict()
+    for field in sorted(Rules.fields(), key=lambda f: GROUPS.index(f.group)):
+        table.add_row(field.group, field.name, str(values[field.name]), field.doc)
     Console().print(table)

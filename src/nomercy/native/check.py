@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any
 
 import numpy as np
 
@@ -60,20 +60,20 @@ _COMPANIONS: Mapping[str, Mapping[str, object]] = {
 
 
 def field_values(name: str) -> tuple[Any, ...]:
-    """Every value of the ``Rules`` field ``name`` a differential case is made from: each
-    choice of an enum-like field (its ``Literal`` type), both of a flag, :data:`INT_VALUES`
-    of a number, the :data:`DECKS`; :class:`LookupError` for a field of a kind this does
-    not know, so that a new one is given values before it can pass untested."""
-    kind = get_type_hints(Rules)[name]
-    if get_origin(kind) is Literal:
-        return get_args(kind)
-    if kind is bool:
+    """Every value of the ``Rules`` field ``name`` a differential case is made from, as
+    ``Rules.fields()`` describes it: each of a choice field's choices, both of a flag,
+    :data:`INT_VALUES` of a number, the :data:`DECKS`; :class:`LookupError` for a field of
+    a kind this does not know, so that a new one is given values before it can pass untested."""
+    field = next(f for f in Rules.fields() if f.name == name)
+    if field.choices is not None:
+        return field.choices
+    if field.type == "bool":
         return (False, True)
-    if name in INT_VALUES:
+    if field.type == "int" and name in INT_VALUES:
         return INT_VALUES[name]
-    if name == "deck":
+    if field.type == "deck":
         return DECKS
-    raise LookupError(f"Rules.{name} ({kind}): give the differential its values (nomercy.native.check)")
+    raise LookupError(f"Rules.{name} ({field.type}): give the differential its values (nomercy.native.check)")
 
 
 def rule_variants(base: Rules) -> dict[str, Rules]:

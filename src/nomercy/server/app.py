@@ -51,7 +51,7 @@ from fastapi.staticfiles import StaticFiles
 
 from nomercy import bots as botlib
 from nomercy.bots.levels import CHARACTER_LEVELS, CHARACTERS, LEVELS, menu_order
-from nomercy.rules import PRESETS, Rules
+from nomercy.rules import GROUPS, PRESETS, Rules
 from nomercy.server import auth, daily_api, icons
 from nomercy.server import protocol as P
 from nomercy.server.accounts import account_of
@@ -174,24 +174,26 @@ AskedFor = Annotated[Asked, Depends(with_token)]
 
 
 def rules_options() -> list[dict[str, Any]]:
-    """Every house rule with its type and choices, for the host's form."""
-    out = []
-    for f in dataclasses.fields(Rules):
-        if f.name == "deck":
-            continue
-        kind = str(f.type)
-        choices = Rules._CHOICES.get(f.name)
-        out.append(
-            {
-                "name": f.name,
-                "default": f.default,
-                "doc": f.metadata["doc"],
-                "type": "choice" if choices else ("bool" if kind == "bool" else "int"),
-                "nullable": "None" in kind,
-                "choices": list(choices) if choices else None,
-            }
-        )
-    return out
+    """Every house rule the host's form can set (all but ``deck``), from ``Rules.fields()``:
+    its type, choices and default, and the group, rule ID and catalog key it is shown by,
+    in the order of its group (``nomercy.rules.GROUPS``)."""
+    shown = [f for f in Rules.fields() if f.type != "deck"]
+    shown.sort(key=lambda f: GROUPS.index(f.group))
+    return [
+        {
+            "name": f.name,
+            "default": f.default,
+            "doc": f.doc,
+            "type": f.type,
+            "nullable": f.nullable,
+            "choices": list(f.choices) if f.choices else None,
+            "minimum": f.minimum,
+            "group": f.group,
+            "rule_id": f.rule_id,
+            "key": f.key,
+        }
+        for f in shown
+    ]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -3,18 +3,24 @@
 import { $, el, button, clear } from "./dom.js";
 import { cardNode } from "./cards.js";
 
-// Room settings, grouped; every label, explanation and value is a catalog key
-// (rule.NAME.label, rule.NAME.help, rule.NAME.value.VALUE).
-export const RULE_GROUPS = [
-  ["dealing", ["max_players", "hand_size", "first_card"]],
-  ["drawing", ["draw_rule", "must_play_drawn", "draw_when_playable", "play_drawn_at_once"]],
-  ["stacking", ["stacking", "draw10_stackable", "stack_color"]],
-  ["special", ["two_player_reverse", "two_player_reverse_draw", "roulette_color", "wild_draw4_restricted", "wild_draw4_challenge"]],
-  ["sevens", ["seven_zero"]],
-  ["mercy", ["mercy_limit", "knockout_hand", "knocked_out_return"]],
-  ["uno", ["uno_calls", "uno_timing", "uno_penalty"]],
-  ["scoring", ["last_card_draw", "knockout_bonus_to", "target_score"]],
-];
+// Room settings, grouped as the server's options say (each house rule of /api/options
+// names its group, in the core's order: nomercy.rules.Rules.fields); every label,
+// explanation and value is a catalog key (KEY.label, KEY.help, KEY.value.VALUE, where KEY
+// is the rule's key, rule.NAME).
+
+/** [group, [rule, ...]] in the order the server lists them: a group comes where its first
+ * rule does, its rules in the server's order. */
+export function ruleGroups(rules) {
+  const groups = new Map();
+  for (const r of rules) {
+    if (!groups.has(r.group)) groups.set(r.group, []);
+    groups.get(r.group).push(r);
+  }
+  return [...groups];
+}
+
+// The groups of the options last shown on the home page, for the lobby's list of rules.
+let shownGroups = [];
 
 export function ruleValue(ctx, name, value) {
   if (value === true) return ctx.t("rule.yes");
@@ -87,10 +93,8 @@ function renderRuleInputs(ctx, opts) {
   const values = {};
   for (const input of box.querySelectorAll("[data-rule]")) values[input.dataset.rule] = input.type === "checkbox" ? input.checked : input.value;
   clear(box);
-  const byName = Object.fromEntries(opts.rules.map((r) => [r.name, r]));
-  for (const [group, names] of RULE_GROUPS) {
-    const rules = names.map((n) => byName[n]).filter(Boolean);
-    if (!rules.length) continue;
+  shownGroups = ruleGroups(opts.rules);
+  for (const [group, rules] of shownGroups) {
     const fs = el("fieldset", "rule-group");
     fs.appendChild(el("legend", "", ctx.t(`rules.group.${group}`)));
     for (const r of rules) {
@@ -112,9 +116,9 @@ function renderRuleInputs(ctx, opts) {
       input.id = id;
       input.dataset.rule = r.name;
       input.dataset.kind = r.type;
-      const label = el("label", "", ctx.t(`rule.${r.name}.label`));
+      const label = el("label", "", ctx.t(`${r.key}.label`));
       label.htmlFor = id;
-      const help = el("span", "help", ctx.t(`rule.${r.name}.help`));
+      const help = el("span", "help", ctx.t(`${r.key}.help`));
       help.id = `${id}-help`;
       input.setAttribute("aria-describedby", help.id);
       if (r.type === "bool") row.append(input, label, help);
@@ -233,14 +237,14 @@ export function renderRulesSummary(ctx, room) {
     lines.appendChild(li);
   }
   const listBox = clear($("rules-list"));
-  for (const [group, names] of RULE_GROUPS) {
-    const present = names.filter((n) => n in room.rules);
+  for (const [group, rules] of shownGroups) {
+    const present = rules.filter((r) => r.name in room.rules);
     if (!present.length) continue;
     listBox.appendChild(el("h3", "rule-group-title", ctx.t(`rules.group.${group}`)));
     const dl = el("dl");
-    for (const n of present) {
-      dl.appendChild(el("dt", "", `${ctx.t(`rule.${n}.label`)}: ${ruleValue(ctx, n, room.rules[n])}`));
-      dl.appendChild(el("dd", "", ctx.t(`rule.${n}.help`)));
+    for (const r of present) {
+      dl.appendChild(el("dt", "", `${ctx.t(`${r.key}.label`)}: ${ruleValue(ctx, r.name, room.rules[r.name])}`));
+      dl.appendChild(el("dd", "", ctx.t(`${r.key}.help`)));
     }
     listBox.appendChild(dl);
   }
