@@ -66,6 +66,18 @@ def test_every_value_of_every_house_rule_plays_as_the_reference(variant: str) ->
         assert tally.games == seed - 100 * players
 
 
+def test_the_variants_play_every_value_rules_fields_declares() -> None:
+    """Each choice of every choice field and both values of every flag (``Rules.fields()``)
+    is played: as a variant off a base, or as a base's own value."""
+    for field in Rules.fields():
+        values = field.choices if field.choices is not None else (False, True) if field.type == "bool" else ()
+        for value in values:
+            label = f"{field.name}={value}"
+            in_base = any(getattr(base, field.name) == value for base in BASES.values())
+            in_variant = any(v.endswith(f":{label}") for v in VARIANTS)
+            assert in_base or in_variant, f"the differential never plays {label}"
+
+
 def test_the_check_finds_a_difference() -> None:
     """The check is not vacuous: a native table changed behind its back is reported."""
     from nomercy import new_game
