@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from nomercy import __version__
 from nomercy.cli import accounts, db, rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.ladder import ladder
+from nomercy.cli.options import flag
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
 from nomercy.cli.review import review_cmd
 from nomercy.cli.serve import serve
 from nomercy.cli.tournament import tournament
+from nomercy.extras import MissingExtra
 
 app = typer.Typer(
     name="nomercy",
@@ -31,9 +35,10 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _options(
-    version: bool = typer.Option(
-        False, "--version", "-V", callback=_print_version, is_eager=True, help="print the version and exit"
-    ),
+    version: Annotated[
+        bool,
+        flag("--version", "-V", callback=_print_version, is_eager=True, help="print the version and exit"),
+    ] = False,
 ) -> None:
     """UNO Show 'em No Mercy: play, simulate and study the game. Unaffiliated with Mattel."""
 
@@ -53,4 +58,9 @@ app.add_typer(accounts.app, name="accounts")
 
 
 def main() -> None:
-    app()
+    """The command line; a feature whose extra is missing says so in one line, no traceback."""
+    try:
+        app()
+    except MissingExtra as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None

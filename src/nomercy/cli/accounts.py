@@ -6,11 +6,12 @@ user's data"). The same database as ``nomercy serve`` and ``nomercy db``.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
-from nomercy.cli.db import URL_OPTION, _engine, _name
+from nomercy.cli.db import DatabaseUrlOption, _engine, _name
+from nomercy.cli.options import flag
 
 app = typer.Typer(
     help="The server's player accounts: list them, remove one and its personal data "
@@ -41,7 +42,7 @@ def _day(seconds: float | None) -> str:
 
 
 @app.command("list")
-def list_accounts(database_url: str = URL_OPTION) -> None:
+def list_accounts(database_url: DatabaseUrlOption = None) -> None:
     """Every account, oldest first: name, created (UTC), passkeys, last sign-in, open sessions, games."""
     engine, store = _store(database_url)
     try:
@@ -63,9 +64,11 @@ def list_accounts(database_url: str = URL_OPTION) -> None:
 
 @app.command("remove")
 def remove(
-    name: str = typer.Argument(..., help="The account's name (as shown; letter case and look-alikes match)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-    database_url: str = URL_OPTION,
+    name: Annotated[
+        str, typer.Argument(help="The account's name (as shown; letter case and look-alikes match).")
+    ],
+    yes: Annotated[bool, flag("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    database_url: DatabaseUrlOption = None,
 ) -> None:
     """Delete an account: its name, passkeys, sessions, ratings and daily results. Its kept
     games stay for the other players, its seats renamed "Player N" and unlinked."""

@@ -7,7 +7,7 @@ command runs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -17,12 +17,15 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-URL_OPTION = typer.Option(
-    None,
-    "--database-url",
-    help="SQLAlchemy URL, as for nomercy serve (default: NOMERCY_DATABASE_URL, else SQLite in your "
-    "data dir).",
-)
+#: ``--database-url`` of every database command (``db``, ``accounts``).
+DatabaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        help="SQLAlchemy URL, as for nomercy serve (default: NOMERCY_DATABASE_URL, else SQLite in "
+        "your data dir).",
+    ),
+]
 
 
 def _engine(database_url: str | None) -> tuple[Any, Any]:
@@ -46,7 +49,7 @@ def _name(revision: str | None) -> str:
 
 
 @app.command("current")
-def current(database_url: str = URL_OPTION) -> None:
+def current(database_url: DatabaseUrlOption = None) -> None:
     """Print the database's schema revision and the newest this nomercy serves."""
     engine, schema = _engine(database_url)
     try:
@@ -62,8 +65,8 @@ def current(database_url: str = URL_OPTION) -> None:
 
 @app.command("upgrade")
 def upgrade(
-    revision: str = typer.Argument("head", help="Revision to reach (default: the newest)."),
-    database_url: str = URL_OPTION,
+    revision: Annotated[str, typer.Argument(help="Revision to reach (default: the newest).")] = "head",
+    database_url: DatabaseUrlOption = None,
 ) -> None:
     """Migrate the schema up; 0.1.0's tables are adopted as they are, and its processes keep running."""
     engine, schema = _engine(database_url)
@@ -79,10 +82,11 @@ def upgrade(
 
 @app.command("downgrade")
 def downgrade(
-    revision: str = typer.Argument(
-        "-1", help="Revision to reach: one step back by default; 0001 is nomercy 0.1.0's schema."
-    ),
-    database_url: str = URL_OPTION,
+    revision: Annotated[
+        str,
+        typer.Argument(help="Revision to reach: one step back by default; 0001 is nomercy 0.1.0's schema."),
+    ] = "-1",
+    database_url: DatabaseUrlOption = None,
 ) -> None:
     """Migrate the schema down for an earlier release; what later revisions added is dropped."""
     engine, schema = _engine(database_url)
@@ -98,14 +102,16 @@ def downgrade(
 
 @app.command("prune-games")
 def prune_games(
-    days: float = typer.Option(
-        None,
-        "--days",
-        min=0.0,
-        help="Delete the kept games that ended more than this many days ago (default: the serve "
-        "setting, --keep-games-days / NOMERCY_KEEP_GAMES_DAYS, 90).",
-    ),
-    database_url: str = URL_OPTION,
+    days: Annotated[
+        float | None,
+        typer.Option(
+            "--days",
+            min=0.0,
+            help="Delete the kept games that ended more than this many days ago (default: the serve "
+            "setting, --keep-games-days / NOMERCY_KEEP_GAMES_DAYS, 90).",
+        ),
+    ] = None,
+    database_url: DatabaseUrlOption = None,
 ) -> None:
     """Delete old kept games (records, reviews, hints); a running server prunes by itself too."""
     import time

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from nomercy.cli.options import load_rules
-from nomercy.cli.simulate import ENGINE_HELP, backend_for, make_spec, reproduce, run_with_progress
+from nomercy.cli.options import BotsOption, WorkersOption, flag, load_rules
+from nomercy.cli.simulate import EngineOption, backend_for, make_spec, reproduce, run_with_progress
 from nomercy.errors import InvalidRules
 from nomercy.rules import PRESETS
 from nomercy.sim.runner import Row
@@ -23,12 +23,21 @@ __all__ = ["compare", "report"]
 
 
 def report(
-    results: Path = typer.Argument(
-        ..., metavar="RESULTS", help="results file from 'nomercy simulate --out' (.parquet or .csv)"
-    ),
-    html: Path | None = typer.Option(None, "--html", help="HTML report (default: RESULTS with .html)"),
-    md: Path | None = typer.Option(None, "--md", help="Markdown summary (default: RESULTS with .md)"),
-    label: str | None = typer.Option(None, "--label", help="only the games of this rule set (from compare)"),
+    results: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RESULTS", help="results file from 'nomercy simulate --out' (.parquet or .csv)"
+        ),
+    ],
+    html: Annotated[
+        Path | None, typer.Option("--html", help="HTML report (default: RESULTS with .html)")
+    ] = None,
+    md: Annotated[
+        Path | None, typer.Option("--md", help="Markdown summary (default: RESULTS with .md)")
+    ] = None,
+    label: Annotated[
+        str | None, typer.Option("--label", help="only the games of this rule set (from compare)")
+    ] = None,
 ) -> None:
     """Write a self-contained HTML report (figures inline) and a Markdown summary of a run."""
     from nomercy.sim.report import write_report
@@ -63,31 +72,43 @@ def _rule_sets(
 
 
 def compare(
-    rules_files: list[Path] = typer.Option([], "--rules", help="TOML file of house rules (repeatable)"),
-    variant: list[str] = typer.Option(
-        [], "--variant", "-V", help="a rule set as overrides, e.g. 'stack_color=match' (repeatable)"
-    ),
-    games: int = typer.Option(10_000, "--games", "-n", min=1, help="games per rule set"),
-    players: int = typer.Option(4, "--players", "-p", min=2, help="players per game"),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the run (the same for every rule set)"),
-    preset: str | None = typer.Option(
-        None, help=f"base preset of every rule set: {', '.join(PRESETS)} (default: no_mercy)"
-    ),
-    rule: list[str] = typer.Option(
-        [], "--rule", "-r", help="override applied to every rule set (repeatable)"
-    ),
-    bots: str = typer.Option(
-        "random", "--bots", "-b", help="bot per seat, comma-separated (one name: every seat)"
-    ),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", help="worker processes (default: every core)"
-    ),
-    ray: str | None = typer.Option(None, "--ray", metavar="[ADDRESS]", help="run on Ray (bare: a local Ray)"),
-    out: Path | None = typer.Option(None, "--out", "-o", help="also write every game's row (.parquet/.csv)"),
-    html: Path = typer.Option(Path("compare.html"), "--html", help="HTML report with figures"),
-    md: Path | None = typer.Option(None, "--md", help="Markdown table (default: the HTML path with .md)"),
-    engine: str = typer.Option("python", "--engine", "-e", help=ENGINE_HELP),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="show progress bars"),
+    rules_files: Annotated[
+        list[Path], typer.Option("--rules", help="TOML file of house rules (repeatable)")
+    ] = [],
+    variant: Annotated[
+        list[str],
+        typer.Option(
+            "--variant", "-V", help="a rule set as overrides, e.g. 'stack_color=match' (repeatable)"
+        ),
+    ] = [],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per rule set")] = 10_000,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, help="players per game")] = 4,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="seed of the run (the same for every rule set)")
+    ] = 0,
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--preset", help=f"base preset of every rule set: {', '.join(PRESETS)} (default: no_mercy)"
+        ),
+    ] = None,
+    rule: Annotated[
+        list[str], typer.Option("--rule", "-r", help="override applied to every rule set (repeatable)")
+    ] = [],
+    bots: BotsOption = "random",
+    workers: WorkersOption = None,
+    ray: Annotated[
+        str | None, typer.Option("--ray", metavar="[ADDRESS]", help="run on Ray (bare: a local Ray)")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="also write every game's row (.parquet/.csv)")
+    ] = None,
+    html: Annotated[Path, typer.Option("--html", help="HTML report with figures")] = Path("compare.html"),
+    md: Annotated[
+        Path | None, typer.Option("--md", help="Markdown table (default: the HTML path with .md)")
+    ] = None,
+    engine: EngineOption = "python",
+    progress: Annotated[bool, flag("--progress/--no-progress", help="show progress bars")] = True,
 ) -> None:
     """Play the same seeds under several rule sets; report differences with 95% intervals.
 

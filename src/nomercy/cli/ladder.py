@@ -8,41 +8,53 @@ import sys
 import time
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from nomercy.cli.options import PRESET_HELP, load_rules
+from nomercy.cli.options import (
+    CoresOption,
+    JsonOption,
+    PresetOption,
+    RuleOption,
+    RulesFileOption,
+    load_rules,
+)
 from nomercy.cli.simulate import backend_for
 from nomercy.sim.backends import default_workers
 from nomercy.sim.ladder import machine, markdown, parse_agents, run_ladder
 
 
 def ladder(
-    agents: str = typer.Option(
-        "random,heuristic,expert:budget=16:native=false",
-        "--agents",
-        "-a",
-        help="agents, comma-separated: a bot (name:key=value sets an option), an outside agent as "
-        "module:callable (its own :key=value options follow), or an entry point of the nomercy.bots group",
-    ),
-    deals: int = typer.Option(
-        100, "--deals", "-d", min=1, help="deals per pairing (each played once per seat)"
-    ),
-    players: int = typer.Option(
-        2, "--players", "-p", min=2, help="seats per game: every set of that many agents"
-    ),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole ladder"),
-    workers: int = typer.Option(0, "--workers", "-w", min=0, help="worker processes (0: one per core)"),
-    out: Path | None = typer.Option(None, "--out", "-o", help="write the ladder as JSON to this file"),
-    md: Path | None = typer.Option(None, "--md", help="write the ladder as Markdown to this file"),
-    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
-    preset: str | None = typer.Option(None, help=PRESET_HELP),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
-    rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            "-a",
+            help="agents, comma-separated: a bot (name:key=value sets an option), an outside agent as "
+            "module:callable (its own :key=value options follow), or an entry point of the "
+            "nomercy.bots group",
+        ),
+    ] = "random,heuristic,expert:budget=16:native=false",
+    deals: Annotated[
+        int, typer.Option("--deals", "-d", min=1, help="deals per pairing (each played once per seat)")
+    ] = 100,
+    players: Annotated[
+        int, typer.Option("--players", "-p", min=2, help="seats per game: every set of that many agents")
+    ] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="seed of the whole ladder")] = 0,
+    workers: CoresOption = 0,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="write the ladder as JSON to this file")
+    ] = None,
+    md: Annotated[Path | None, typer.Option("--md", help="write the ladder as Markdown to this file")] = None,
+    as_json: JsonOption = False,
+    preset: PresetOption = None,
+    rule: RuleOption = [],
+    rules_file: RulesFileOption = None,
 ) -> None:
     """Rate agents in a round-robin with seat rotation and duplicate deals (OpenSkill, Wilson 95% CIs)."""
     rules = load_rules(preset, rule, rules_file)

@@ -1,13 +1,17 @@
 """Options shared by commands: choosing the rules from a preset, a file and overrides.
 
-Help texts are Rich markup (Typer renders them so): a literal ``[`` is written ``\\[``,
-or Rich takes ``[fast]`` or ``[default: x]`` for a style and drops it.
+The options that several commands declare alike are ``Annotated`` aliases here, defined
+once: a command writes ``preset: PresetOption = None`` and every command's ``--preset``
+reads, parses and documents the same way. Help texts are Rich markup (Typer renders them
+so): a literal ``[`` is written ``\\[``, or Rich takes ``[fast]`` or ``[default: x]`` for a
+style and drops it.
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -16,6 +20,44 @@ from nomercy.rules import PRESETS, Rules
 
 #: ``--preset``'s help, from the presets themselves so that a new one is listed everywhere.
 PRESET_HELP = f"rules preset: {', '.join(PRESETS)} (default: no_mercy)"
+
+
+def flag(*decls: str, **kwargs: Any) -> Any:
+    """``typer.Option`` for an on/off flag: it takes no value, so help shows no type.
+
+    Typer prints a parameter's type (``<bool>``) unless it has a metavar; a flag's empty
+    metavar says there is nothing to write after it.
+    """
+    return typer.Option(*decls, metavar="", **kwargs)
+
+
+#: The rules of a run: a preset, then a TOML file, then overrides (:func:`load_rules`).
+PresetOption = Annotated[str | None, typer.Option("--preset", help=PRESET_HELP)]
+RuleOption = Annotated[
+    list[str], typer.Option("--rule", "-r", help="house rule override name=value (repeatable)")
+]
+RulesFileOption = Annotated[Path | None, typer.Option("--rules", help="TOML file of house rules")]
+
+#: How a batch of games runs (simulate, compare).
+BotsOption = Annotated[
+    str, typer.Option("--bots", "-b", help="bot per seat, comma-separated (one name: every seat)")
+]
+WorkersOption = Annotated[
+    int | None, typer.Option("--workers", "-w", help="worker processes (default: every core)")
+]
+#: Worker processes where 0 means one per core (tournament, ladder).
+CoresOption = Annotated[
+    int, typer.Option("--workers", "-w", min=0, help="worker processes (0: one per core)")
+]
+#: ``--ray [ADDRESS]``: a bare ``--ray`` is read as a local Ray (``OptionalRayCommand``).
+RayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray", metavar="[ADDRESS]", help="run on Ray: bare --ray starts a local Ray; or a cluster address"
+    ),
+]
+#: ``--json``: print machine-readable JSON instead of tables.
+JsonOption = Annotated[bool, flag("--json", help="print machine-readable JSON")]
 
 
 def load_rules(preset: str | None, rule: list[str] | None, rules_file: Path | None = None) -> Rules:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Annotated
 
 import platformdirs
 import typer
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from nomercy import bots as bot_registry
-from nomercy.cli.options import PRESET_HELP, load_rules
+from nomercy.cli.options import PresetOption, RuleOption, RulesFileOption, flag, load_rules
 from nomercy.engine import GameState
 from nomercy.errors import NoMercyError
 from nomercy.i18n import catalog, resolve_language
@@ -37,36 +38,53 @@ def fail(console: Console, message: str) -> typer.Exit:
 
 
 def play(
-    players: int = typer.Option(4, "--players", "-p", help="players at the table, you included (2-6)"),
-    bots: str | None = typer.Option(
-        None,
-        "--bots",
-        "-b",
-        help="bots for the other seats, comma-separated, repeated to fill them \\[default: heuristic]",
-    ),
-    preset: str | None = typer.Option(None, help=PRESET_HELP),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
-    rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
-    match: bool = typer.Option(False, "--match", help="play a scored match to the target score (E4)"),
-    seed: int | None = typer.Option(
-        None, "--seed", "-s", min=0, help="seed: the same seed deals the same game"
-    ),
-    name: str | None = typer.Option(None, "--name", help="your name at the table \\[default: You]"),
-    speed: float = typer.Option(0.6, "--speed", min=0.0, help="seconds to pause after each bot move"),
-    lang: str | None = typer.Option(
-        None,
-        "--lang",
-        help="language of the game: en (English) or nb (Norwegian Bokmål) \\[default: from LANG]",
-    ),
-    fast: bool = typer.Option(False, "--fast", help="no pauses between bot moves"),
-    save: Path | None = typer.Option(None, "--save", help="save file (default: under your data directory)"),
-    resume: Path | None = typer.Option(None, "--resume", help="continue a game saved with q or Ctrl-C"),
-    start_state: Path | None = typer.Option(
-        None, "--start-state", hidden=True, help="tutorials/debugging: play one round from a GameState JSON"
-    ),
-    coach_python: bool = typer.Option(
-        False, "--coach-python", hidden=True, help="tests/debugging: the coach plays out in Python"
-    ),
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="players at the table, you included (2-6)")
+    ] = 4,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="bots for the other seats, comma-separated, repeated to fill them \\[default: heuristic]",
+        ),
+    ] = None,
+    preset: PresetOption = None,
+    rule: RuleOption = [],
+    rules_file: RulesFileOption = None,
+    match: Annotated[bool, flag("--match", help="play a scored match to the target score (E4)")] = False,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", min=0, help="seed: the same seed deals the same game")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="your name at the table \\[default: You]")
+    ] = None,
+    speed: Annotated[
+        float, typer.Option("--speed", min=0.0, help="seconds to pause after each bot move")
+    ] = 0.6,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="language of the game: en (English) or nb (Norwegian Bokmål) \\[default: from LANG]",
+        ),
+    ] = None,
+    fast: Annotated[bool, flag("--fast", help="no pauses between bot moves")] = False,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="save file (default: under your data directory)")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="continue a game saved with q or Ctrl-C")
+    ] = None,
+    start_state: Annotated[
+        Path | None,
+        typer.Option(
+            "--start-state", hidden=True, help="tutorials/debugging: play one round from a GameState JSON"
+        ),
+    ] = None,
+    coach_python: Annotated[
+        bool, flag("--coach-python", hidden=True, help="tests/debugging: the coach plays out in Python")
+    ] = False,
 ) -> None:
     """Play No Mercy against bots. q or Ctrl-C saves; --resume FILE continues."""
     console = Console(highlight=False)

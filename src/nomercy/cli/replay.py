@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
+from nomercy.cli.options import flag
 from nomercy.tui.replay import load_replayable, replay
 from nomercy.tui.session import SaveError
 
 
 def replay_cmd(
-    file: Path = typer.Argument(
-        ..., metavar="FILE", help="a save file of nomercy play, a saved match or a game record"
-    ),
-    speed: float = typer.Option(0.4, "--speed", min=0.0, help="seconds between moves"),
-    fast: bool = typer.Option(False, "--fast", help="no pauses"),
-    reveal: bool = typer.Option(False, "--reveal", help="show every hand and every card drawn"),
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="a save file of nomercy play, a saved match or a game record"),
+    ],
+    speed: Annotated[float, typer.Option("--speed", min=0.0, help="seconds between moves")] = 0.4,
+    fast: Annotated[bool, flag("--fast", help="no pauses")] = False,
+    reveal: Annotated[bool, flag("--reveal", help="show every hand and every card drawn")] = False,
 ) -> None:
     """Show a game move by move, as the person at the table saw it."""
     console = Console(highlight=False)

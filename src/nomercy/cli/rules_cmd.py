@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -11,7 +13,9 @@ from nomercy.rules import GROUPS, PRESETS, Rules
 
 
 def rules(
-    preset: str = typer.Option("no_mercy", help=f"show the values of this preset: {', '.join(PRESETS)}"),
+    preset: Annotated[
+        str, typer.Option("--preset", help=f"show the values of this preset: {', '.join(PRESETS)}")
+    ] = "no_mercy",
 ) -> None:
     """Print the house rules, their values in a preset, and what each decides."""
     try:

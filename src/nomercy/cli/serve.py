@@ -7,49 +7,65 @@ line works without the extra installed.
 from __future__ import annotations
 
 import logging
+from typing import Annotated
 
 import typer
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0 to let other machines in)."),
-    port: int = typer.Option(8000, min=1, max=65535, help="TCP port."),
-    database_url: str = typer.Option(
-        None,
-        "--database-url",
-        help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db (default: SQLite in your data dir).",
-    ),
-    allow_origin: list[str] = typer.Option(
-        None, "--allow-origin", help="Another web origin allowed to open WebSockets (repeatable)."
-    ),
-    allowed_hosts: str = typer.Option(
-        None,
-        "--allowed-hosts",
-        help="Comma-separated host names this server answers to, e.g. play.example.org "
-        "(*.example.org for subdomains). Default: localhost and IP addresses only.",
-    ),
-    forwarded_allow_ips: str = typer.Option(
-        None,
-        "--forwarded-allow-ips",
-        help="Comma-separated proxy addresses or networks (e.g. 127.0.0.1) whose X-Forwarded-For / "
-        "Forwarded headers name the real client. Default: none, the headers are ignored.",
-    ),
-    log_level: str = typer.Option("info", help="uvicorn log level."),
-    log_format: str = typer.Option(
-        None, "--log-format", help="text or json (one JSON object per line, with room and seat)."
-    ),
-    lease_seconds: float = typer.Option(
-        None,
-        "--lease-seconds",
-        min=1.0,
-        help="Several processes on PostgreSQL: how long a room's lease lasts unrenewed (default 10).",
-    ),
-    keep_games_days: float = typer.Option(
-        None,
-        "--keep-games-days",
-        min=0.0,
-        help="Days each finished round is kept for its replay and review (default 90; 0: forever).",
-    ),
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (0.0.0.0 to let other machines in).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db (default: SQLite in your "
+            "data dir).",
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option("--allow-origin", help="Another web origin allowed to open WebSockets (repeatable)."),
+    ] = None,
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            "--allowed-hosts",
+            help="Comma-separated host names this server answers to, e.g. play.example.org "
+            "(*.example.org for subdomains). Default: localhost and IP addresses only.",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Comma-separated proxy addresses or networks (e.g. 127.0.0.1) whose X-Forwarded-For / "
+            "Forwarded headers name the real client. Default: none, the headers are ignored.",
+        ),
+    ] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+    log_format: Annotated[
+        str | None,
+        typer.Option("--log-format", help="text or json (one JSON object per line, with room and seat)."),
+    ] = None,
+    lease_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--lease-seconds",
+            min=1.0,
+            help="Several processes on PostgreSQL: how long a room's lease lasts unrenewed (default 10).",
+        ),
+    ] = None,
+    keep_games_days: Annotated[
+        float | None,
+        typer.Option(
+            "--keep-games-days",
+            min=0.0,
+            help="Days each finished round is kept for its replay and review (default 90; 0: forever).",
+        ),
+    ] = None,
 ) -> None:
     """Serve online rooms: create a room in the browser, share the code, play.
 

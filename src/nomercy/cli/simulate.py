@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -32,7 +32,16 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand
 
-from nomercy.cli.options import PRESET_HELP, load_rules
+from nomercy.cli.options import (
+    BotsOption,
+    PresetOption,
+    RayOption,
+    RuleOption,
+    RulesFileOption,
+    WorkersOption,
+    flag,
+    load_rules,
+)
 from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
 from nomercy.sim.backends import Backend, RunResult, execute, make_backend
@@ -42,6 +51,7 @@ from nomercy.sim.stats import rate
 
 __all__ = [
     "ENGINE_HELP",
+    "EngineOption",
     "OptionalRayCommand",
     "Tally",
     "game_seed",
@@ -243,6 +253,7 @@ ENGINE_HELP = (
     "what plays the games: python (default) or native (random and heuristic bots; "
     "pip install 'nomercy\\[fast]')"
 )
+EngineOption = Annotated[str, typer.Option("--engine", "-e", help=ENGINE_HELP)]
 
 
 def backend_for(workers: int | None, ray: str | None) -> Backend:
@@ -261,30 +272,23 @@ def backend_for(workers: int | None, ray: str | None) -> Backend:
 
 
 def simulate(
-    games: int = typer.Option(1000, "--games", "-n", min=0, help="number of games"),
-    players: int = typer.Option(4, "--players", "-p", min=2, help="players per game"),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole run"),
-    preset: str | None = typer.Option(None, help=PRESET_HELP),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
-    rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
-    bots: str = typer.Option(
-        "random", "--bots", "-b", help="bot per seat, comma-separated (one name: every seat)"
-    ),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", help="worker processes (default: every core)"
-    ),
-    ray: str | None = typer.Option(
-        None,
-        "--ray",
-        metavar="[ADDRESS]",
-        help="run on Ray: bare --ray starts a local Ray; or a cluster address",
-    ),
-    out: Path | None = typer.Option(
-        None, "--out", "-o", help="write one row per game: results.parquet or .csv"
-    ),
-    engine: str = typer.Option("python", "--engine", "-e", help=ENGINE_HELP),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="show the progress bar"),
-    chunk_size: int | None = typer.Option(None, "--chunk-size", min=1, hidden=True, help="games per task"),
+    games: Annotated[int, typer.Option("--games", "-n", min=0, help="number of games")] = 1000,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, help="players per game")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="seed of the whole run")] = 0,
+    preset: PresetOption = None,
+    rule: RuleOption = [],
+    rules_file: RulesFileOption = None,
+    bots: BotsOption = "random",
+    workers: WorkersOption = None,
+    ray: RayOption = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="write one row per game: results.parquet or .csv")
+    ] = None,
+    engine: EngineOption = "python",
+    progress: Annotated[bool, flag("--progress/--no-progress", help="show the progress bar")] = True,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", min=1, hidden=True, help="games per task")
+    ] = None,
 ) -> None:
     """Play seeded games between bots and summarise them (rows to --out for 'nomercy report').
 

@@ -4,43 +4,53 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from nomercy.cli.options import PRESET_HELP, load_rules
+from nomercy.cli.options import (
+    CoresOption,
+    JsonOption,
+    PresetOption,
+    RayOption,
+    RuleOption,
+    RulesFileOption,
+    flag,
+    load_rules,
+)
 from nomercy.cli.simulate import backend_for
 from nomercy.sim.backends import default_workers
 from nomercy.sim.tournament import TournamentResult, parse_bots, run_tournament
 
 
 def tournament(
-    bots: str = typer.Option(
-        "expert,heuristic,random,random",
-        "--bots",
-        "-b",
-        help="one bot per seat, comma-separated; name*K repeats, name:key=value sets an option "
-        "(e.g. expert:budget=300,heuristic*3); one name alone plays itself on every seat "
-        "(2 seats, or --players N)",
-    ),
-    games: int = typer.Option(2000, "--games", "-n", min=1, help="games (or matches with --match)"),
-    players: int | None = typer.Option(None, "--players", "-p", min=2, help="players (default: one per bot)"),
-    seed: int = typer.Option(0, "--seed", "-s", min=0, help="seed of the whole run"),
-    workers: int = typer.Option(0, "--workers", "-w", min=0, help="worker processes (0: one per core)"),
-    ray: str | None = typer.Option(
-        None,
-        "--ray",
-        metavar="[ADDRESS]",
-        help="run on Ray: bare --ray starts a local Ray; or a cluster address",
-    ),
-    match: bool = typer.Option(False, "--match", help="play full scored matches to the target score (E4)"),
-    as_json: bool = typer.Option(False, "--json", help="print machine-readable JSON"),
-    preset: str | None = typer.Option(None, help=PRESET_HELP),
-    rule: list[str] = typer.Option([], "--rule", "-r", help="house rule override name=value (repeatable)"),
-    rules_file: Path | None = typer.Option(None, "--rules", help="TOML file of house rules"),
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="one bot per seat, comma-separated; name*K repeats, name:key=value sets an option "
+            "(e.g. expert:budget=300,heuristic*3); one name alone plays itself on every seat "
+            "(2 seats, or --players N)",
+        ),
+    ] = "expert,heuristic,random,random",
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="games (or matches with --match)")
+    ] = 2000,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", min=2, help="players (default: one per bot)")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="seed of the whole run")] = 0,
+    workers: CoresOption = 0,
+    ray: RayOption = None,
+    match: Annotated[bool, flag("--match", help="play full scored matches to the target score (E4)")] = False,
+    as_json: JsonOption = False,
+    preset: PresetOption = None,
+    rule: RuleOption = [],
+    rules_file: RulesFileOption = None,
 ) -> None:
     """Play bots against each other with seat rotation; print win rates with 95% intervals."""
     rules = load_rules(preset, rule, rules_file)
