@@ -1,4 +1,5 @@
-"""No import circle anywhere in the package (DESIGN.md: imports run one way).
+"""No import circle anywhere in the package (docs/engine.md, "How the core is layered":
+imports run one way).
 
 The graph is read statically, with ``ast``, from every module under ``src/nomercy``, and
 counts every import a module makes: at the top, inside a function (a deferred import

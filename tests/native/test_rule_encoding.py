@@ -1,8 +1,8 @@
-"""Every house rule reaches the native engine or is declared not to (DESIGN.md: a second
-implementation, never a second truth): ``layout.ENCODED`` and ``layout.NOT_ENCODED``
-together name every ``Rules`` field, once, so a new house rule fails here until the
-native side says what it does with it; the differential (``test_differential.py``) then
-plays every value of every field."""
+"""Every house rule reaches the native engine or is declared not to (docs/engine.md, "The
+native engine": the Python engine stays the reference, the native one must match it):
+``layout.ENCODED`` and ``layout.NOT_ENCODED`` together name every ``Rules`` field, once,
+so a new house rule fails here until the native side says what it does with it; the
+differential (``test_differential.py``) then plays every value of every field."""
 
 from __future__ import annotations
 
