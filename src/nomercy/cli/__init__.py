@@ -10,7 +10,7 @@ from nomercy import __version__
 from nomercy.cli import accounts, db, rules_cmd, simulate
 from nomercy.cli.lab import compare, report
 from nomercy.cli.ladder import ladder
-from nomercy.cli.options import flag
+from nomercy.cli.options import Command, Group, flag
 from nomercy.cli.play import play
 from nomercy.cli.replay import replay_cmd
 from nomercy.cli.review import review_cmd
@@ -20,6 +20,7 @@ from nomercy.extras import MissingExtra
 
 app = typer.Typer(
     name="nomercy",
+    cls=Group,
     help="UNO Show 'em No Mercy: play, simulate and study the game. Unaffiliated with Mattel.",
     no_args_is_help=True,
     add_completion=False,
@@ -44,15 +45,15 @@ def _options(
 
 
 app.command("simulate", cls=simulate.OptionalRayCommand)(simulate.simulate)
-app.command("rules")(rules_cmd.rules)
+app.command("rules", cls=Command)(rules_cmd.rules)
 app.command("tournament", cls=simulate.OptionalRayCommand)(tournament)
-app.command("report")(report)
-app.command("ladder")(ladder)
+app.command("report", cls=Command)(report)
+app.command("ladder", cls=Command)(ladder)
 app.command("compare", cls=simulate.OptionalRayCommand)(compare)
-app.command("play")(play)
-app.command("replay")(replay_cmd)
-app.command("review")(review_cmd)
-app.command("serve")(serve)
+app.command("play", cls=Command)(play)
+app.command("replay", cls=Command)(replay_cmd)
+app.command("review", cls=Command)(review_cmd)
+app.command("serve", cls=Command)(serve)
 app.add_typer(db.app, name="db")
 app.add_typer(accounts.app, name="accounts")
 

@@ -11,9 +11,10 @@ from typing import Annotated, Any
 import typer
 
 from nomercy.cli.db import DatabaseUrlOption, _engine, _name
-from nomercy.cli.options import flag
+from nomercy.cli.options import Command, Group, flag
 
 app = typer.Typer(
+    cls=Group,
     help="The server's player accounts: list them, remove one and its personal data "
     "(its games stay, anonymised). See docs/accounts.md.",
     no_args_is_help=True,
@@ -41,7 +42,7 @@ def _day(seconds: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(seconds)) if seconds is not None else "never"
 
 
-@app.command("list")
+@app.command("list", cls=Command)
 def list_accounts(database_url: DatabaseUrlOption = None) -> None:
     """Every account, oldest first: name, created (UTC), passkeys, last sign-in, open sessions, games."""
     engine, store = _store(database_url)
@@ -62,7 +63,7 @@ def list_accounts(database_url: DatabaseUrlOption = None) -> None:
     typer.echo(f"{len(found)} account(s)")
 
 
-@app.command("remove")
+@app.command("remove", cls=Command)
 def remove(
     name: Annotated[
         str, typer.Argument(help="The account's name (as shown; letter case and look-alikes match).")

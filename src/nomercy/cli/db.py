@@ -11,7 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
+from nomercy.cli.options import Command, Group
+
 app = typer.Typer(
+    cls=Group,
     help="The server's database schema: see which revision it is at, upgrade it, downgrade it. "
     "Back the database up before an upgrade or a downgrade (docs/deploy.md, Upgrading).",
     no_args_is_help=True,
@@ -48,7 +51,7 @@ def _name(revision: str | None) -> str:
     return revision or "none (empty database)"
 
 
-@app.command("current")
+@app.command("current", cls=Command)
 def current(database_url: DatabaseUrlOption = None) -> None:
     """Print the database's schema revision and the newest this nomercy serves."""
     engine, schema = _engine(database_url)
@@ -63,7 +66,7 @@ def current(database_url: DatabaseUrlOption = None) -> None:
     typer.echo(f"database: {_name(found)}\nthis nomercy: {newest} ({note})")
 
 
-@app.command("upgrade")
+@app.command("upgrade", cls=Command)
 def upgrade(
     revision: Annotated[str, typer.Argument(help="Revision to reach (default: the newest).")] = "head",
     database_url: DatabaseUrlOption = None,
@@ -80,7 +83,7 @@ def upgrade(
     typer.echo(f"database: {_name(before)} -> {_name(after)}")
 
 
-@app.command("downgrade")
+@app.command("downgrade", cls=Command)
 def downgrade(
     revision: Annotated[
         str,
@@ -100,7 +103,7 @@ def downgrade(
     typer.echo(f"database: {_name(before)} -> {_name(after)}")
 
 
-@app.command("prune-games")
+@app.command("prune-games", cls=Command)
 def prune_games(
     days: Annotated[
         float | None,

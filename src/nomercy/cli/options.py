@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from nomercy.errors import InvalidRules
 from nomercy.rules import PRESETS, Rules
@@ -29,6 +30,28 @@ def flag(*decls: str, **kwargs: Any) -> Any:
     metavar says there is nothing to write after it.
     """
     return typer.Option(*decls, metavar="", **kwargs)
+
+
+class _HelpFlag:
+    """``--help`` declared like our own flags: with an empty metavar, so no ``<bool>``.
+
+    Typer makes the help option itself, the first time a command asks for it; this sets
+    its metavar then, the declaration a flag of ours gets from :func:`flag`.
+    """
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class Command(_HelpFlag, TyperCommand):
+    """Every ``nomercy`` command's class (``app.command(name, cls=Command)``)."""
+
+
+class Group(_HelpFlag, TyperGroup):
+    """The class of ``nomercy`` and its command groups (``typer.Typer(cls=Group)``)."""
 
 
 #: The rules of a run: a preset, then a TOML file, then overrides (:func:`load_rules`).

@@ -30,10 +30,10 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperCommand
 
 from nomercy.cli.options import (
     BotsOption,
+    Command,
     PresetOption,
     RayOption,
     RuleOption,
@@ -63,7 +63,7 @@ __all__ = [
 RAY_LOCAL = "local"
 
 
-class OptionalRayCommand(TyperCommand):
+class OptionalRayCommand(Command):
     """Lets ``--ray`` stand alone (a local Ray) or take an address: ``--ray [ADDRESS]``.
 
     Click options take a value or none, never an optional one; a bare ``--ray`` (last, or
