@@ -66,8 +66,12 @@ RAY_LOCAL = "local"
 class OptionalRayCommand(Command):
     """Lets ``--ray`` stand alone (a local Ray) or take an address: ``--ray [ADDRESS]``.
 
-    Click options take a value or none, never an optional one; a bare ``--ray`` (last, or
-    followed by another option) is read as ``--ray local`` before parsing.
+    A bare ``--ray`` (last, or followed by another option) is read as ``--ray local``
+    before parsing. This is the one place the command line rewrites its arguments, and it
+    has to be here: Typer has no option with an optional value. Click's way
+    (``is_flag=False, flag_value=...``) is deprecated in Typer and ignored, and the parser
+    Typer ships takes exactly one value after such an option; a callback or a parameter
+    type only sees the value the parser already took (``-n`` of ``--ray -n 5``).
     """
 
     # ctx is click's Context: typer 0.2x vendors click under a private module
