@@ -114,10 +114,26 @@ def docs_table() -> Seen:
 
 
 def native_declarations() -> Seen:
+    """The fields the native engine encodes or says why it need not, and for an encoded
+    choice field the choices its encoder takes (a new choice must be given a code)."""
     pytest.importorskip("numpy")
     from nomercy.native import layout
 
-    return {name: {} for name in (*layout.ENCODED, *layout.NOT_ENCODED)}
+    choices = {f.name: f.choices for f in Rules.fields() if f.choices is not None}
+    seen: Seen = {name: {} for name in layout.NOT_ENCODED}
+    for name, (_, code) in layout.ENCODED.items():
+        seen[name] = {}
+        if name in choices:
+            seen[name]["choices"] = frozenset(c for c in choices[name] if _encodes(code, c))
+    return seen
+
+
+def _encodes(code: Callable[[Any], int], value: object) -> bool:
+    try:
+        code(value)
+    except ValueError:
+        return False
+    return True
 
 
 def differential_variants() -> Seen:
@@ -177,7 +193,11 @@ FACES: dict[str, tuple[Callable[[], Seen], Callable[[RuleField], bool], Callable
             }
         },
     ),
-    "native layout": (native_declarations, lambda f: True, lambda f: {f.name: {}}),
+    "native layout": (
+        native_declarations,
+        lambda f: True,
+        lambda f: {f.name: {"choices": frozenset(f.choices)} if f.choices else {}},
+    ),
     "differential": (differential_variants, lambda f: True, lambda f: {f.name: {}}),
     "catalog en": (
         lambda: catalog_words("en"),
@@ -229,6 +249,20 @@ def test_a_field_no_face_has_heard_of_fails_every_face() -> None:
         assert f"{face} knows stacking, which is no house rule" in disagreements(
             face, [f for f in fields if f.name != "stacking"], seen
         ), face
+
+
+def test_a_new_choice_fails_each_face_that_lists_choices_of_its_own() -> None:
+    """S3: a choice added to ``first_card`` needs its row in the docs, its words and its
+    native code (the server and the form take the choices from ``Rules.fields()``)."""
+    fields = [
+        dataclasses.replace(f, choices=(*f.choices, "shuffle_back"))
+        if f.name == "first_card" and f.choices
+        else f
+        for f in Rules.fields()
+    ]
+    for face in ("docs/rules.md", "native layout", "catalog en", "catalog nb"):
+        problems = disagreements(face, fields)
+        assert [p for p in problems if p.startswith(f"{face}: first_card.choices")] == problems != [], face
 
 
 def test_the_metadata_is_whole() -> None:
