@@ -43,7 +43,8 @@ def families() -> set[str]:
     """Keys built from data at run time."""
     keys = {f"color.{c}" for c in "RYGB"} | {f"color_button.{c}" for c in "RYGB"}
     keys |= {
-        f"face.{f}" for f in ("S", "R", "+2", "+4", "DA", "SE", "WR+4", "W+6", "W+10", "WCR", "W", "W+4")
+        f"face.{f}"
+        for f in ("S", "R", "+2", "+4", "DA", "SE", "WR+4", "W+6", "W+10", "WCR", "W", "W+4", "WSH")
     }
     # Every house rule's words (Rules.fields(): its catalog key, its choices, its group).
     keys |= {f"{f.key}.{what}" for f in Rules.fields() for what in ("label", "help")}
@@ -52,7 +53,14 @@ def families() -> set[str]:
     # Only the package's own bots have catalog names; a plugin bot (the tests register some)
     # is shown under its own name.
     keys |= {f"bot.{b}" for b in bots.available() if type(bots.make(b)).__module__.startswith("nomercy.")}
-    keys |= {f"preset.{p}.{what}" for p in ("no_mercy", "classic", "rlcard") for what in ("name", "text")}
+    keys |= {  # the terminal's seat names and lines about its bots
+        f"term.bot_{what}.{b}"
+        for b in bots.available()
+        if type(bots.make(b)).__module__.startswith("nomercy.")
+        for what in ("name", "about")
+    }
+    presets = ("no_mercy", "classic", "classic_112", "rlcard")
+    keys |= {f"preset.{p}.{what}" for p in presets for what in ("name", "text")}
     keys |= {f"reaction.{r}" for r in ("gg", "wow", "ouch", "haha", "hurry", "oops")}
     pytest.importorskip("pydantic")
     from nomercy.server.protocol import REACTIONS, ErrorCode

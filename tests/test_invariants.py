@@ -30,7 +30,7 @@ from nomercy.testing import (
 )
 
 PLAYERS = (2, 3, 4, 5, 6)
-PRESETS = ("no_mercy", "classic")
+PRESETS = ("no_mercy", "classic", "classic_112")
 #: Every mix that is not a preset: each keeps every invariant too.
 MIXES = sorted(name for name in RULE_MIXES if name not in PRESETS)
 

@@ -15,6 +15,7 @@ from typing import ClassVar, Final
 from nomercy.errors import InvalidCard, InvalidRules
 
 __all__ = [
+    "CLASSIC_112_DECK",
     "CLASSIC_DECK",
     "NO_MERCY_DECK",
     "Card",
@@ -76,6 +77,7 @@ class Face(IntEnum):
     WILD_COLOR_ROULETTE = 19
     WILD = 20  # classic preset only
     WILD_DRAW_4 = 21  # classic preset only
+    WILD_SHUFFLE_HANDS = 22  # classic_112 preset only (W7)
 
     @property
     def is_number(self) -> bool:
@@ -109,6 +111,7 @@ _FACE_CODES: dict[Face, str] = {
     Face.WILD_COLOR_ROULETTE: "WCR",
     Face.WILD: "W",
     Face.WILD_DRAW_4: "W+4",
+    Face.WILD_SHUFFLE_HANDS: "WSH",
 }
 _FACE_TITLES: dict[Face, str] = {
     **{Face(n): str(n) for n in range(10)},
@@ -124,6 +127,7 @@ _FACE_TITLES: dict[Face, str] = {
     Face.WILD_COLOR_ROULETTE: "Wild Color Roulette",
     Face.WILD: "Wild",
     Face.WILD_DRAW_4: "Wild Draw 4",
+    Face.WILD_SHUFFLE_HANDS: "Wild Shuffle Hands",
 }
 # C5: the Draw cards and their values.
 _DRAW_VALUES: dict[Face, int] = {
@@ -198,7 +202,7 @@ class Card:
         if card is None:
             raise InvalidCard(
                 f"{text!r} is not a card: write a color letter R/Y/G/B and a face "
-                "(0-9, S, R, +2, +4, DA, SE), or a wild code (WR+4, W+6, W+10, WCR)"
+                "(0-9, S, R, +2, +4, DA, SE), or a wild code (WR+4, W+6, W+10, WCR, W, W+4, WSH)"
             )
         return card
 
@@ -262,6 +266,10 @@ def _build_cards() -> tuple[Card, ...]:
 #: functions are then built-in functions, not Python ones.
 COMPILED: Final = not isinstance(_build_cards, FunctionType)
 Card.ALL = _build_cards()
+#: The card kinds that the fixed-size twins were built for (the RL tables, the native
+#: engine, the shipped network): every kind before the Wild Shuffle Hands (W7). They
+#: refuse a deck that holds a later kind, so that existing shapes never change.
+BASE_KINDS: Final = Card(None, Face.WILD_SHUFFLE_HANDS).index
 
 #: A deck composition: card code -> number of copies.
 DeckSpec = tuple[tuple[str, int], ...]
@@ -279,11 +287,20 @@ NO_MERCY_DECK: DeckSpec = (
     ("W+10", 4),
     ("WCR", 8),
 )
-#: Section 13: the classic 108-card deck.
+_CLASSIC_COLORED: Final = {"0": 1, **{str(n): 2 for n in range(1, 10)}, "S": 2, "R": 2, "+2": 2}
+#: Section 13: the classic 108-card deck, the older edition (preset ``classic``).
 CLASSIC_DECK: DeckSpec = (
-    *_per_color({"0": 1, **{str(n): 2 for n in range(1, 10)}, "S": 2, "R": 2, "+2": 2}),
+    *_per_color(_CLASSIC_COLORED),
     ("W", 4),
     ("W+4", 4),
+)
+#: C3, W7, W8: today's 112-card classic deck (preset ``classic_112``): the 108 cards, one
+#: Wild Shuffle Hands and three blank wilds, which play as plain Wilds (W8), so 7 ``W``.
+CLASSIC_112_DECK: DeckSpec = (
+    *_per_color(_CLASSIC_COLORED),
+    ("W", 7),
+    ("W+4", 4),
+    ("WSH", 1),
 )
 
 
@@ -295,14 +312,21 @@ MAX_DECK_SIZE = 1000
 def normalize_deck(spec: object) -> DeckSpec:
     """Validate a deck composition (C3 custom decks) and return it in canonical form.
 
-    Accepts ``"no_mercy"``, ``"classic"``, a mapping or pairs of card code -> count.
+    Accepts ``"no_mercy"``, ``"classic"``, ``"classic_112"``, a mapping or pairs of card code -> count.
     """
     if isinstance(spec, str):
-        named = {"no_mercy": NO_MERCY_DECK, "nomercy": NO_MERCY_DECK, "classic": CLASSIC_DECK}
+        named = {
+            "no_mercy": NO_MERCY_DECK,
+            "nomercy": NO_MERCY_DECK,
+            "classic": CLASSIC_DECK,
+            "classic_112": CLASSIC_112_DECK,
+        }
         key = spec.strip().lower().replace("-", "_")
         if key not in named:
             raise InvalidRules(
-                "deck", f"unknown deck {spec!r}: use 'no_mercy', 'classic' or a mapping of card code to count"
+                "deck",
+                f"unknown deck {spec!r}: use 'no_mercy', 'classic', 'classic_112' or a mapping of "
+                "card code to count",
             )
         return named[key]
     items: Iterable[object]

@@ -329,6 +329,8 @@ def _reason(view: PlayerView, card: Card, deciding: bool) -> Line:
     if decision is Decision.ROULETTE:
         return Line.of("reason.roulette_first", rule="W4")
     if decision is Decision.CHOOSE_COLOR:
+        if _after_shuffle(view):
+            return Line.of("reason.shuffle_color_first", rule="W7")
         return Line.of("reason.first_color", rule="S3")
     if card.face is Face.WILD_DRAW_4 and rules.wild_draw4_restricted:
         return Line.of("reason.wd4_restricted", rule="W5")
@@ -338,6 +340,12 @@ def _reason(view: PlayerView, card: Card, deciding: bool) -> Line:
             "reason.no_match_wild", rule="T1", card=card.code, top=top.code, color=_letter(view.color)
         )
     return Line.of("reason.no_match", rule="T1", card=card.code, top=top.code)
+
+
+def _after_shuffle(view: PlayerView) -> bool:
+    """W7: the color to name is a Wild Shuffle Hands' (after its deal), not a first card's
+    (S3, named while no color is in play yet)."""
+    return view.top.face is Face.WILD_SHUFFLE_HANDS and view.color is not None
 
 
 def _letter(color: Color | None) -> str | None:
@@ -379,7 +387,7 @@ def _prompt(view: PlayerView, choices: tuple[Choice, ...], deciding: bool) -> Li
     if decision is Decision.ROULETTE:
         return Line.of("prompt.roulette")
     if decision is Decision.CHOOSE_COLOR:
-        return Line.of("prompt.first_color")
+        return Line.of("prompt.shuffle_color" if _after_shuffle(view) else "prompt.first_color")
     if decision is Decision.PLAY_DRAWN:
         drawn = view.drawn.code if view.drawn is not None else None
         return Line.of("prompt.play_drawn_or_keep" if "pass" in kinds else "prompt.play_drawn", card=drawn)

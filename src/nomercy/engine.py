@@ -43,6 +43,7 @@ from nomercy.events import (
     Drew,
     Event,
     HandsPassed,
+    HandsShuffled,
     HandsSwapped,
     KnockedOut,
     Passed,
@@ -106,6 +107,7 @@ _DISCARD_ALL: Final = Face.DISCARD_ALL
 _WRD4: Final = Face.WILD_REVERSE_DRAW_4
 _ROULETTE_FACE: Final = Face.WILD_COLOR_ROULETTE
 _WD4: Final = Face.WILD_DRAW_4
+_SHUFFLE_HANDS: Final = Face.WILD_SHUFFLE_HANDS
 #: E3: the points a knock-out is worth to the round's winner (or its knocker).
 KNOCKOUT_POINTS: Final = 250
 
@@ -257,16 +259,23 @@ class GameState(StateData):
         if isinstance(action, ChooseColor):
             if decision is not _CHOOSE_COLOR and decision is not _ROULETTE:
                 raise IllegalAction(_not_now(s, "name a color"))
-            s.uno_open = ()
+            # W7: a Wild Shuffle Hands' player names the color after the deal, still on
+            # their turn, so a catch window the deal opened stays open (U3).
+            shuffled = decision is _CHOOSE_COLOR and _named_after_shuffle(s)
+            if not shuffled:
+                s.uno_open = ()
             s.step += 1
             color = action.color
             if decision is _ROULETTE:
                 _roulette(s, seat, color, events)
             else:
                 s.color = color
-                events.append(ColorNamed(seat, color))
+                events.append(ColorNamed(seat, color, shuffled))
                 s.decision = _PLAY
-                _effect(s, s.dealer, s.discard[-1], events)
+                if shuffled:
+                    _advance(s, next_seat(s, seat))
+                else:  # S3: the first card's color, then its effect
+                    _effect(s, s.dealer, s.discard[-1], events)
             return events
         raise IllegalAction(f"unknown action {action!r}")
 
@@ -442,6 +451,12 @@ def playable(s: StateData, card: Card, hand: list[Card]) -> bool:
     return card.color is s.color or card.face is s.discard[-1].face
 
 
+def _named_after_shuffle(s: StateData) -> bool:
+    """W7: whether the color to be named is a Wild Shuffle Hands' played in the round (its
+    player names it after the deal), not a first card's (S3, no color in play yet)."""
+    return s.discard[-1].face is _SHUFFLE_HANDS and s.color is not None
+
+
 def _stackable(s: StateData, card: Card) -> bool:
     """K2-K5: may ``card`` be stacked on the pending total?"""
     value = card.draw_value
@@ -465,6 +480,9 @@ def _size_after(s: StateData, seat: int, card: Card, target: int | None) -> int:
     if face is _DISCARD_ALL:
         assert card.color is not None
         return left - sum(map(OF_COLOR[card.color].__contains__, hand)) + 1  # counted in C
+    if face is _SHUFFLE_HANDS:  # W7: dealt last of the active seats, so the fewest
+        held = sum(len(h) for x, h in enumerate(s.hands) if s.active[x]) - 1
+        return held // s.active_count
     if s.rules.seven_zero:
         if face is _SEVEN and target is not None:
             return len(s.hands[target])
@@ -560,7 +578,7 @@ def _variants(s: StateData, seat: int, card: Card) -> list[Action]:
     plain = PLAIN_PLAYS[card.index]
     if rules.uno_calls:
         face = card.face
-        if face is _DISCARD_ALL or (face is _ZERO and rules.seven_zero):
+        if face is _DISCARD_ALL or face is _SHUFFLE_HANDS or (face is _ZERO and rules.seven_zero):
             needs_call = _size_after(s, seat, card, None) == 1
         else:
             needs_call = hand_size == 2
@@ -583,6 +601,8 @@ def _not_now(s: GameState, what: str) -> str:
     if decision is _CHALLENGE:
         return "you face a Wild Draw 4: challenge it or take the 4 (W6)"
     if decision is _CHOOSE_COLOR:
+        if _named_after_shuffle(s):
+            return "name the color for your Wild Shuffle Hands first (W7)"
         return "name the color of the first card first (S3)"
     return f"you cannot {what} now: play a card or draw (T1, T2)"
 
@@ -618,10 +638,14 @@ def _check_play(s: GameState, seat: int, play: Play) -> None:
             )
     else:
         raise IllegalAction(_not_now(s, "play a card"))
-    if card.is_wild and card.face is not _ROULETTE_FACE:
+    if card.is_wild and card.face is not _ROULETTE_FACE and card.face is not _SHUFFLE_HANDS:
         if play.color is None:
             raise IllegalAction(f"name a color for the {card.title} (T5): e.g. 'play {card} R'")
     elif play.color is not None:
+        if card.face is _SHUFFLE_HANDS:
+            raise IllegalAction(
+                f"the Wild Shuffle Hands' color is named after the deal: 'play {card}', then 'color R' (W7)"
+            )
         if card.face is _ROULETTE_FACE:
             raise IllegalAction("the Wild Color Roulette's color is named by its victim, not its player (W4)")
         raise IllegalAction(f"only a wild card names a color; a {card.title} keeps its own (T5)")
@@ -685,8 +709,10 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
     if not hand:  # E1 (N4: a last 7 or 0 moves no hands)
         _went_out(s, seat, card, events)
         return
-    handed: list[int] = []  # seats handed another hand (N1, N2)
-    if rules.seven_zero:
+    handed: list[int] = []  # seats handed another hand (N1, N2, W7)
+    if face is _SHUFFLE_HANDS:
+        handed = _shuffle_hands(s, seat, events)
+    elif rules.seven_zero:
         if face is _SEVEN:  # N1
             target = play.target
             assert target is not None
@@ -715,8 +741,41 @@ def _play(s: GameState, seat: int, play: Play, events: list[Event]) -> None:
         nxt = (seat + s.direction) % s.players  # next_seat(s, seat), inline: most plays
         s.current = nxt if s.active[nxt] else next_seat(s, nxt)
         s.decision = _PLAY
+    elif face is _SHUFFLE_HANDS:  # W7: its player names the color now, after the deal
+        s.current = seat
+        s.decision = _CHOOSE_COLOR
     else:
         _effect(s, seat, card, events)
+
+
+def _shuffle_hands(s: GameState, seat: int, events: list[Event]) -> list[int]:
+    """W7: gather every active hand, shuffle them with the round's next shuffle (like a
+    reshuffle, T4, so a replay deals the same), deal them out one card at a time from the
+    next seat round to ``seat``. Returns the seats dealt to besides ``seat``."""
+    order = []  # the deal's order: the next seat in the direction of play first
+    nxt = next_seat(s, seat)
+    while nxt != seat:
+        order.append(nxt)
+        nxt = next_seat(s, nxt)
+    order.append(seat)
+    gathered: list[Card] = []
+    for x in range(s.players):
+        if s.active[x]:
+            gathered.extend(s.hands[x])
+    s.shuffles += 1
+    shuffle(shuffle_rng(s.seed, s.shuffles), gathered)
+    gathered.reverse()  # dealt from the top, the pile's last card
+    k = len(order)
+    for i, x in enumerate(order):
+        s.hands[x] = gathered[i::k]
+    events.append(
+        HandsShuffled(
+            seat,
+            tuple(len(h) for h in s.hands),
+            tuple(tuple(h) if s.active[x] else None for x, h in enumerate(s.hands)),
+        )
+    )
+    return order[:-1]
 
 
 def _effect(s: GameState, seat: int, card: Card, events: list[Event]) -> None:

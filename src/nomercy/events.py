@@ -28,6 +28,7 @@ __all__ = [
     "Event",
     "EventBase",
     "HandsPassed",
+    "HandsShuffled",
     "HandsSwapped",
     "KnockedOut",
     "OutcomeReason",
@@ -166,12 +167,24 @@ class Reshuffled(EventBase):
 
 @dataclass(slots=True)
 class ColorNamed(EventBase):
+    """A color named: a Roulette's by its victim (W4), a first wild's (S3), or a Wild
+    Shuffle Hands' by its player after the deal (W7, ``after_deal``)."""
+
     type: ClassVar[str] = "color_named"
     seat: int
     color: Color
+    after_deal: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        out = EventBase.to_dict(self)
+        if not self.after_deal:  # written only where true: older logs stay as they were
+            del out["after_deal"]
+        return out
 
     def describe(self) -> str:
-        return f"P{self.seat} named {self.color.name.lower()}"
+        return f"P{self.seat} named {self.color.name.lower()}" + (
+            " after the deal" if self.after_deal else ""
+        )
 
 
 @dataclass(slots=True)
@@ -221,6 +234,22 @@ class HandsPassed(EventBase):
 
     def describe(self) -> str:
         return "every hand passed " + ("clockwise" if self.direction == 1 else "counter-clockwise")
+
+
+@dataclass(slots=True)
+class HandsShuffled(EventBase):
+    """W7: ``seat``'s Wild Shuffle Hands gathered, shuffled and dealt out every active
+    hand. ``counts`` is public; ``hands`` holds the new hands by seat, and :func:`redact`
+    leaves each seat only its own (None for the rest)."""
+
+    type: ClassVar[str] = "hands_shuffled"
+    seat: int
+    counts: tuple[int, ...]
+    hands: tuple[tuple[Card, ...] | None, ...]
+
+    def describe(self) -> str:
+        sizes = " ".join(f"P{x}:{n}" for x, n in enumerate(self.counts))
+        return f"P{self.seat} shuffled every hand and dealt them out again ({sizes})"
 
 
 @dataclass(slots=True)
@@ -298,6 +327,7 @@ Event: TypeAlias = (
     | StackGrew
     | HandsSwapped
     | HandsPassed
+    | HandsShuffled
     | KnockedOut
     | UnoCalled
     | Challenged
@@ -317,5 +347,7 @@ def redact(events: list[Event], seat: int | None) -> list[Event]:
             and event.cards is not None
         ):
             event = replace(event, cards=None)
+        elif isinstance(event, HandsShuffled):  # W7: only a seat's own new hand reaches it
+            event = replace(event, hands=tuple(h if x == seat else None for x, h in enumerate(event.hands)))
         out.append(event)
     return out

@@ -20,6 +20,7 @@ from nomercy.events import (
     Drew,
     Event,
     HandsPassed,
+    HandsShuffled,
     HandsSwapped,
     KnockedOut,
     Passed,
@@ -85,6 +86,8 @@ def _line(events: Sequence[Event], i: int) -> Line | None:
     if isinstance(e, ColorNamed):
         roulette = any(isinstance(n, Drew) and n.reason == "roulette" for n in events[i + 1 :])
         key = "event.color_named" if roulette else "event.first_color"
+        if e.after_deal:  # W7
+            key = "event.shuffle_color"
         return Line.of(key, seat=e.seat, color=e.color.letter)
     if isinstance(e, Skipped):
         single = e.seats[0] if len(e.seats) == 1 else None
@@ -95,6 +98,8 @@ def _line(events: Sequence[Event], i: int) -> Line | None:
         return Line.of("event.stack", seat=e.seat, total=e.total)
     if isinstance(e, HandsSwapped):
         return Line.of("event.hands_swapped", seat=e.seat, target=e.target)
+    if isinstance(e, HandsShuffled):
+        return Line.of("event.hands_shuffled", seat=e.seat)
     if isinstance(e, HandsPassed):
         return Line.of("event.hands_passed_cw" if e.direction == 1 else "event.hands_passed_ccw")
     if isinstance(e, KnockedOut):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from nomercy.cards import CLASSIC_DECK, NO_MERCY_DECK, DeckSpec, normalize_deck
+from nomercy.cards import CLASSIC_112_DECK, CLASSIC_DECK, NO_MERCY_DECK, DeckSpec, normalize_deck
 from nomercy.errors import InvalidRules
 
 __all__ = ["GROUPS", "PRESETS", "RuleField", "Rules"]
@@ -329,7 +329,11 @@ def _parse_value(name: str, type_name: str, raw: str) -> Any:
     return raw
 
 
-_DECK_NAMES: dict[DeckSpec, str] = {NO_MERCY_DECK: "no_mercy", CLASSIC_DECK: "classic"}
+_DECK_NAMES: dict[DeckSpec, str] = {
+    NO_MERCY_DECK: "no_mercy",
+    CLASSIC_DECK: "classic",
+    CLASSIC_112_DECK: "classic_112",
+}
 
 #: Named presets (docs/rules.md, Presets).
 PRESETS: dict[str, Rules] = {
@@ -338,6 +342,21 @@ PRESETS: dict[str, Rules] = {
     # the Wild Draw 4 challenge; a last Draw card still counts; first-card effects.
     "classic": Rules(
         deck=CLASSIC_DECK,
+        first_card="official",
+        draw_rule="one",
+        must_play_drawn=False,
+        draw_when_playable=True,
+        stacking=False,
+        seven_zero=False,
+        mercy_limit=None,
+        last_card_draw="apply",
+        wild_draw4_challenge=True,
+        target_score=500,
+    ),
+    # Today's edition of classic UNO: the same rules with the 112-card deck, whose Wild
+    # Shuffle Hands (W7) and blank wilds (W8) the 108-card ``classic`` edition lacks.
+    "classic_112": Rules(
+        deck=CLASSIC_112_DECK,
         first_card="official",
         draw_rule="one",
         must_play_drawn=False,
@@ -374,4 +393,8 @@ _ALIASES = {
     "standard": "classic",
     "original": "classic",
     "uno": "classic",
+    "classic_108": "classic",
+    "classic112": "classic_112",
+    "classic2018": "classic_112",
+    "classic_2018": "classic_112",
 }

@@ -34,7 +34,9 @@ PLAIN_PLAYS: Final[list[tuple[Play, ...]]] = []
 #: ... the same plays calling Uno (U1) ...
 UNO_PLAYS: Final[list[tuple[Play, ...]]] = []
 for _card in Card.ALL:
-    if _card.is_wild and _card.face is not Face.WILD_COLOR_ROULETTE:
+    # Wilds name their color with the play (T5), but for the Roulette (W4) and the Wild
+    # Shuffle Hands, whose player names it after the deal (W7).
+    if _card.is_wild and _card.face not in (Face.WILD_COLOR_ROULETTE, Face.WILD_SHUFFLE_HANDS):
         PLAIN_PLAYS.append(tuple(Play(_card, c) for c in Color))
         UNO_PLAYS.append(tuple(Play(_card, c, None, True) for c in Color))
     else:
@@ -77,9 +79,13 @@ def match_set(color: Color | None, face: Face) -> frozenset[Card]:
     return _MATCH_SETS[(color, face)]
 
 
-#: Per card index: plays that depend on more than the card (Sevens: targets; Zeros and
-#: Discard All: how many cards they leave; the Wild Draw 4: its restriction).
-SPECIAL: Final = [c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4) for c in Card.ALL]
+#: Per card index: plays that depend on more than the card (Sevens: targets; Zeros,
+#: Discard All and the Wild Shuffle Hands: how many cards they leave; the Wild Draw 4: its
+#: restriction).
+SPECIAL: Final = [
+    c.face in (Face.SEVEN, Face.ZERO, Face.DISCARD_ALL, Face.WILD_DRAW_4, Face.WILD_SHUFFLE_HANDS)
+    for c in Card.ALL
+]
 #: The same as a set, for one C-level isdisjoint() test of a hand's matching cards ...
 SPECIAL_SEVEN_ZERO: Final = frozenset(c for c in Card.ALL if SPECIAL[c.index])
 #: ... and without N1-N2 (seven_zero off), where Sevens and Zeros are plain cards.

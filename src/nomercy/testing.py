@@ -81,6 +81,7 @@ MAX_STEPS: Final = 5000
 RULE_MIXES: Final[dict[str, Rules]] = {
     "no_mercy": Rules(),
     "classic": Rules.preset("classic"),
+    "classic_112": Rules.preset("classic_112"),
     # Invariant tests: nearly every no_mercy house rule off its default at once.
     "no_mercy_mixed": Rules(
         stack_color="match",

@@ -69,6 +69,7 @@ from nomercy.bots import Bot, register
 from nomercy.bots.heuristic import best_action, react, score_actions, table_from_state, table_from_view
 from nomercy.bots.inference import Deal, HandInference
 from nomercy.bots.memory import CardMemory
+from nomercy.cards import BASE_KINDS, Card
 from nomercy.engine import GameState
 from nomercy.events import Event
 from nomercy.views import PlayerView, determinize
@@ -373,6 +374,10 @@ class ExpertBot(Bot):
                     raise ValueError(
                         f"native playouts seat at most {MAX_PLAYERS} players, not {view.players}"
                     )
+                return None
+            if any(Card.parse(code).index >= BASE_KINDS for code, _ in view.rules.deck):
+                if self._required:  # W7: the native engine does not play the Wild Shuffle Hands
+                    raise ValueError("native playouts do not play the 112-card deck's Wild Shuffle Hands")
                 return None
             mine = theirs = None
             if self.policy != "heuristic":

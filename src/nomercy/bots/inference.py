@@ -45,6 +45,7 @@ from nomercy.events import (
     Drew,
     Event,
     HandsPassed,
+    HandsShuffled,
     HandsSwapped,
     KnockedOut,
     Passed,
@@ -204,6 +205,11 @@ class HandInference(CardMemory):
             self._swapped(event.seat, event.target)
         elif isinstance(event, HandsPassed):
             self._passed(event.direction)
+        elif isinstance(event, HandsShuffled):  # W7: every other hand is a fresh random deal
+            for seat, count in enumerate(event.counts):
+                fresh = seat != me and count > 0
+                self.groups[seat] = [[count, ALL_CARDS]] if fresh else []
+            self._must_play.clear()
         elif isinstance(event, KnockedOut):
             self.groups[event.seat] = []
             self._must_play.pop(event.seat, None)
@@ -215,7 +221,7 @@ class HandInference(CardMemory):
         seat = getattr(event, "seat", None)
         if isinstance(event, Played) and event.card.is_wild and event.color is not None:
             self.named[event.seat] = event.color
-        elif isinstance(event, (HandsSwapped, HandsPassed, Started, RoundOver)):
+        elif isinstance(event, (HandsSwapped, HandsPassed, HandsShuffled, Started, RoundOver)):
             self.named.clear()
         elif isinstance(event, (Played, DiscardedAll, Drew, KnockedOut)) and seat is not None:
             self.named.pop(seat, None)

@@ -28,6 +28,7 @@ from nomercy.bots import Bot, register
 from nomercy.bots.expert import ExpertBot
 from nomercy.bots.heuristic import score_actions, table_from_view
 from nomercy.events import Event
+from nomercy.rules import Rules
 from nomercy.views import PlayerView
 
 if TYPE_CHECKING:
@@ -150,12 +151,16 @@ class LearnedBot(Bot):
             self.policy = load_policy(weights)
         encoding = _encoding()
         self._encoding = encoding
+        self._rules: Rules | None = None
         xp = _numpy()
         self._obs = xp.zeros((1, encoding.OBS_SIZE), xp.float32)
         self._mask = xp.zeros((1, encoding.NUM_ACTIONS), xp.int8)
 
     def choose(self, view: PlayerView) -> Action:
         enc = self._encoding
+        if view.rules is not self._rules:  # the network has no input for a W7 card
+            enc.check_deck(view.rules)
+            self._rules = view.rules
         enc.observe(view, self._obs[0])
         enc.legal_mask(view, self._mask[0])
         index = int(self.policy(self._obs, self._mask)[0])

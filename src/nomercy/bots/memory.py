@@ -24,6 +24,7 @@ from nomercy.events import (
     Drew,
     Event,
     HandsPassed,
+    HandsShuffled,
     HandsSwapped,
     KnockedOut,
     Passed,
@@ -94,6 +95,12 @@ class CardMemory:
                     self._swap(seat, target)
                 case HandsPassed(direction=direction):
                     self._pass(direction)
+                case HandsShuffled(hands=hands):  # W7: every hand is a fresh deal
+                    for known in self.known:
+                        known.clear()
+                    mine = hands[me] if me < len(hands) else None
+                    if mine is not None:
+                        self.mine = Counter(mine)
                 case KnockedOut(seat=seat):
                     self.known[seat].clear()
                     if self.active:

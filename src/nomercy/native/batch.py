@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.actions import Action
-from nomercy.cards import deck_cards
+from nomercy.cards import Card, deck_cards
 from nomercy.engine import GameState
 from nomercy.errors import IllegalAction, InvalidRules
 from nomercy.native import kernels as K
@@ -40,6 +40,13 @@ class Batch:
             raise InvalidRules(
                 "players",
                 f"{players!r} players: a native table seats 2 to {min(L.MAX_PLAYERS, rules.max_players)}",
+            )
+        beyond = [code for code, _ in rules.deck if Card.parse(code).index >= L.NUM_CARDS]
+        if beyond:
+            raise InvalidRules(
+                "deck",
+                f"the native engine does not play {', '.join(beyond)} (the 112-card deck's Wild "
+                "Shuffle Hands, W7): play this deck on the Python engine",
             )
         deck = np.array([c.index for c in deck_cards(rules.deck)], np.int32)
         if players * rules.hand_size + 1 > len(deck):

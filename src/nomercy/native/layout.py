@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.actions import Catch, ChooseColor, Play
-from nomercy.cards import Card, Face
+from nomercy.cards import BASE_KINDS, Card, Face
 from nomercy.native.slots import *  # noqa: F403 - the offsets, rule slots and action table
 from nomercy.native.slots import (
     ACTIONS,
@@ -48,13 +48,16 @@ def encode_rules(rules: Rules) -> npt.NDArray[np.int64]:
 
 
 # -- cards --------------------------------------------------------------------------------------
-NUM_CARDS: Final = len(Card.ALL)
-C_COLOR: Final = np.array([-1 if c.color is None else int(c.color) for c in Card.ALL], np.int64)
-C_FACE: Final = np.array([int(c.face) for c in Card.ALL], np.int64)
-C_DRAW: Final = np.array([c.draw_value for c in Card.ALL], np.int64)
-C_POINTS: Final = np.array([c.points for c in Card.ALL], np.int64)
-C_WILD: Final = np.array([c.is_wild for c in Card.ALL], np.bool_)
-C_NUMBER: Final = np.array([c.is_number for c in Card.ALL], np.bool_)
+#: The card kinds the kernels know (``BASE_KINDS``): a deck holding a later one (the Wild
+#: Shuffle Hands, W7) is refused by ``Batch`` and plays on the Python engine.
+NUM_CARDS: Final = BASE_KINDS
+_KINDS_KNOWN: Final = Card.ALL[:NUM_CARDS]
+C_COLOR: Final = np.array([-1 if c.color is None else int(c.color) for c in _KINDS_KNOWN], np.int64)
+C_FACE: Final = np.array([int(c.face) for c in _KINDS_KNOWN], np.int64)
+C_DRAW: Final = np.array([c.draw_value for c in _KINDS_KNOWN], np.int64)
+C_POINTS: Final = np.array([c.points for c in _KINDS_KNOWN], np.int64)
+C_WILD: Final = np.array([c.is_wild for c in _KINDS_KNOWN], np.bool_)
+C_NUMBER: Final = np.array([c.is_number for c in _KINDS_KNOWN], np.bool_)
 
 F_ZERO: Final = int(Face.ZERO)
 F_SEVEN: Final = int(Face.SEVEN)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
-from nomercy.cards import Card, Color, Face
+from nomercy.cards import BASE_KINDS, Card, Color, Face
 from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
 
@@ -184,7 +184,7 @@ def _build_actions() -> tuple[Action, ...]:
     """Every action with seats as offsets from the actor, in the order of the RL action
     table (``nomercy.rl.encoding.ACTIONS``, ENV_VERSION 2; a test checks they agree)."""
     table: list[Action] = []
-    for card in Card.ALL:
+    for card in Card.ALL[:BASE_KINDS]:  # the kinds the tables were built for (no W7)
         for uno in (False, True):
             if card.is_wild and card.face is not Face.WILD_COLOR_ROULETTE:
                 table.extend(Play(card, color, None, uno) for color in Color)

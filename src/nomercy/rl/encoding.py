@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
-from nomercy.cards import Card, Color, Face
+from nomercy.cards import BASE_KINDS, Card, Color, Face
 from nomercy.engine import GameState
 from nomercy.rules import Rules
 from nomercy.state import Decision
@@ -39,6 +39,7 @@ __all__ = [
     "ObsSection",
     "action_meaning",
     "action_to_index",
+    "check_deck",
     "check_table",
     "index_to_action",
     "legal_indices",
@@ -50,8 +51,10 @@ __all__ = [
 ENV_VERSION = 2  # 2: the Wild Draw 4 challenge (W6), a decision and an action
 #: Most seats the tables can describe (docs/rules.md S1); larger tables are refused.
 MAX_PLAYERS = 6
-#: Card kinds, indexed by ``Card.index`` (64 colored, then 6 wilds incl. the classic ones).
-NUM_CARDS = len(Card.ALL)
+#: Card kinds, indexed by ``Card.index`` (64 colored, then 6 wilds incl. the classic ones):
+#: the kinds the tables were built for (``BASE_KINDS``); :func:`check_table` refuses a
+#: deck holding a later one (the Wild Shuffle Hands of ``classic_112``, W7).
+NUM_CARDS = BASE_KINDS
 
 _ROULETTE = Face.WILD_COLOR_ROULETTE
 
@@ -59,7 +62,7 @@ _ROULETTE = Face.WILD_COLOR_ROULETTE
 def _build_actions() -> tuple[Action, ...]:
     """Every action with seats as offsets; the order is the index (part of ENV_VERSION)."""
     table: list[Action] = []
-    for card in Card.ALL:
+    for card in Card.ALL[:NUM_CARDS]:
         for uno in (False, True):
             if card.is_wild and card.face is not _ROULETTE:
                 table.extend(Play(card, color, None, uno) for color in Color)
@@ -291,3 +294,14 @@ def check_table(players: int, rules: Rules) -> None:
         raise ValueError(f"the RL environments seat 2 to {MAX_PLAYERS} players (S1), got {players!r}")
     if players > rules.max_players:
         raise ValueError(f"{players} players, but these rules seat at most {rules.max_players} (S1)")
+    check_deck(rules)
+
+
+def check_deck(rules: Rules) -> None:
+    """Refuse a deck with a card kind the fixed tables have no place for (W7)."""
+    beyond = [code for code, _ in rules.deck if Card.parse(code).index >= NUM_CARDS]
+    if beyond:
+        raise ValueError(
+            f"the RL encoding has no place for {', '.join(beyond)}: it covers the card kinds of the "
+            "no_mercy and classic decks, not the 112-card deck's Wild Shuffle Hands (W7)"
+        )

@@ -46,6 +46,7 @@ from nomercy.events import (
     Drew,
     Event,
     HandsPassed,
+    HandsShuffled,
     HandsSwapped,
     KnockedOut,
     Passed,
@@ -637,7 +638,8 @@ class RoomManager(Lifecycle):
                     break
                 case (
                     Started() | DiscardedAll() | Reshuffled() | ColorNamed() | Skipped() | Reversed()
-                    | StackGrew() | HandsSwapped() | HandsPassed() | KnockedOut() | Challenged() | RoundOver()
+                    | StackGrew() | HandsSwapped() | HandsPassed() | HandsShuffled() | KnockedOut() | Challenged()
+                    | RoundOver()
                 ):  # fmt: skip
                     continue
                 case _:

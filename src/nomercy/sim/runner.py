@@ -25,6 +25,7 @@ from nomercy.events import (
     Drew,
     Event,
     HandsPassed,
+    HandsShuffled,
     HandsSwapped,
     KnockedOut,
     Passed,
@@ -77,7 +78,7 @@ class _Tally:
                 self.reshuffles += 1
             elif isinstance(
                 event,
-                (Reversed, Skipped, ColorNamed, DiscardedAll, HandsSwapped, KnockedOut, HandsPassed, Passed,
+                (Reversed, Skipped, ColorNamed, DiscardedAll, HandsSwapped, KnockedOut, HandsPassed, HandsShuffled, Passed,
                  RoundOver, UnoCalled, Challenged, Started),
             ):  # fmt: skip
                 pass

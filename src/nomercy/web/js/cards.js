@@ -7,9 +7,9 @@
 export const COLOR_FILL = { R: "#d72600", Y: "#f2b705", G: "#23964a", B: "#0a62c9" };
 const INK = "#161616";
 const PAPER = "#fbfbf7";
-const WILDS = ["W", "WCR", "W+4", "WR+4", "W+6", "W+10"];
+const WILDS = ["W", "WCR", "W+4", "WR+4", "W+6", "W+10", "WSH"];
 const FACES = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "DA", "SE", "+2", "+4"];
-const CORNER = { S: "⊘", R: "⇄", DA: "≡", SE: "⊘⊘", W: "W", WCR: "◎", "WR+4": "⇄+4" };
+const CORNER = { S: "⊘", R: "⇄", DA: "≡", SE: "⊘⊘", W: "W", WCR: "◎", "WR+4": "⇄+4", WSH: "⤨" };
 
 /** {color: "R"|"Y"|"G"|"B"|"W", face, wild} of a card code ("R+2", "W+10"). */
 export function parseCard(code) {
@@ -113,6 +113,8 @@ function center(code) {
       case "W+4": return wildOval() + miniCards(["R", "Y", "G", "B"].map((c) => COLOR_FILL[c]), 5);
       case "WR+4": return wildOval() + reverseSymbol(PAPER, "translate(9 2.5) scale(0.7)") + bigText("+4", PAPER, 20, 58);
       case "W+6": return wildOval() + bigText("+6", PAPER, 30);
+      // W7: four hands fanned round the oval, for every hand shuffled and dealt again.
+      case "WSH": return wildOval() + miniCards(["R", "Y", "G", "B"].map((c) => COLOR_FILL[c]), 5) + bigText("⤨", PAPER, 18, 62);
       default: return wildOval() + bigText("+10", COLOR_FILL.Y, 24);
     }
   }
