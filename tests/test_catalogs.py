@@ -53,6 +53,12 @@ def families() -> set[str]:
     # Only the package's own bots have catalog names; a plugin bot (the tests register some)
     # is shown under its own name.
     keys |= {f"bot.{b}" for b in bots.available() if type(bots.make(b)).__module__.startswith("nomercy.")}
+    keys |= {  # the terminal's seat names and lines about its bots
+        f"term.bot_{what}.{b}"
+        for b in bots.available()
+        if type(bots.make(b)).__module__.startswith("nomercy.")
+        for what in ("name", "about")
+    }
     presets = ("no_mercy", "classic", "classic_112", "rlcard")
     keys |= {f"preset.{p}.{what}" for p in presets for what in ("name", "text")}
     keys |= {f"reaction.{r}" for r in ("gg", "wow", "ouch", "haha", "hurry", "oops")}

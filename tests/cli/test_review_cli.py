@@ -51,7 +51,7 @@ def test_the_table_names_every_column_and_each_seats_total(saved: Path, record: 
     assert result.exit_code == 0, result.output
     out = said(result.output)
     assert f"Review of a round of {len(record.actions)} actions, won by P" in out
-    assert "move seat chosen win expert its win loss" in out
+    assert "move seat position chosen win expert its win loss" in out
     assert re.search(r"P0: \d+ decisions? estimated, estimated loss \d+ points of win chance in all", out)
     assert "In red: the costliest decisions." in out
 
@@ -60,7 +60,10 @@ def test_the_table_speaks_norwegian(saved: Path) -> None:
     result = runner.invoke(app, ["review", str(saved), *FAST, "--lang", "nb"])
     assert result.exit_code == 0, result.output
     out = said(result.output)
-    assert "Gjennomgang av en runde med" in out and "trekk plass valgt seier eksperten" in out
+    assert "Gjennomgang av en runde med" in out and "trekk plass stilling valgt vinnersjanse eksperten" in out
+    # The choices in Norwegian words, as the game offers them; never the record's notation.
+    assert "Legg " in out and not re.search(r"\b(?:play|color|draw|take) ", out), out
+    assert "dens seier" not in out and "trukne verdener" not in out
 
 
 def test_json_is_the_documented_format_and_one_seat_is_only_that_seat(saved: Path) -> None:
@@ -151,4 +154,35 @@ def test_a_save_file_of_nomercy_play_is_reviewed_with_its_names(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     out = said(result.output)
     assert "Review of a round of 1 action, won by nobody yet" in out and "P0 Ana" in out
+    # The row shows the position it was decided in (top card, hand), the choice in words.
+    assert re.search(r"1 P0 Ana R5, 4 cards Play R2", out), out
     assert "The coach gave 1 hint in this round." in out
+
+
+def test_each_row_shows_the_stack_it_was_decided_under(tmp_path: Path) -> None:
+    """K1: a decision made facing a total says so, in each language."""
+    from nomercy import GameState
+    from nomercy.tui.session import new_session
+
+    start = GameState.from_dict(
+        {
+            "hands": [["R+2", "B+2", "G7", "Y3"], ["R3", "R4", "G5"]],
+            "discard_pile": ["G+2", "R5"],
+            "color": "G",
+            "decision": "stack",
+            "pending": {"total": 2, "last_value": 2, "by": 1},
+            "draw_pile": ["Y1", "Y2", "Y4", "Y5", "Y6", "Y7"],
+        }
+    )
+    session = new_session(2, start.rules, ["heuristic"], 1, "Ana", False, start)
+    session.apply(Action.parse("play B+2"), 0)
+    path = tmp_path / "save.json"
+    session.save(path)
+    for lang, row in (
+        ("en", r"1 P0 Ana G\+2, 4 cards, \+2 Play B\+2"),
+        ("nb", r"1 P0 Ana G\+2, 4 kort, \+2 Legg B\+2"),
+    ):
+        result = runner.invoke(app, ["review", str(path), *FAST, "--lang", lang])
+        assert result.exit_code == 0, result.output
+        out = said(result.output)
+        assert re.search(row, out), out

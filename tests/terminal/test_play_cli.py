@@ -38,7 +38,7 @@ def test_the_installed_command_starts_with_default_bots_and_q_saves(
         dimensions=(24, 80),
     )
     expected = "heuristic" if "heuristic" in bots.available() else "random"
-    child.expect(f"P1 {expected}")
+    child.expect(f"P1 {'Casual' if expected == 'heuristic' else 'Random'}")  # its level, not its engine
     child.expect("Your move|Name a color")
     child.sendline("q")
     child.expect("Game saved to (\\S+)")

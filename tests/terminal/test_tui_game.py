@@ -170,15 +170,15 @@ def test_a_new_game_says_in_a_line_which_level_or_character_each_bot_plays(tmp_p
     game = Game(session, console(), tmp_path / "save.json", delay=0, read=lambda prompt: "q")
     assert game.run() is False
     text = output(game)
-    assert "P1 stacker is Stacker Stella: stacks every Draw card she can." in text
-    assert "P2 beginner is Beginner: still learning, makes mistakes." in text
+    assert "P1 Stacker Stella stacks every Draw card she can." in text
+    assert "P2 Beginner is still learning and makes mistakes." in text
 
 
 @pytest.mark.parametrize(
     ("lang", "line"),
     [
-        ("en", "P1 gambler is Gambler Gina: loves Roulettes and hand swaps, at the Strong level."),
-        ("nb", "P1 gambler er Gamblende Gina: elsker ruletter og å bytte hender, på nivået Sterk."),
+        ("en", "P1 Gambler Gina loves Roulettes and hand swaps, at the Strong level."),
+        ("nb", "P1 Gamblende Gina elsker Wild Color Roulette og å bytte hender, på nivået Sterk."),
     ],
 )
 def test_a_character_at_a_level_is_introduced_with_its_level(tmp_path: Path, lang: str, line: str) -> None:

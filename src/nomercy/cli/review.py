@@ -19,11 +19,14 @@ from rich.text import Text
 
 from nomercy.actions import Action
 from nomercy.bots.review import DEFAULT_WORLDS, ReviewError, RoundReview, review
-from nomercy.engine import GameState
+from nomercy.decisions import decisions
+from nomercy.engine import GameState, new_game
 from nomercy.errors import NoMercyError
-from nomercy.i18n import Catalog, catalog, resolve_language
+from nomercy.i18n import Catalog, Words, catalog, resolve_language
 from nomercy.match import Match
 from nomercy.record import GameRecord, replay
+from nomercy.tui.session import seat_names
+from nomercy.views import player_view
 
 #: The largest file read: a round's record is a few kilobytes, a long match's save less
 #: than a megabyte.
@@ -40,6 +43,7 @@ STEPS = {
 COLUMNS = (
     "term.review.col.move",
     "term.review.col.seat",
+    "term.review.col.position",
     "term.review.col.chosen",
     "term.review.col.win",
     "term.review.col.expert",
@@ -56,6 +60,17 @@ class LoadError(Exception):
         self.step = step
 
 
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What the seat saw when it decided: the top card (and the color named for a wild),
+    its hand size, the pending total, and its choices in words (action -> label)."""
+
+    top: str
+    hand: int
+    stack: int
+    labels: dict[Action, str]
+
+
 @dataclass(slots=True)
 class Round:
     """A round to review: its record, and a hand-built start when it has one."""
@@ -63,6 +78,9 @@ class Round:
     record: GameRecord
     start: GameState | None = None
     names: list[str] | None = None
+    #: A save file's bots by seat (their specs; None for the person) and the person's seat.
+    bots: list[str | None] | None = None
+    human: int | None = None
 
 
 def load_round(path: Path) -> Round:
@@ -110,13 +128,15 @@ def _round(data: Any) -> Round:
         return Round(Match.from_dict(data).record)
     if kind == "nomercy.session":
         names = [str(n) for n in data["names"]]
+        bots = [None if b is None else str(b["name"]) for b in data["bots"]]
+        human = int(data["human"])
         if "match" in data:
-            return Round(Match.from_dict(data["match"]).record, names=names)
+            return Round(Match.from_dict(data["match"]).record, names=names, bots=bots, human=human)
         start = GameState.from_dict(data["start_state"])
         actions = [(int(seat), Action.parse(text)) for seat, text in data["actions"]]
         hints = [(int(seat), int(n)) for seat, n in data.get("hints", [])]
         record = GameRecord(start.rules, start.players, start.seed, actions=actions, hints=hints)
-        return Round(record, start, names)
+        return Round(record, start, names, bots, human)
     raise LoadError(
         "load", f"format {kind!r} is not a game record, a saved match or a save file of nomercy play"
     )
@@ -168,16 +188,44 @@ def review_cmd(
     show(console, cat, result, found)
 
 
+def positions(found: Round, cat: Catalog, words: Words) -> list[Position]:
+    """The position before each action of the round, as its actor saw it; the labels of
+    its choices come from the core (:func:`nomercy.decisions.decisions`), in ``cat``'s words."""
+    record = found.record
+    if found.start is not None:
+        state = found.start.clone()
+    else:
+        state = new_game(record.players, record.rules, record.seed, record.dealer, record.sitting_out)
+    out = []
+    for seat, action in record.actions:
+        view = player_view(state, seat)
+        top = view.top.code
+        if view.top.is_wild and view.color is not None:
+            top += " " + view.color.letter
+        labels = {c.action: cat.line(c.label, words) for c in decisions(view).choices}
+        out.append(Position(top, view.hand_sizes[seat], view.pending_total, labels))
+        state.apply(action, seat)
+    return out
+
+
 def _pct(x: float | None) -> str:
     return "" if x is None else f"{100 * x:.0f}%"
 
 
 def show(console: Console, cat: Catalog, result: RoundReview, found: Round) -> None:
     """The review as a table: every estimated decision, the costliest marked."""
-    names = found.names or [f"P{s}" for s in range(result.players)]
+    names = [f"P{s}" for s in range(result.players)]
+    if found.names is not None:  # bots by character or level, in the review's language
+        names = seat_names(found.names, found.bots or [], found.human, cat)
 
     def who(seat: int) -> str:
         return f"P{seat} {names[seat]}" if found.names else f"P{seat}"
+
+    words = Words(seat_name=who, card=lambda card: card.code)
+    at = positions(found, cat, words)
+
+    def said(index: int, action: Action) -> str:
+        return at[index].labels.get(action, str(action))
 
     winner = cat.phrase("term.review.nobody") if result.winner is None else who(result.winner)
     console.print(
@@ -192,17 +240,28 @@ def show(console: Console, cat: Catalog, result: RoundReview, found: Round) -> N
     worst = sorted(estimated, key=lambda v: (-v.loss, v.index))[:MARKED]
     marked = {v.index for v in worst if v.loss > 0}
     table = Table(box=None, pad_edge=False)
-    for key in COLUMNS:
-        table.add_column(cat.phrase(key), justify="left" if key.endswith("chosen") else "right")
+    for key in COLUMNS:  # the choices in words wrap; the short columns keep to one line
+        words_column = key.endswith(("position", "chosen", "expert"))
+        table.add_column(
+            cat.phrase(key),
+            justify="left" if words_column else "right",
+        )
     for v in estimated:
         loss = f"{100 * v.loss:.0f} ± {196 * v.loss_stderr:.0f}" if v.loss > 0 else "0"
         style = "bold red" if v.index in marked else ""
+        where = at[v.index]
+        position = (
+            cat.text("term.review.at_stack", top=where.top, count=where.hand, total=where.stack)
+            if where.stack
+            else cat.text("term.review.at", top=where.top, count=where.hand)
+        )
         table.add_row(
             str(v.index + 1),
             who(v.seat),
-            str(v.chosen),
+            position,
+            said(v.index, v.chosen),
             _pct(v.win),
-            "" if v.best == v.chosen else str(v.best),
+            "" if v.best == v.chosen else said(v.index, v.best),
             "" if v.best == v.chosen else _pct(v.best_win),
             loss,
             style=style,

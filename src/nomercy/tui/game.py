@@ -19,15 +19,14 @@ from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch
 from nomercy.bots import parse_spec
 from nomercy.bots.review import suggest
 from nomercy.bots.runner import StepResult, reactions, step
-from nomercy.cards import Card, Color, Face
-from nomercy.decisions import Decisions, decisions
+from nomercy.cards import Card, Color
+from nomercy.decisions import Choice, Decisions, decisions
 from nomercy.engine import started_event
 from nomercy.errors import NoMercyError
 from nomercy.events import Event, redact
 from nomercy.i18n import Catalog, catalog
 from nomercy.rules import Rules
 from nomercy.seeding import derive_seed
-from nomercy.state import Decision
 from nomercy.summary import rules_summary as summary_lines
 from nomercy.tui import render
 from nomercy.tui.hand import playable, sort_key
@@ -79,6 +78,8 @@ class Game:
         self.delay = delay
         self.read = read or (lambda prompt: console.input(Text(prompt, style="bold")))
         self.cat = cat or catalog(lang)
+        #: The seats' names in this language: bots by character or level (term.bot_name.*).
+        self.names = session.seat_names(self.cat)
         self.log: list[str] = []
         self.uno_armed = False
         #: The coach's playouts: native when installed (None), or Python (False).
@@ -90,10 +91,10 @@ class Game:
 
     def t(self, key: str, **params: object) -> str:
         """A message of the catalog, seats named ``P<n> name``, the person "you"."""
-        return self.cat.text(key, render.words_for(self.human, self.session.names), **params)
+        return self.cat.text(key, render.words_for(self.human, self.names), **params)
 
     def phrase(self, key: str, **params: object) -> str:
-        return self.cat.phrase(key, render.words_for(self.human, self.session.names), **params)
+        return self.cat.phrase(key, render.words_for(self.human, self.names), **params)
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style), soft_wrap=True)
@@ -140,28 +141,29 @@ class Game:
             self.offer_catch()
 
     def introductions(self) -> list[str]:
-        """A line per bot that says its level or character, so the person knows whom they face."""
+        """A line per bot that says how it plays, and at which level when one was asked
+        for, so the person knows whom they face."""
         lines = []
         for seat, spec in enumerate(self.session.specs):
             if spec is None:
                 continue
             name, options = parse_spec(spec.name)
-            if f"bot.{name}" not in self.cat:
+            if f"term.bot_about.{name}" not in self.cat:
                 continue
-            about = self.cat.text(f"bot.{name}")
+            about = self.phrase(f"term.bot_about.{name}")
             level = str(options.get("level", ""))
-            if level and f"bot.{level}" in self.cat:  # a character at a level: "Stacker Stella..., at Strong"
-                level_name = self.cat.text(f"bot.{level}").split(":")[0]
-                lines.append(self.t("term.bot_intro_level", seat=seat, bot=about, level=level_name))
+            if level and f"term.bot_name.{level}" in self.cat:  # a character at a level
+                level_name = self.cat.text(f"term.bot_name.{level}")
+                lines.append(self.t("term.bot_intro_level", seat=seat, about=about, level=level_name))
             else:
-                lines.append(self.t("term.bot_intro", seat=seat, bot=about))
+                lines.append(self.t("term.bot_intro", seat=seat, about=about))
         return lines
 
     def end_of_round(self) -> None:
         state = self.session.state
         outcome = state.outcome
         assert outcome is not None
-        names = self.session.names
+        names = self.names
         self.console.print()
         self.console.print(render.outcome_panel(outcome, names, self.cat))
         for seat in range(state.players):
@@ -185,7 +187,9 @@ class Game:
     # -- showing what happened --------------------------------------------------------
 
     def describe(self, events: list[Event]) -> str:
-        return render.describe(events, self.cat, render.words_for(self.human, self.session.names))
+        """A log line; the round's end is left to the outcome panel, said once."""
+        words = render.words_for(self.human, self.names)
+        return render.describe(events, self.cat, words, outcome=False)
 
     def show(self, results: list[StepResult]) -> None:
         """Log each action's events, pausing after a bot's so a person can follow."""
@@ -215,7 +219,7 @@ class Game:
         return f"nomercy · {where} · {turn}"
 
     def draw_screen(self, view: PlayerView, d: Decisions) -> None:
-        words = render.words_for(self.human, self.session.names)
+        words = render.words_for(self.human, self.names)
         notices = [render.decision_hint(view, d, self.cat, words)]
         notices.extend(self.t("term.catch_notice", seat=seat) for seat in view.uno_open if seat != self.human)
         if self.uno_armed:
@@ -224,7 +228,7 @@ class Game:
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(
-            render.screen(view, self.session.names, self.log, self.title(view), notices, log_limit, self.cat)
+            render.screen(view, self.names, self.log, self.title(view), notices, log_limit, self.cat)
         )
 
     def log_room(self, view: PlayerView, notices: int) -> int:
@@ -250,9 +254,8 @@ class Game:
         view = player_view(state, self.human)
         d = decisions(view)
         self.draw_screen(view, d)
-        prompt = self.t("term.prompt_move")
-        if view.decision in (Decision.ROULETTE, Decision.CHOOSE_COLOR):
-            prompt = self.t("term.prompt_color")
+        naming = bool(d.of_kind("color"))  # the Roulette's or the first card's color (W4, S3)
+        prompt = self.t("term.prompt_color" if naming else "term.prompt_move")
         while True:
             line = self.read(prompt)
             try:
@@ -287,18 +290,30 @@ class Game:
                 )
             if reason is not None:
                 return InputError(reason.key, **reason.args)
-            return InputError("term.err.play_variant", card=action.card.code)
+            return self.variant_refusal(action, d.plays_of(action.card))
         if isinstance(action, Catch):
             return InputError("term.err.cannot_catch", seat=action.seat)
         if action == CALL_UNO:
             return InputError("term.err.uno_when")
-        words = render.words_for(self.human, self.session.names)
+        words = render.words_for(self.human, self.names)
         what = self.phrase("term.what." + action.kind)
         return InputError("term.err.not_now", what=what, prompt=self.cat.line(d.prompt, words))
 
+    @staticmethod
+    def variant_refusal(action: Play, plays: list[Choice]) -> InputError:
+        """Why a playable card cannot be played as typed: what its legal plays lack."""
+        card = action.card.code
+        if action.uno and not any(p.uno for p in plays):  # U1
+            return InputError("term.err.uno_not_last", card=card)
+        if action.color is not None and all(p.color is None for p in plays):
+            return InputError("term.err.no_color", card=card)
+        if action.target is not None and all(p.target is None for p in plays):
+            return InputError("term.err.no_target", card=card)
+        return InputError("term.err.play_variant", card=card)
+
     def interpret(self, line: str, view: PlayerView, d: Decisions) -> Action | None:
         """The action a line asks for (None: help shown, nothing to apply)."""
-        if view.decision in (Decision.ROULETTE, Decision.CHOOSE_COLOR):
+        if d.of_kind("color"):
             word = line.strip().lower()
             if word in ("q", "quit", "save"):
                 raise QuitGame
@@ -335,7 +350,7 @@ class Game:
         if kind == "catch":
             return self.catch(command, view)
         if kind == "uno":
-            return self.uno(view)
+            return self.uno(d)
         return self.play(command, view, d)
 
     def catch(self, command: Command, view: PlayerView) -> Action:
@@ -346,10 +361,13 @@ class Game:
             raise InputError("term.err.nobody_to_catch")
         return catches[0]
 
-    def uno(self, view: PlayerView) -> Action | None:
-        if CALL_UNO in view.legal_actions:
-            return CALL_UNO
-        if view.is_my_turn and len(view.hand) == 2 and view.decision in (Decision.PLAY, Decision.PLAY_DRAWN):
+    def uno(self, d: Decisions) -> Action | None:
+        """``u``: the late call (U1) when it is one of the choices; else it arms the call for
+        the next play, where some play of this turn may call it (the core lists those)."""
+        late = d.of_kind("uno")
+        if late:
+            return late[0].action
+        if any(c.uno for c in d.of_kind("play")):
             self.uno_armed = True
             self.say(self.t("term.uno_ready"))
             return None
@@ -360,17 +378,17 @@ class Game:
         plays = d.plays_of(card)
         if not plays:
             raise self.refusal(Play(card), view, d)
+        # What the card still needs is what its plays differ in (the core's choices): a
+        # color for a wild that names one, a target for a Seven, a call for a last-but-one card.
         color = command.color
-        if card.is_wild and card.face is not Face.WILD_COLOR_ROULETTE and color is None:
+        if color is None and any(p.color is not None for p in plays):
             color = self.ask_color(self.t("term.prompt_wild_color", card=card.code))
         target = command.target
         if target is None and any(p.target is not None for p in plays):
             target = self.ask_target(view, [p.target for p in plays if p.target is not None])
-        want_uno = command.uno or self.uno_armed
-        action = Play(card, color, target, want_uno)
-        if want_uno and not command.uno and action not in view.legal_actions:
-            action = Play(card, color, target, False)  # an armed call that this play does not need
-        return action
+        # An armed call goes with this play only where the play may call it.
+        uno = command.uno or (self.uno_armed and any(p.uno for p in plays))
+        return Play(card, color, target, uno)
 
     def chosen_card(self, command: Command, view: PlayerView, d: Decisions) -> Card:
         if command.card is not None:
@@ -378,12 +396,8 @@ class Game:
         assert command.number is not None
         cards = playable(view, d)
         if not cards:
-            key = (
-                "term.err.none_playable_take"
-                if view.decision is Decision.STACK
-                else "term.err.none_playable_draw"
-            )
-            raise InputError(key)
+            take = bool(d.of_kind("take"))
+            raise InputError("term.err.none_playable_take" if take else "term.err.none_playable_draw")
         if not 1 <= command.number <= len(cards):
             raise InputError("term.err.no_card_number", number=command.number, count=len(cards))
         return cards[command.number - 1]
@@ -406,7 +420,7 @@ class Game:
                 self.error(self.explain(exc))
 
     def ask_target(self, view: PlayerView, targets: list[int]) -> int:
-        words = render.words_for(None, self.session.names)
+        words = render.words_for(None, self.names)
         choices = ", ".join(
             self.cat.text("term.target_choice", words, number=t, seat=t, count=view.hand_sizes[t])
             for t in sorted(set(targets))

@@ -59,18 +59,21 @@ def words_for(seat: int | None, names: Sequence[str]) -> Words:
     return Words(me=seat, seat_name=lambda s: player_name(s, names), card=lambda c: c.code)
 
 
-def describe(events: Sequence[Event], cat: Catalog | None = None, words: Words | None = None) -> str:
-    """One log line for the events of one action (already redacted for the reader)."""
+def describe(
+    events: Sequence[Event], cat: Catalog | None = None, words: Words | None = None, outcome: bool = True
+) -> str:
+    """One log line for the events of one action (already redacted for the reader);
+    ``outcome=False`` leaves out the round's end, for a screen that announces it itself."""
     cat = cat or english()
     words = words or Words(card=lambda c: c.code)
     parts = []
     for event, line in zip(events, event_lines(events), strict=True):
-        if line is None:
+        if line is None or (not outcome and event.type == "round_over"):
             continue
         text = cat.line(line, words)
         cards = getattr(event, "cards", None)
-        if event.type == "drew" and cards:
-            text = text.rstrip(".") + ": " + " ".join(c.code for c in cards)
+        if event.type == "drew" and cards:  # the sentence, its cards, then a full stop
+            text = text.rstrip(".") + ": " + " ".join(c.code for c in cards) + "."
         parts.append(text)
     return " ".join(parts)
 
@@ -199,9 +202,10 @@ def hand_panel(view: PlayerView, cat: Catalog | None = None, d: Decisions | None
             if i:
                 row.append(" ")
             number = numbers.get(card)
-            row.append_text(card_text(card, number, dim=number is None and bool(numbers)))
-            if counts[card] > 1:
-                row.append(f"x{counts[card]}", style="bold")
+            dim = number is None and bool(numbers)
+            row.append_text(card_text(card, number, dim=dim))
+            if counts[card] > 1:  # "B+2 x2" either way: a dim code has no padding of its own
+                row.append(f"{' ' if dim else ''}x{counts[card]}", style="bold")
         group = cat.text("term.group.wild") if color is None else cat.text("color." + color.letter)
         grid.add_row(group, row)
     title = Text(cat.text("term.your_hand", count=len(view.hand)), style="bold")

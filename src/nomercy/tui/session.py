@@ -19,10 +19,11 @@ from typing import Any
 
 from nomercy import bots as bot_registry
 from nomercy.actions import Action
-from nomercy.bots import Bot
+from nomercy.bots import Bot, parse_spec
 from nomercy.engine import GameState
 from nomercy.errors import InvalidAction, InvalidState, NoMercyError
 from nomercy.events import Event, redact
+from nomercy.i18n import LANGUAGES, Catalog, catalog
 from nomercy.match import Match
 from nomercy.record import GameRecord
 from nomercy.rules import Rules
@@ -92,6 +93,10 @@ class Session:
         self.bots: list[Bot | None] = [
             None if s is None else bot_registry.make(s.name, seed=s.seed) for s in specs
         ]
+
+    def seat_names(self, cat: Catalog) -> list[str]:
+        """The names the table shows, in ``cat``'s language (see :func:`seat_names`)."""
+        return seat_names(self.names, self.specs, self.human, cat)
 
     # -- the game ----------------------------------------------------------------------
 
@@ -217,6 +222,41 @@ class Session:
             raise SaveError(f"the saved game is damaged: {exc}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise SaveError(f"the saved game is damaged ({type(exc).__name__}: {exc})") from None
+
+
+def default_name(name: str) -> bool:
+    """Whether ``name`` is the name a person gets when they give none, in any language
+    ("You", "Du"): then the table says it in the language of the moment, not of the save."""
+    return any(name == catalog(lang).text("term.default_name") for lang in LANGUAGES)
+
+
+def bot_name(spec: str, cat: Catalog) -> str:
+    """A bot as a person knows it: its character or level by the catalog (``stacker`` ->
+    "Stacker Stella", ``heuristic`` -> "Casual"); a bot without a catalog name (a plugin)
+    by its spec's name."""
+    try:
+        name, _options = parse_spec(spec)
+    except ValueError:
+        return spec.split(":")[0]
+    key = f"term.bot_name.{name}"
+    return cat.text(key) if key in cat else name
+
+
+def seat_names(
+    names: Sequence[str], specs: Sequence[BotSpec | str | None], human: int | None, cat: Catalog
+) -> list[str]:
+    """Each seat's name as the table shows it in ``cat``'s language: a bot's character or
+    level, the person's own name (or the language's word for a person who gave none)."""
+    out = []
+    for seat, name in enumerate(names):
+        spec = specs[seat] if seat < len(specs) else None
+        if spec is not None:
+            out.append(bot_name(spec if isinstance(spec, str) else spec.name, cat))
+        elif seat == human and default_name(name):
+            out.append(cat.text("term.default_name"))
+        else:
+            out.append(name)
+    return out
 
 
 def _rebuild(data: dict[str, Any]) -> Session:
