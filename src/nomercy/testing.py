@@ -40,7 +40,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Final, NamedTuple
 
@@ -48,7 +48,7 @@ from nomercy.actions import Action, CallUno, Catch, ChooseColor, Draw, Pass, Pla
 from nomercy.cards import Card, Color, deck_cards
 from nomercy.engine import GameState
 from nomercy.errors import GameOver, IllegalAction, InvalidCard
-from nomercy.events import Drew, Event, redact
+from nomercy.events import Drew, Event, HandsShuffled, redact
 from nomercy.record import GameRecord, replay
 from nomercy.rules import Rules
 from nomercy.state import KnockOut
@@ -547,6 +547,11 @@ def _check_events(events: list[Event], players: int) -> None:
         if len(shown) != len(events):
             raise InvariantError("redaction dropped or added events")
         for original, event in zip(events, shown, strict=True):
+            if isinstance(original, HandsShuffled):  # W7: each seat sees its own new hand only
+                mine = tuple(h if x == seat else None for x, h in enumerate(original.hands))
+                if not isinstance(event, HandsShuffled) or event != replace(original, hands=mine):
+                    raise InvariantError(f"redaction for P{seat}: {event!r}")
+                continue
             if not isinstance(original, Drew):
                 if event != original:
                     raise InvariantError(f"redaction for P{seat} changed {original!r}")
