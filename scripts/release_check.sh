@@ -14,6 +14,8 @@
 #    nomercy rules, nomercy play (a dealt game, fed its input through a pipe: help, then q
 #    saves and quits), nomercy replay of that save, a short tournament and simulation, and
 #    the hints that the native engine and the server need their extras.
+# 4. Each documented extra set in a fresh virtual environment of its own, doing what the
+#    docs promise for it (scripts/extras_check.sh).
 # PYTHON (default: python3) needs the build package (the dev extra). The artifacts are
 # left in build/release/dist; everything else in a temporary directory.
 set -euo pipefail
@@ -132,4 +134,6 @@ grep -q "nomercy\[server\]" serve.txt || { cat serve.txt; fail "no hint to insta
 step "  nomercy serve: asks for nomercy[server]"
 
 cd "$root"
+step "each documented extra set in a fresh virtual environment (scripts/extras_check.sh)"
+bash scripts/extras_check.sh "$wheel" "$python" || fail "the extras check"
 step "passed: $sdist and $wheel"

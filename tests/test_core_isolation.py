@@ -48,7 +48,8 @@ def test_core_never_imports_an_adapter() -> None:
 #: The core's layers, lowest first (docs/engine.md): a module imports only from its own layer
 #: or below, never from above, and never a private name of another module.
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(("errors", "cards", "rules", "actions", "events", "intervals"), 0),  # value types
+    # value types, and the one-line error of a missing extra
+    **dict.fromkeys(("errors", "extras", "cards", "rules", "actions", "events", "intervals"), 0),
     "state": 1,  # data and its JSON codec
     **dict.fromkeys(("dealing", "tables", "engine"), 2),  # the rules
     "views": 3,  # what a seat sees

@@ -28,6 +28,7 @@ from nomercy.bots import Bot, register
 from nomercy.bots.expert import ExpertBot
 from nomercy.bots.heuristic import score_actions, table_from_view
 from nomercy.events import Event
+from nomercy.extras import require
 from nomercy.rules import Rules
 from nomercy.views import PlayerView
 
@@ -44,14 +45,8 @@ LAYERS = ("w0", "b0", "w1", "b1", "wp", "bp")
 
 
 def _numpy() -> Any:
-    """numpy, or an error that says which extra brings it."""
-    try:
-        import numpy
-    except ImportError:  # pragma: no cover - numpy is installed wherever the tests run
-        raise ImportError(
-            "the learned bot plays with numpy: install it with pip install 'nomercy[learned]'"
-        ) from None
-    return numpy
+    """numpy, or a one-line error that says which extra brings it."""
+    return require("numpy", "learned", "the learned bot")
 
 
 class Policy:

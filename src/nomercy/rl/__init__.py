@@ -20,7 +20,13 @@ from __future__ import annotations
 
 import warnings
 
-import gymnasium
+from nomercy.extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy  # noqa: F401 - the encodings' arrays
+except ImportError as _missing:
+    raise MissingExtra("nomercy.rl (the research environments)", "rl", _missing.name) from None
 
 from nomercy.rl.encoding import (
     ACTIONS,

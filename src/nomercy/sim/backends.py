@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from nomercy.extras import require
+
 __all__ = [
     "Backend",
     "InProcess",
@@ -220,11 +222,7 @@ class RayBackend:
 
 
 def _import_ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("the Ray backend needs Ray: pip install 'nomercy[ray]'") from None
-    return ray
+    return require("ray", "ray", "the Ray backend")
 
 
 #: Ray's own variables for token authentication (Ray 2.5x and later).

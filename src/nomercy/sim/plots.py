@@ -11,16 +11,14 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nomercy.extras import require
 from nomercy.sim.stats import Mean, Rate
 
 __all__ = ["bars_with_ci", "counts", "grouped_rates", "histogram", "small_multiples"]
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError:
-        raise RuntimeError("reports need matplotlib: pip install 'nomercy[sim]'") from None
+    matplotlib = require("matplotlib", "sim", "reports")
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from nomercy.errors import NoMercyError
+from nomercy.extras import require
 from nomercy.rules import Rules
 from nomercy.sim import plots
 from nomercy.sim.results import Results, read_results
@@ -231,10 +232,7 @@ def _quantiles(values: Sequence[int]) -> tuple[int, int, int]:
 
 
 def _template() -> Any:
-    try:
-        import jinja2
-    except ImportError:
-        raise RuntimeError("reports need jinja2: pip install 'nomercy[sim]'") from None
+    jinja2 = require("jinja2", "sim", "reports")
     text = resources.files("nomercy.sim").joinpath("templates/report.html.j2").read_text(encoding="utf-8")
     env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
     return env.from_string(text)

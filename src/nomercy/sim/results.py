@@ -21,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from nomercy.extras import require
 from nomercy.sim.spec import Row
 
 __all__ = ["COLUMNS", "ResultWriter", "Results", "file_format", "read_results", "write_results"]
@@ -62,12 +63,8 @@ def file_format(path: Path) -> str:
 
 
 def _arrow() -> Any:
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError:
-        raise RuntimeError("Parquet needs pyarrow: pip install 'nomercy[sim]' (or write .csv)") from None
-    return pyarrow
+    require("pyarrow.parquet", "sim", "Parquet files (or write .csv)")
+    return require("pyarrow", "sim", "Parquet files (or write .csv)")
 
 
 def _schema(pa: Any, meta: dict[str, Any] | None) -> Any:
