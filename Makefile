@@ -88,7 +88,9 @@ test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev native
 
 ## test-web: the pure modules of the browser client (src/nomercy/web/js) under Node's test runner
 test-web:
-	node --test tests/web/
+	@if command -v node >/dev/null; then node --test tests/web/; \
+	elif [ "$$NOMERCY_NO_SKIPS" = 1 ]; then echo "test-web: node is missing (apt-get install nodejs)"; exit 1; \
+	else echo "test-web: SKIPPED, needs Node.js: apt-get install nodejs, then make test-web"; fi
 
 ## test-compiled: the core's tests against the mypyc-compiled wheel, and the same behaviour
 ## fingerprint from both builds

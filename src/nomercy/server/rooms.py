@@ -638,8 +638,8 @@ class RoomManager(Lifecycle):
                     break
                 case (
                     Started() | DiscardedAll() | Reshuffled() | ColorNamed() | Skipped() | Reversed()
-                    | StackGrew() | HandsSwapped() | HandsPassed() | HandsShuffled() | KnockedOut() | Challenged()
-                    | RoundOver()
+                    | StackGrew() | HandsSwapped() | HandsPassed() | HandsShuffled() | KnockedOut()
+                    | Challenged() | RoundOver()
                 ):  # fmt: skip
                     continue
                 case _:

@@ -78,8 +78,8 @@ class _Tally:
                 self.reshuffles += 1
             elif isinstance(
                 event,
-                (Reversed, Skipped, ColorNamed, DiscardedAll, HandsSwapped, KnockedOut, HandsPassed, HandsShuffled, Passed,
-                 RoundOver, UnoCalled, Challenged, Started),
+                (Reversed, Skipped, ColorNamed, DiscardedAll, HandsSwapped, KnockedOut, HandsPassed,
+                 HandsShuffled, Passed, RoundOver, UnoCalled, Challenged, Started),
             ):  # fmt: skip
                 pass
             else:
