@@ -71,7 +71,7 @@ class Rules:
 
     deck: DeckSpec = _rule(
         NO_MERCY_DECK,
-        "C3: the deck composition, a name ('no_mercy', 'classic') or card code -> count",
+        "C3: the deck composition, a name ('no_mercy', 'classic', 'classic_112') or card code -> count",
         "dealing",
     )
     max_players: int = _rule(6, "S1: most players a table may seat (2 at least)", "dealing", minimum=2)
@@ -203,7 +203,9 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """A preset by name or alias: ``no_mercy`` (``nomercy``, ``default``), ``classic`` or ``rlcard``."""
+        """A preset by name or alias: ``no_mercy`` (``nomercy``, ``default``), ``classic`` (the
+        108-card edition, ``classic_108``), ``classic_112`` (today's deck, ``classic2018``) or
+        ``rlcard``."""
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         key = _ALIASES.get(key, key)
         if key not in PRESETS:

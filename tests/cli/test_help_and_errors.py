@@ -78,8 +78,6 @@ PAGES = [[], *([name] for name in COMMANDS)] + [
 def test_flags_show_no_value_type_in_help(page: list[str]) -> None:
     """A flag takes no value: help shows none after it (no ``<bool>``), --help's own included,
     while an option that takes a value still shows its type."""
-    if page == ["review"]:
-        pytest.skip("review's parameter declarations move to the shared ones in a later change")
     command = COMMAND
     for name in page:
         command = command.commands[name]

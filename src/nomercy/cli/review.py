@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,6 +19,7 @@ from rich.text import Text
 
 from nomercy.actions import Action
 from nomercy.bots.review import DEFAULT_WORLDS, ReviewError, RoundReview, review
+from nomercy.cli.options import flag
 from nomercy.decisions import decisions
 from nomercy.engine import GameState, new_game
 from nomercy.errors import NoMercyError
@@ -143,17 +144,27 @@ def _round(data: Any) -> Round:
 
 
 def review_cmd(
-    file: Path = typer.Argument(
-        ..., metavar="FILE", help="a game record, a saved match or a save file of nomercy play"
-    ),
-    seat: list[int] = typer.Option([], "--seat", "-s", help="review only this seat's decisions (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print the review as JSON (docs/review.md)"),
-    worlds: int = typer.Option(DEFAULT_WORLDS, "--worlds", min=2, help="sampled worlds per decision"),
-    seed: int = typer.Option(0, "--seed", min=0, help="the review's seed: the same seed, the same review"),
-    python: bool = typer.Option(False, "--python", help="play out in Python even when native is installed"),
-    lang: str | None = typer.Option(
-        None, "--lang", help="language: en (English) or nb (Norwegian Bokmål) \\[default: from LANG]"
-    ),
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="a game record, a saved match or a save file of nomercy play"),
+    ],
+    seat: Annotated[
+        list[int], typer.Option("--seat", "-s", help="review only this seat's decisions (repeatable)")
+    ] = [],
+    as_json: Annotated[bool, flag("--json", help="print the review as JSON (docs/review.md)")] = False,
+    worlds: Annotated[
+        int, typer.Option("--worlds", min=2, help="sampled worlds per decision")
+    ] = DEFAULT_WORLDS,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="the review's seed: the same seed, the same review")
+    ] = 0,
+    python: Annotated[
+        bool, flag("--python", help="play out in Python even when native is installed")
+    ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="language: en (English) or nb (Norwegian Bokmål) \\[default: from LANG]"),
+    ] = None,
 ) -> None:
     """The expert's review of a round: each decision's win chance, the expert's choice and the loss."""
     console = Console(highlight=False, soft_wrap=as_json)
