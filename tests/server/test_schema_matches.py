@@ -11,6 +11,7 @@ from sqlalchemy import create_engine
 
 import nomercy.server.accounts
 import nomercy.server.daily
+import nomercy.server.fairplay
 import nomercy.server.games
 import nomercy.server.leases
 import nomercy.server.ratings
