@@ -76,6 +76,7 @@ from nomercy.server.ratings import router as ratings_router
 from nomercy.server.requests import bearer, client_key
 from nomercy.server.rooms import Room, RoomManager
 from nomercy.server.settings import Settings
+from nomercy.server.standings import router as standings_router
 from nomercy.server.storage import Storage
 from nomercy.server.timers import RoomDriver
 from nomercy.server.ws import websocket_endpoint
@@ -403,6 +404,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(daily_api.router)  # the daily deal (nomercy.server.daily_api)
     app.include_router(profiles_router)  # players' profiles (nomercy.server.profiles)
     app.include_router(ratings_router)  # leaderboards (nomercy.server.ratings)
+    app.include_router(standings_router)  # what a rated game did (nomercy.server.standings)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])

@@ -32,6 +32,8 @@ from nomercy.server.daily import over, today
 from nomercy.server.games import game_seats, games, reviews
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings
+from nomercy.server.settings import Settings
+from nomercy.server.standings import game_changes
 
 #: Recent games per page, and the most a page may ask for.
 PER_PAGE = 20
@@ -85,9 +87,13 @@ def _int(value: Any) -> int | None:
 class Profiles:
     """Reads of one account's profile (each call one connection, read only)."""
 
-    def __init__(self, engine: Engine, accounts: AccountStore) -> None:
+    def __init__(
+        self, engine: Engine, accounts: AccountStore, min_games: int = Settings.leaderboard_min_games
+    ) -> None:
         self.engine = engine
         self.accounts = accounts
+        #: A rating is provisional below this many rated games (the boards' minimum).
+        self.min_games = min_games
 
     def _played(self, conn: Connection, account_id: str) -> list[Played]:
         """Every kept round a seat of the account played, newest first: a few small values
@@ -159,6 +165,7 @@ class Profiles:
             shown = played[(page - 1) * per_page : page * per_page]
             reviewed = self._reviewed(conn, [p.game_id for p in shown])
             players = self._player_counts(conn, [p.game_id for p in shown])
+            changes = game_changes(conn, player, [p.game_id for p in shown], self.min_games)
         return {
             "name": account.name,
             "since": account.created_at,
@@ -171,7 +178,12 @@ class Profiles:
                 "per_page": per_page,
                 "pages": max(1, math.ceil(len(played) / per_page)),
                 "items": [
-                    _game_item(p, owner, p.game_id in reviewed, players.get(p.game_id), current)
+                    {
+                        **_game_item(p, owner, p.game_id in reviewed, players.get(p.game_id), current),
+                        # What the rated game did to the rating (None: not rated), for anyone:
+                        # the chart above shows the same numbers.
+                        "rating": changes.get(p.game_id),
+                    }
                     for p in shown
                 ],
             },
@@ -286,7 +298,7 @@ async def get_profile(
 ) -> dict[str, Any]:
     store: AccountStore = request.app.state.accounts
     viewer = await asyncio.to_thread(account_of, request)
-    profiles = Profiles(store.engine, store)
+    profiles = Profiles(store.engine, store, request.app.state.ratings.min_games)
     day = request.app.state.games.today()  # a test server may set the day
     found = await asyncio.to_thread(profiles.profile, name, viewer, page, per_page, day)
     if found is None:
