@@ -58,7 +58,7 @@ def upgrade() -> None:
         "nomercy_rated_seats",
         sa.Column("game_id", sa.String(32), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
-        sa.Column("player", sa.String(48), nullable=False),
+        sa.Column("player", sa.String(48), nullable=True),
         sa.Column("preset", sa.String(32), nullable=False),
         sa.Column("rank", sa.Integer, nullable=False),
         sa.Column("dealt", sa.Integer, nullable=False),
@@ -66,6 +66,41 @@ def upgrade() -> None:
     )
     op.create_index("ix_nomercy_rated_seats_player", "nomercy_rated_seats", ["player", "at"])
     op.create_index("ix_nomercy_rated_seats_preset", "nomercy_rated_seats", ["preset", "at"])
+    _carry_history()
+
+
+def _carry_history() -> None:
+    """Rounds rated before this revision enter the history a recompute replays, from their
+    rating changes: each player's place as its rank, one seat per player (a bot level's
+    several seats were kept as one), as many seats dealt as players rated."""
+    conn = op.get_bind()
+    rows = conn.execute(
+        sa.text(
+            "SELECT game_id, player, preset, place, at FROM nomercy_rating_changes ORDER BY game_id, place, player"
+        )
+    ).all()
+    by_game: dict[str, list[sa.Row[tuple[str, str, str, int, float]]]] = {}
+    for row in rows:
+        by_game.setdefault(row.game_id, []).append(row)
+    made = [
+        {
+            "game_id": game_id,
+            "seat": seat,
+            "player": row.player,
+            "preset": row.preset,
+            "rank": row.place,
+            "dealt": len(players),
+            "at": row.at,
+        }
+        for game_id, players in by_game.items()
+        for seat, row in enumerate(players)
+    ]
+    if made:
+        table = sa.table(
+            "nomercy_rated_seats",
+            *(sa.column(c) for c in ("game_id", "seat", "player", "preset", "rank", "dealt", "at")),
+        )
+        op.bulk_insert(table, made)
 
 
 def downgrade() -> None:
