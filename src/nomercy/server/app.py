@@ -338,6 +338,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         account = account_of(request)
         if account is not None:  # a signed-in player sits under their account's name
             body = body.model_copy(update={"nickname": account.name})
+        else:
+            await auth.guest_name(request, body.nickname)
         room, token = await manager(request).create(body, address, account.id if account else None)
         return {
             "code": room.code,
@@ -356,6 +358,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = await lookup(request, code)
         account = account_of(request)
         nickname = account.name if account is not None else body.nickname
+        if account is None:
+            await auth.guest_name(request, nickname)
         room, seat, token = await manager(request).join(room.code, nickname, account.id if account else None)
         return {"code": room.code, "seat": seat, "token": token, "room": room.info().model_dump()}
 

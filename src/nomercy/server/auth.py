@@ -14,6 +14,7 @@ from another site; the cookie is ``SameSite=Lax`` as a second wall.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import Annotated, Any
@@ -174,6 +175,17 @@ def _name(value: str) -> str:
 
 def _taken(name: str) -> ProtocolError:
     return ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name} is taken: choose another")
+
+
+async def guest_name(request: Request, nickname: str) -> None:
+    """Refuse a guest's nickname that is an account's name, or drawn like one (its
+    :func:`name_key`): at any table, a name that reads as an account's is that account."""
+    store: AccountStore | None = getattr(request.app.state, "accounts", None)
+    if store is not None and not await asyncio.to_thread(store.name_free, nickname):
+        raise ProtocolError(
+            ErrorCode.NAME_TAKEN,
+            f"{nickname} is an account's name (or looks like it): sign in to use it, or choose another",
+        )
 
 
 def _ceremony(request: Request, ceremony_id: str, purpose: str) -> Ceremony:

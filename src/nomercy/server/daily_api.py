@@ -11,6 +11,7 @@ from sqlalchemy import select
 from nomercy.rules import PRESETS
 from nomercy.server import protocol as P
 from nomercy.server.accounts import account_of, accounts
+from nomercy.server.auth import guest_name
 from nomercy.server.daily import BOT, SEATS, DailyStore, over, seconds_left, valid_day
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.requests import client_key
@@ -79,6 +80,8 @@ async def play_daily(request: Request, preset: str, body: P.JoinRoom) -> dict[st
     )
     rated = account is not None and await asyncio.to_thread(store.entry, day, preset, account.id) is None
     nickname = account.name if account is not None else body.nickname
+    if account is None:
+        await guest_name(request, nickname)
     req = P.CreateRoom(nickname=nickname, preset=preset, seats=seats, bots=seats - 1, bot=BOT, mode="round")
     config = {"daily": {"day": day, "preset": preset, "rated": rated}, "seed": deal, "bot_seeds": bots}
     manager = request.app.state.manager

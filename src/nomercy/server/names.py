@@ -7,65 +7,94 @@ A nickname is shown to everyone at the table, so it must be readable and honest:
 - bidirectional controls (embeddings, overrides, isolates) are refused: they can flip
   the text shown after them, e.g. make a chat line seem to come from someone else;
 - a name made only of invisible characters (spaces, zero-width marks, fillers) is refused;
-- a name that reads as one of the table's bots ("Bot 2", "bot") is refused;
+- a name that reads as one of the table's bots ("Bot 2", "bot", "\u0412ot 1" with a Cyrillic Ve)
+  is refused: bots are named "Bot N (level)" and no person may pass for one;
 - runs of spaces inside a name become one space.
 
-Two players at one table must be told apart by a person, so a name is compared by its
-:func:`name_key`: invisible characters dropped (zero-width joiners and spaces, soft
-hyphens, fillers), spaces collapsed, case folded, and the Cyrillic and Greek letters
-that are drawn like Latin ones read as those ("Ana", "ANA", "An\u200da", "\u0410na" all
-have the key "ana"). The room refuses a second player whose key is already seated.
+Two names are one name when a person could not tell them apart; :func:`name_key` says
+which. It removes every default-ignorable code point (Unicode's
+``Default_Ignorable_Code_Point``: zero-width marks, the combining grapheme joiner U+034F,
+variation selectors U+FE0F and U+E0100, Mongolian selectors U+180B, fillers, soft hyphens),
+normalises, collapses spaces, folds case, and takes the Unicode TR39 confusable *skeleton*
+(ICU's ``SpoofChecker``, through PyICU: the Unicode consortium's own data and algorithm,
+updated with each Unicode version, not a list kept here). "Ana", "ANA", "An\u200da" and
+"\u0410na" share a key; so do "Paloma" and "Paloma\u034f". The room refuses a second
+player whose key is already seated, sign-up refuses a key another account holds, and a
+guest may not sit under an account's key (see ``docs/accounts.md``, "Names").
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
+import icu
+
 NICKNAME_MAX = 24
+#: The longest key stored (``nomercy_accounts.name_key``); a longer skeleton is stored as its hash.
+KEY_MAX = 96
 
 #: LRE RLE PDF LRO RLO, LRI RLI FSI PDI, and the invisible marks LRM RLM ALM.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-#: Characters that draw nothing though Unicode does not class them as spaces or format.
+#: Unicode's default-ignorable code points: drawn as nothing where a font does not know them.
+_IGNORABLE = icu.UnicodeSet("[:Default_Ignorable_Code_Point:]")
+_IGNORABLE.freeze()  # read-only from here on: safe to share between threads
+#: Characters that draw nothing though Unicode does not class them as spaces, format or
+#: default-ignorable (the Braille blank; the Khmer vowels and Mongolian separator are
+#: default-ignorable in recent Unicode versions, listed here for older ICU data).
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
-_BOT = re.compile(r"^bot(?![a-z])", re.IGNORECASE)
+_SPOOF = icu.SpoofChecker()
+#: A name that reads as a bot's ("Bot", "bot 2", "B0t (expert)"), on the skeleton with
+#: ASCII digits kept (the skeleton draws "1" as "l", which would pass "Bot1" for a word).
+_BOT = re.compile(r"^b[o0]t(?![a-z])")
 _SPACES = re.compile(r"\s+")
 #: Runs of white space that are not control characters (those are refused, not collapsed).
 _SPACE_RUNS = re.compile(r"[^\S\x00-\x1f\x7f-\x9f]+")
+_DIGITS = re.compile(r"([0-9]+)")
 
-#: Cyrillic and Greek letters drawn like a Latin letter in common fonts (a short list in the
-#: spirit of Unicode's confusables, not all of it): read as that letter when names are compared.
-_LOOKALIKES = str.maketrans(
-    # Cyrillic capitals, then small letters
-    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0423\u0425\u0406\u0408\u0405\u04ae\u04c0"
-    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u051b\u051d\u04af\u04cf"
-    # Greek capitals, then small letters
-    "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
-    "\u03bf\u03bd\u03ba\u03c1\u03c5"
-    # Latin letters drawn like others: dotless i, script a and g
-    "\u0131\u0251\u0261",
-    "ABEKMHOPCTYXIJSYIaeopcyxijsdhqwylABEZHIKMNOPTYXovkpuiag",
-)
+
+def ignorable(ch: str) -> bool:
+    """Does ``ch`` draw nothing: default-ignorable, a format or control character, a filler?"""
+    return ch in _BLANK_LETTERS or _IGNORABLE.contains(ch) or unicodedata.category(ch) in ("Cf", "Cc")
 
 
 def _visible(ch: str) -> bool:
-    if ch in _BLANK_LETTERS:
+    if ignorable(ch):
         return False
     category = unicodedata.category(ch)
     # Separators (Z*), format (Cf), controls (Cc) and combining marks alone draw nothing.
-    return not (category[0] == "Z" or category in ("Cf", "Cc", "Mn", "Me"))
+    return not (category[0] == "Z" or category in ("Mn", "Me"))
+
+
+def _plain(nickname: str) -> str:
+    """NFKC, the invisible dropped, white space as one space, trimmed."""
+    value = unicodedata.normalize("NFKC", nickname)
+    value = "".join(
+        " " if ch.isspace() or unicodedata.category(ch)[0] == "Z" else ch for ch in value if not ignorable(ch)
+    )
+    return unicodedata.normalize("NFKC", _SPACES.sub(" ", value).strip())
+
+
+def skeleton(text: str) -> str:
+    """The TR39 skeleton of ``text`` with case folded: equal for strings drawn alike."""
+    once = str(_SPOOF.getSkeleton(0, text)).casefold()
+    return str(_SPOOF.getSkeleton(0, once))
 
 
 def name_key(nickname: str) -> str:
     """What a person sees of ``nickname``, for telling players apart: equal keys, same-looking names."""
-    value = unicodedata.normalize("NFKC", nickname)
-    value = "".join(
-        " " if ch.isspace() or unicodedata.category(ch)[0] == "Z" else ch
-        for ch in value
-        if ch not in _BLANK_LETTERS and unicodedata.category(ch) not in ("Cf", "Cc")
-    )
-    value = _SPACES.sub(" ", value).strip().translate(_LOOKALIKES)
-    return unicodedata.normalize("NFKC", value.casefold())
+    key = skeleton(_plain(nickname))
+    if len(key) > KEY_MAX:
+        return "#" + hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return key
+
+
+def looks_like_a_bot(nickname: str) -> bool:
+    """Would a person read ``nickname`` as a bot's name ("Bot N (level)")?"""
+    parts = _DIGITS.split(_plain(nickname))
+    drawn = "".join(p if i % 2 else skeleton(p) for i, p in enumerate(parts))
+    return _BOT.match(drawn) is not None
 
 
 def clean_nickname(value: str) -> str:
@@ -81,6 +110,6 @@ def clean_nickname(value: str) -> str:
         raise ValueError("nickname contains text-direction controls: type the name without them")
     if not any(_visible(ch) for ch in value):
         raise ValueError("nickname has no visible characters")
-    if _BOT.match(value):
+    if looks_like_a_bot(value):
         raise ValueError("nickname looks like a bot's name: bots are named 'Bot N', choose another")
     return value

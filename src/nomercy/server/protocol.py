@@ -221,6 +221,9 @@ class SeatInfo(_Model):
     #: A bot plays this human's seat (away past the grace period).
     standin: bool
     host: bool
+    #: The seat is held by a signed-in account (its name is the account's): set by the
+    #: server alone, so a guest's seat can never show the mark the client draws for it.
+    account: bool = False
 
 
 class RoomInfo(_Model):

@@ -216,6 +216,7 @@ class Room:
                     connected=s.connections > 0,
                     standin=s.standin,
                     host=s.host,
+                    account=s.kind == "human" and s.account_id is not None,
                 )
                 for s in self.seats
             ],
