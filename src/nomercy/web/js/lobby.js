@@ -2,6 +2,7 @@
 // at this table: the server's summary and every setting, in the reader's language).
 import { $, el, button, clear } from "./dom.js";
 import { cardNode } from "./cards.js";
+import { accountMark } from "./marks.js";
 
 // Room settings, grouped as the server's options say (each house rule of /api/options
 // names its group, in the core's order: nomercy.rules.Rules.fields); every label,
@@ -203,6 +204,7 @@ export function renderLobby(ctx) {
   for (const seat of room.seats) {
     const li = el("li", seat.kind === "open" ? "open" : "");
     li.appendChild(el("span", "name", seat.kind === "open" ? ctx.t("lobby.open_seat") : seat.kind === "bot" ? ctx.nameOf(seat.seat) : seat.nickname));
+    if (seat.account) li.appendChild(accountMark(ctx)); // set by the server alone
     const tags = [seat.host ? "host" : null, seat.kind === "bot" ? "bot" : null, seat.seat === s.seat ? "you" : null,
       seat.kind === "human" && !seat.connected ? "away" : null].filter(Boolean);
     for (const t of tags) li.appendChild(el("span", "tag", ctx.t(`lobby.tag.${t}`)));

@@ -4,6 +4,7 @@
 import { $, el, button, clear } from "./dom.js";
 import { cardNode, backNode, chipNode } from "./cards.js";
 import { seatPositions } from "./layout.js";
+import { accountMark } from "./marks.js";
 import { choiceOf } from "./store.js";
 
 export function seatOrder(players, seat) {
@@ -64,7 +65,10 @@ function seatPlate(ctx, s, seat, k, pos) {
   div.appendChild(ring);
   const plate = el("div", "plate");
   div.appendChild(plate);
-  plate.appendChild(el("div", "name", seat === s.seat ? ctx.t("seat.you_label") : name));
+  const line = el("div", "name-line");
+  line.appendChild(el("div", "name", seat === s.seat ? ctx.t("seat.you_label") : name));
+  if (info && info.account) line.appendChild(accountMark(ctx)); // set by the server alone
+  plate.appendChild(line);
   const count = v.hand_sizes[seat];
   if (v.hands && v.active[seat]) {
     // A replay shows every hand face up (a kept game is a finished round).
