@@ -148,7 +148,10 @@ def test_rounds_played_and_won_per_preset_ratings_and_their_history(storage: Sto
     rate(storage.engine, str(ids[200.0]), ada.id, "no_mercy", 200.0, 26.0, 7.0)
     rated = profiles.profile("Ada", None, 1, 20)
     assert rated is not None
-    assert rated["presets"][0]["rating"] == {"rating": 10.0, "mu": 28.0, "sigma": 6.0, "games": 3, "wins": 2}
+    assert rated["presets"][0]["rating"] == {
+        "rating": 10.0, "mu": 28.0, "sigma": 6.0, "games": 3, "wins": 2,
+        "provisional": True, "games_to_settle": 2,  # 3 of the boards' 5 rated games
+    }  # fmt: skip
     history = rated["history"]["no_mercy"]
     assert [p["at"] for p in history] == [100.0, 200.0, 400.0]
     assert [p["mu"] for p in history] == [27.0, 26.0, 28.0]

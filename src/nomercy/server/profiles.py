@@ -33,7 +33,7 @@ from nomercy.server.games import game_seats, games, reviews
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings
 from nomercy.server.settings import Settings
-from nomercy.server.standings import game_changes
+from nomercy.server.standings import game_changes, settling
 
 #: Recent games per page, and the most a page may ask for.
 PER_PAGE = 20
@@ -170,7 +170,7 @@ class Profiles:
             "name": account.name,
             "since": account.created_at,
             "me": owner,
-            "presets": _by_preset(played, {r.preset: r for r in rated}),
+            "presets": _by_preset(played, {r.preset: r for r in rated}, self.min_games),
             "history": history,
             "games": {
                 "total": len(played),
@@ -229,8 +229,9 @@ class Profiles:
         return {str(r.id): len(json.loads(r.info).get("players") or []) for r in rows}
 
 
-def _by_preset(played: list[Played], rated: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rounds played and won per preset, with the preset's rating if it has one; most played first."""
+def _by_preset(played: list[Played], rated: dict[str, Any], min_games: int) -> list[dict[str, Any]]:
+    """Rounds played and won per preset, with the preset's rating if it has one (provisional
+    below ``min_games`` rated games, as the boards count); most played first."""
     counts: dict[str, list[int]] = {}
     for p in played:
         c = counts.setdefault(p.preset, [0, 0])
@@ -254,6 +255,7 @@ def _by_preset(played: list[Played], rated: dict[str, Any]) -> list[dict[str, An
                     "sigma": round(float(r.sigma), 2),
                     "games": int(r.games),
                     "wins": int(r.wins),
+                    **settling(int(r.games), min_games),
                 },
             }
         )

@@ -2,6 +2,45 @@
 // every round of the match and the totals, and the rematch.
 import { $, el, clear } from "./dom.js";
 import { chipNode, cardNode } from "./cards.js";
+import { api } from "./api.js";
+
+/** A rating and its change as the boards show them ("12.3 (+1.4)"), with "provisional:
+ * N more games" while it is (`c`: after, delta, provisional, games_to_settle). */
+export function ratingChange(ctx, c) {
+  const n = (x, signDisplay) => new Intl.NumberFormat(ctx.i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay }).format(x);
+  const text = ctx.t("rating.change", { rating: n(c.after, "auto"), delta: n(c.delta, "exceptZero") });
+  return c.provisional ? [text, " ", provisionalTag(ctx, c.games_to_settle)] : [text];
+}
+
+export const provisionalTag = (ctx, count) => el("span", "tag provisional", ctx.t("rating.provisional", { count }, { capital: false }));
+
+// The round's rating changes (GET /api/rooms/CODE/ratings?seq=VERSION): asked for once per
+// round, again while the server is still keeping it.
+const rated = { key: null, data: null };
+
+async function fetchRating(ctx, code, seq) {
+  const key = `${code}:${seq}`;
+  if (rated.key === key) return;
+  Object.assign(rated, { key, data: null });
+  for (let i = 0; i < 10 && rated.key === key; i++) {
+    if (i) await new Promise((ok) => setTimeout(ok, 600));
+    let got;
+    try { got = await api(`/api/rooms/${code}/ratings?seq=${seq}`); } catch { return; }
+    if (got.kept && rated.key === key) { rated.data = got; renderRating(ctx); return; }
+  }
+}
+
+/** The reader's own change at a rated table: "Your rating: 12.3 (+1.4)", or that it did not change. */
+function renderRating(ctx) {
+  const s = ctx.store.get();
+  const p = $("end-rating");
+  const data = s.room && s.room.rated && s.seat !== null && rated.key === `${s.room.code}:${s.version}` ? rated.data : null;
+  p.hidden = !data;
+  if (!data) return;
+  const mine = data.changes.find((c) => c.seat === s.seat);
+  if (mine) p.replaceChildren(ctx.t("end.rating"), " ", ...ratingChange(ctx, mine));
+  else p.textContent = ctx.t("end.not_rated");
+}
 
 export function renderEnd(ctx) {
   const s = ctx.store.get();
@@ -31,6 +70,8 @@ export function renderEnd(ctx) {
   $("end-how").textContent = [ctx.t(o.reason === "played_out" ? "end.how_out" : "end.how_last", { seat: o.winner }),
     kos.length ? ctx.t("end.knocked_out", { list: kos.join(", ") }) : ""].filter(Boolean).join(" ");
   renderEndTable(ctx, s, isMatch);
+  if (room.rated && s.seat !== null) fetchRating(ctx, room.code, s.version);
+  renderRating(ctx);
   const rounds = room.rounds || [];
   $("end-match").textContent = isMatch
     ? matchOver ? ctx.t("end.match_over", { count: rounds.length, points: room.rules.target_score })

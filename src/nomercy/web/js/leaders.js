@@ -3,6 +3,7 @@
 // player's uncertainty is plain to see. Pages are links (?page=N): the back button works.
 import { api } from "./api.js";
 import { clear, el } from "./dom.js";
+import { provisionalTag } from "./end.js";
 
 const PER_PAGE = 25;
 
@@ -57,7 +58,21 @@ function ratingCell(ctx, e) {
   return td;
 }
 
-function table(ctx, entries) {
+/** A signed-in reader's place: their rank (and a link to their page when it is another), or
+ * why they are not listed: provisional (and how many games it still needs), away, unrated. */
+function meLine(ctx, preset, board, me) {
+  const p = el("p", "leader-me");
+  if (!me || !me.signed_in) return null;
+  if (!me.rated) p.textContent = ctx.t("leaders.me_none");
+  else if (me.rank) {
+    p.textContent = ctx.t("leaders.me_rank", { rank: ctx.i18n.number(me.rank), rating: fmt(ctx, me.rating) });
+    if (me.page !== board.page) p.append(" ", link(`/leaders/${preset}${me.page > 1 ? `?page=${me.page}` : ""}`, ctx.t("leaders.me_go")));
+  } else if (me.provisional) p.append(ctx.t("leaders.me_off", { rating: fmt(ctx, me.rating) }), " ", provisionalTag(ctx, me.games_to_settle));
+  else p.textContent = ctx.t("leaders.me_inactive");
+  return p;
+}
+
+function table(ctx, entries, me) {
   const t = el("table", "leader-table");
   const cap = el("caption", "visually-hidden", ctx.t("leaders.caption"));
   const head = el("tr");
@@ -71,9 +86,15 @@ function table(ctx, entries) {
   const body = el("tbody");
   for (const e of entries) {
     const tr = el("tr", e.kind === "bot" ? "is-bot" : "");
+    const name = nameCell(ctx, e);
+    if (me && me.player === e.player) {  // the reader's own row
+      tr.classList.add("is-me");
+      tr.setAttribute("aria-current", "true");
+      name.append(" ", el("span", "tag", ctx.t("profile.you")));
+    }
     tr.append(
       el("td", "num leader-rank", ctx.i18n.number(e.rank)),
-      nameCell(ctx, e),
+      name,
       ratingCell(ctx, e),
       rangeCell(ctx, e),
       el("td", "num", ctx.i18n.number(e.games)),
@@ -124,13 +145,17 @@ export async function openLeaders(ctx, match, root) {
 
   const page = Math.max(1, Number(new URLSearchParams(location.search).get("page")) || 1);
   let board;
+  let me = null;
   try {
-    board = await api(`/api/leaderboards/${preset}?page=${page}&per_page=${PER_PAGE}`);
+    [board, me] = await Promise.all([api(`/api/leaderboards/${preset}?page=${page}&per_page=${PER_PAGE}`),
+      api(`/api/leaderboards/${preset}/me`).catch(() => null)]);
   } catch (err) {
     box.append(el("p", "leader-empty", ctx.t("leaders.unavailable")));
     return;
   }
   document.title = ctx.t("leaders.page_title", { preset: ctx.t(`preset.${preset}.name`) });
+  const mine = meLine(ctx, preset, board, me);
+  if (mine) box.append(mine);
   if (!board.total) {
     box.append(el("p", "leader-empty", ctx.t("leaders.empty", { count: board.min_games })));
     return;
@@ -140,7 +165,7 @@ export async function openLeaders(ctx, match, root) {
     return;
   }
   const scroll = el("div", "leader-scroll");
-  scroll.append(table(ctx, board.entries));
+  scroll.append(table(ctx, board.entries, me));
   box.append(scroll);
   if (board.pages > 1) box.append(pager(ctx, preset, board));
 }

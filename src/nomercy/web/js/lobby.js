@@ -198,6 +198,7 @@ export function renderLobby(ctx) {
   const s = ctx.store.get();
   const room = s.room;
   $("lobby-code").textContent = room.code;
+  $("lobby-rated").hidden = !room.rated;
   $("invite-link").value = `${location.origin}/join/${room.code}`;
   const list = clear($("lobby-seats"));
   const me = s.seat !== null ? room.seats[s.seat] : null;

@@ -160,6 +160,7 @@ function render() {
   updateTitle();
   if (s.replaying) { ctx.replay.refresh(); return; }
   if (!s.room) return;
+  $("rated-mark").hidden = !s.room.rated;  // a rated table says so, in its lobby and at play
   if (s.room.status === "lobby") {
     show("lobby");
     renderLobby(ctx);

@@ -5,6 +5,7 @@
 import { el, clear, button } from "./dom.js";
 import { api } from "./api.js";
 import { firstPreset, ratingChart } from "./profilemodel.js";
+import { provisionalTag, ratingChange } from "./end.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PER_PAGE = 10;
@@ -38,6 +39,7 @@ function ratingCell(ctx, f, r) {
   const td = el("td", "num rating");
   td.append(el("span", "value", f.one.format(r.rating)), " ",
     el("span", "spread", ctx.t("profile.rating_spread", { mu: f.one.format(r.mu), spread: f.one.format(3 * r.sigma) })));
+  if (r.provisional) td.append(" ", provisionalTag(ctx, r.games_to_settle));
   return td;
 }
 
@@ -292,6 +294,11 @@ function gamesPanel(ctx, f, data) {
     if (g.players) what.push(ctx.t("profile.players", { count: g.players }));
     const line = el("div", "profile-game-line");
     line.append(el("span", `result${g.won ? " won" : ""}`, result(ctx, g)), el("span", "what", what.join(" · ")));
+    if (g.rating) {  // a rated game: what it did to the rating
+      const change = el("span", "rating-change", `${ctx.t("profile.rating")} `);
+      change.append(...ratingChange(ctx, g.rating));
+      line.append(change);
+    }
     const links = el("div", "profile-game-links");
     if (g.replay) {
       const a = el("a", "game-link", ctx.t("profile.replay"));
