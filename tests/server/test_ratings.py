@@ -19,10 +19,12 @@ import pytest
 from sqlalchemy import Connection, create_engine, insert, select
 
 from nomercy.bots.levels import LEVELS
+from nomercy.rules import PRESETS
 from nomercy.server.accounts import SESSION_COOKIE, AccountStore
 from nomercy.server.games import GameStore, Kept, games
 from nomercy.server.protocol import CreateRoom, ErrorCode, ProtocolError
 from nomercy.server.ratings import (
+    ANCHORS,
     MODEL,
     REFUSALS,
     Ratings,
@@ -155,21 +157,21 @@ def test_a_rating_moves_with_the_order_and_ties_move_alike() -> None:
     assert all(x.sigma < MODEL.sigma for x in (a, b, c, d))  # a game teaches something of each
 
 
-def test_bots_of_one_level_are_one_identity_that_moves_once_by_the_mean_change() -> None:
+def test_bots_of_one_level_are_one_identity_anchored_at_its_ladder_rating() -> None:
     order = {0: 1, 1: 2, 2: 3}  # the person won; two casual bots behind
-    prior = {"bot:casual": (30.0, 2.0), "account:a": (25.0, 8.0)}
+    prior = {"bot:casual": (30.0, 2.0), "account:a": (25.0, 8.0)}  # a stored bot rating is ignored
     entrants = [(0, "account:a"), (1, "bot:casual"), (2, "bot:casual")]
     changes = {c.player: c for c in rate(entrants, order, prior)}
     assert set(changes) == {"account:a", "bot:casual"}
-    bot = changes["bot:casual"]
+    bot, person = changes["bot:casual"], changes["account:a"]
+    anchored = ANCHORS["casual"]
     teams = MODEL.rate(
-        [[MODEL.rating(25.0, 8.0)], [MODEL.rating(30.0, 2.0)], [MODEL.rating(30.0, 2.0)]],
+        [[MODEL.rating(25.0, 8.0)], [MODEL.rating(*anchored)], [MODEL.rating(*anchored)]],
         ranks=[1.0, 2.0, 3.0],
     )
-    mean_mu = (teams[1][0].mu + teams[2][0].mu) / 2
-    assert bot.mu == pytest.approx(mean_mu) and bot.mu_before == 30.0
-    assert bot.sigma == pytest.approx((teams[1][0].sigma + teams[2][0].sigma) / 2)
-    assert bot.place == 2 and not bot.won and bot.mu < 30.0
+    assert (bot.mu, bot.sigma) == (bot.mu_before, bot.sigma_before) == anchored  # it never moves
+    assert bot.place == 2 and not bot.won
+    assert person.mu == pytest.approx(teams[0][0].mu) and person.sigma == pytest.approx(teams[0][0].sigma)
 
 
 # -- rated rounds in the keeping transaction -----------------------------------------------
@@ -218,7 +220,10 @@ def test_a_rated_round_is_rated_once_with_its_record(storage: Storage) -> None:
         (player_of_account(ada.id), 4),  # knocked out (M1): last of the four seats
     ]
     assert all(c.game_id == game_id and c.at == finished for c in changes)
-    assert all(c.mu_before == MODEL.mu and c.sigma_before == MODEL.sigma for c in changes)
+    persons = [c for c in changes if c.player.startswith("account:")]
+    assert all(c.mu_before == MODEL.mu and c.sigma_before == MODEL.sigma for c in persons)
+    bot = next(c for c in changes if c.player == player_of_bot("strong"))
+    assert (bot.mu_before, bot.sigma_before, bot.mu, bot.sigma) == (*ANCHORS["strong"], *ANCHORS["strong"])
 
     # A second round at the same table starts from the ratings the first one left.
     store.keep(_kept(room, [ada.id, bo.id], 2, {"winner": 0, "knocked_out": []}, seq=20))
@@ -284,13 +289,19 @@ def test_deleting_an_account_deletes_its_ratings_and_their_history(storage: Stor
     ada, bo = people.create("Ada"), people.create("Bo")
     store = GameStore(storage.engine)
     Ratings.install(_settings(), store, people)
-    room = _room(storage, [ada.id, bo.id], bots=0)
-    store.keep(_kept(room, [ada.id, bo.id], 0, {"winner": 0, "knocked_out": []}))
+    room = _room(storage, [ada.id, bo.id], bots=1)
+    store.keep(_kept(room, [ada.id, bo.id], 1, {"winner": 0, "knocked_out": []}))
+    store.keep(_kept(room, [bo.id], 1, {"winner": 0, "knocked_out": []}, seq=20))  # Bo and the bot only
     assert people.delete(ada.id)
     with storage.engine.connect() as conn:
-        assert set(_ratings(conn)) == {player_of_account(bo.id)}
-        assert {c.player for c in conn.execute(select(rating_changes)).all()} == {player_of_account(bo.id)}
-        assert len(conn.execute(select(games)).all()) == 1  # the game stays
+        # The game with Ada is voided for everyone (what it gave Bo goes too); Bo's other stays.
+        assert set(_ratings(conn)) == {player_of_account(bo.id), player_of_bot("casual")}
+        assert {c.player for c in conn.execute(select(rating_changes)).all()} == {
+            player_of_account(bo.id),
+            player_of_bot("casual"),
+        }
+        assert _ratings(conn)[player_of_account(bo.id)].games == 1
+        assert len(conn.execute(select(games)).all()) == 2  # the games stay
     with storage.engine.begin() as conn:
         forget_account(conn, "nobody")  # nothing to forget: no error
 
@@ -331,7 +342,7 @@ def test_the_leaderboard_ranks_by_mu_minus_three_sigma_past_a_minimum_of_games(s
                 (player_of_account("gone"), "no_mercy", 45.0, 1.0, 99, 99),  # no such account
             ],
         )
-    board = Ratings(storage.engine, 5)
+    board = Ratings(storage.engine, 5, clock=lambda: 2.0)  # everyone played a moment ago
     first = board.board("no_mercy", 1, 2)
     assert (first["total"], first["page"], first["pages"], first["per_page"]) == (4, 1, 2, 2)
     assert first["min_games"] == 5
@@ -344,12 +355,14 @@ def test_the_leaderboard_ranks_by_mu_minus_three_sigma_past_a_minimum_of_games(s
     second = board.board("no_mercy", 2, 2)
     assert [(e["rank"], e["name"]) for e in second["entries"]] == [(3, "Bo"), (4, "Di")]
     assert board.board("no_mercy", 3, 2)["entries"] == []
-    assert [e["name"] for e in Ratings(storage.engine, 1).board("no_mercy", 1, 10)["entries"]] == [
+    everyone = Ratings(storage.engine, 1, clock=lambda: 2.0)
+    assert [e["name"] for e in everyone.board("no_mercy", 1, 10)["entries"]] == [
         "Ada", "Bot: expert", "Bo", "Cy", "Di",
     ]  # fmt: skip
     empty = board.board("rlcard", 1, 25)
     assert (empty["total"], empty["pages"], empty["entries"]) == (0, 1, [])
-    assert {b["preset"]: b["players"] for b in board.boards()} == {"no_mercy": 4, "classic": 1, "rlcard": 0}
+    listed = {b["preset"]: b["players"] for b in board.boards()}
+    assert listed == {**dict.fromkeys(PRESETS, 0), "no_mercy": 4, "classic": 1}
 
 
 # -- over HTTP: a real server --------------------------------------------------------------
@@ -392,11 +405,7 @@ def test_rated_rooms_over_http(start_server: Any) -> None:
     assert guest.get("/api/leaderboards/no_mercy?per_page=1000").status_code == 422
     assert guest.get("/api/leaderboards/no_mercy?page=0").status_code == 422
     listed = guest.get("/api/leaderboards").json()
-    assert listed["min_games"] == 1 and [b["preset"] for b in listed["boards"]] == [
-        "no_mercy",
-        "classic",
-        "rlcard",
-    ]
+    assert listed["min_games"] == 1 and [b["preset"] for b in listed["boards"]] == list(PRESETS)
 
 
 @pytest.mark.parametrize("db", DATABASES)
@@ -425,6 +434,6 @@ def test_a_rated_round_played_to_its_end_rates_its_players(db: str, start_server
     person, bot = by_kind["account"], by_kind["bot"]
     assert person["name"] == "Ada" and bot["level"] == "beginner"
     assert person["games"] == bot["games"] == 1 and person["wins"] + bot["wins"] == 1
-    winner, loser = (person, bot) if person["wins"] else (bot, person)
-    assert winner["mu"] > MODEL.mu > loser["mu"] and winner["rank"] == 1
-    assert all(e["sigma"] < MODEL.sigma for e in (person, bot))
+    assert (bot["mu"], bot["sigma"]) == ANCHORS["beginner"]  # anchored: rated games never move it
+    assert (person["mu"] > MODEL.mu) if person["wins"] else (person["mu"] < MODEL.mu)
+    assert person["sigma"] < MODEL.sigma

@@ -124,7 +124,7 @@ def test_a_players_own_rank_or_the_games_their_provisional_rating_needs(storage:
                 for n, mu, s, g in rows
             ],
         )
-    board = Ratings(storage.engine, 5).board("no_mercy", 1, BOARD_PAGE)["entries"]
+    board = Ratings(storage.engine, 5, clock=lambda: 2.0).board("no_mercy", 1, BOARD_PAGE)["entries"]
     for name in ("Ada", "Bo", "Cy"):
         mine = standing(storage.engine, "no_mercy", ids[name], 5)
         listed = next(e for e in board if e["player"] == mine["player"])

@@ -17,7 +17,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
@@ -37,12 +37,14 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    text,
 )
 from sqlalchemy.engine import Connection, Engine
 
 from nomercy.bots.levels import LEVELS
 from nomercy.errors import InvalidRules
 from nomercy.rules import PRESETS, Rules
+from nomercy.server import fairplay as fair
 from nomercy.server.accounts import account_of, accounts
 from nomercy.server.games import games
 from nomercy.server.protocol import ErrorCode, ProtocolError
@@ -94,6 +96,23 @@ MODEL = PlackettLuce()
 MAX_PER_PAGE = 100
 ACCOUNT = "account:"
 BOT = "bot:"
+#: Each bot level's rating in rated play, anchored: measured on the agent ladder
+#: (``docs/bots.md``, "The levels on the ladder"; ``benchmarks/results/levels.json``) and
+#: never moved by rated games, so that losing to a bot on purpose lifts nobody and a win
+#: against a level is worth the same to everyone. One table for every preset: the ladder
+#: plays no_mercy, and the levels keep their order at the others.
+ANCHORS: dict[str, tuple[float, float]] = {
+    "beginner": (20.33, 0.45),
+    "casual": (25.23, 0.43),
+    "strong": (27.88, 0.43),
+    "expert": (30.44, 0.45),
+}
+#: How long a player stays on the boards after their last rated game (a setting:
+#: ``leaderboard_active_days``), so that a board ranks the people playing now.
+ACTIVE_DAYS = 30
+#: Advisory lock of the rating writes (PostgreSQL): a recompute and a rated round never
+#: interleave.
+LOCK_KEY = 7210334502
 
 
 def player_of_account(account_id: str) -> str:
@@ -102,6 +121,26 @@ def player_of_account(account_id: str) -> str:
 
 def player_of_bot(level: str) -> str:
     return f"{BOT}{level}"
+
+
+def anchor(player: str) -> tuple[float, float] | None:
+    """A bot level's fixed rating (:data:`ANCHORS`); None for a person."""
+    return ANCHORS.get(player[len(BOT) :]) if player.startswith(BOT) else None
+
+
+def below_fair_share(order: dict[int, int], seat: int) -> bool:
+    """Whether ``seat`` finished below the fair share of its round: its position (the mean of
+    the positions its tie spans: a tie for 2nd of 4 holds 2nd to 4th, 3rd on average) is
+    worse than the middle of the table, (n + 1) / 2."""
+    rank = order[seat]
+    first = 1 + sum(1 for r in order.values() if r < rank)
+    tied = sum(1 for r in order.values() if r == rank)
+    return first + (tied - 1) / 2 > (len(order) + 1) / 2
+
+
+def _lock(conn: Connection) -> None:
+    if conn.dialect.name == "postgresql":
+        conn.execute(text(f"SELECT pg_advisory_xact_lock({LOCK_KEY})"))
 
 
 def conservative(mu: float, sigma: float) -> float:
@@ -215,14 +254,25 @@ class Change:
 
 
 def rate(
-    entrants: list[tuple[int, str]], order: dict[int, int], prior: dict[str, tuple[float, float]]
+    entrants: list[tuple[int, str]],
+    order: dict[int, int],
+    prior: dict[str, tuple[float, float]],
+    weights: dict[str, float] | None = None,
 ) -> list[Change]:
     """The new rating of every player in ``entrants`` (seat, player); ``order`` ranks every
     seat of the round (:func:`round_order`), rated or not, so places are the round's own.
 
-    Every seat is an entrant rated from its player's rating before the game. A player with
-    several seats (the bots of one level) moves by the mean of its seats' changes, once."""
-    teams = [[MODEL.rating(*prior.get(player, (MODEL.mu, MODEL.sigma)))] for _, player in entrants]
+    Every seat is an entrant rated from its player's rating before the game; a bot level
+    enters at its anchor (:data:`ANCHORS`) and keeps it. A player with several seats moves
+    by the mean of its seats' changes, once. A person's change is scaled by their
+    ``weights`` entry (how much the game counts, :func:`fairplay.weight`), and a finish
+    below the fair share (:func:`below_fair_share`) never raises their ``mu`` nor their
+    displayed rating, ``mu - 3 sigma``."""
+
+    def start(player: str) -> tuple[float, float]:
+        return anchor(player) or prior.get(player, (MODEL.mu, MODEL.sigma))
+
+    teams = [[MODEL.rating(*start(player))] for _, player in entrants]
     rated = MODEL.rate(teams, ranks=[float(order[seat]) for seat, _ in entrants])
     ranked = places(order)
     by_player: dict[str, list[tuple[int, float, float]]] = {}
@@ -230,9 +280,16 @@ def rate(
         by_player.setdefault(player, []).append((seat, team[0].mu, team[0].sigma))
     changes = []
     for player, seats in by_player.items():
-        mu0, sigma0 = prior.get(player, (MODEL.mu, MODEL.sigma))
+        mu0, sigma0 = start(player)
         mu = mu0 + sum(m - mu0 for _, m, _ in seats) / len(seats)
         sigma = sum(s for _, _, s in seats) / len(seats)
+        if anchor(player) is not None:
+            mu, sigma = mu0, sigma0
+        else:
+            w = (weights or {}).get(player, 1.0)
+            mu, sigma = mu0 + w * (mu - mu0), sigma0 + w * (sigma - sigma0)
+            if all(below_fair_share(order, seat) for seat, _, _ in seats):
+                mu = min(mu, mu0, mu0 - 3.0 * sigma0 + 3.0 * sigma)
         place = min(ranked[seat] for seat, _, _ in seats)
         won = any(order[seat] == 1 for seat, _, _ in seats)
         changes.append(Change(player, place, won, mu0, sigma0, mu, sigma))
@@ -276,6 +333,10 @@ def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Ch
     players = sorted({player for _, player in entrants})
     if order is None or len(players) < 2:
         return []
+    if fair.shared_pairs(conn, str(kept.room_id)):
+        return []  # accounts seen together from one address: the room's rounds are not rated
+    _lock(conn)
+    weights = volume(conn, kept.room_code, game_id, players, now)
     # Locked in one order (PostgreSQL): two rounds kept at once rate one after the other.
     current = conn.execute(
         select(ratings)
@@ -284,7 +345,7 @@ def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Ch
         .with_for_update()
     ).all()
     prior = {r.player: (float(r.mu), float(r.sigma)) for r in current}
-    changes = rate(entrants, order, prior)
+    changes = rate(entrants, order, prior, weights)
     for c in changes:
         if c.player in prior:
             conn.execute(
@@ -327,26 +388,205 @@ def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Ch
             for c in changes
         ],
     )
+    record_seats(conn, game_id, preset, entrants, order, now)
     return changes
 
 
+def volume(
+    conn: Connection, room: str | None, game_id: str, players: list[str], now: float
+) -> dict[str, float]:
+    """How much the game counts for each person (:func:`fairplay.weight`), from the rated
+    games of the 24 hours before it; the first game that counts less goes to the fair-play
+    log."""
+    history = fair.recent_games(conn, players, now - fair.DAY, now)
+    met = {p: fair.meetings(p, players, history) for p in players if p.startswith(ACCOUNT)}
+    first = sorted(p[len(ACCOUNT) :] for p, n in met.items() if n == fair.PAIR_GAMES_PER_DAY)
+    if first:
+        detail = {"game": game_id, "games_in_a_day": fair.PAIR_GAMES_PER_DAY + 1}
+        fair.log_flag(conn, "volume", room=room, accounts=first, detail=detail, at=now)
+    return {p: fair.weight(n) for p, n in met.items()}
+
+
+def record_seats(
+    conn: Connection,
+    game_id: str,
+    preset: str,
+    entrants: list[tuple[int, str]],
+    order: dict[int, int],
+    now: float,
+) -> None:
+    """The round's ranking, every dealt seat, for a recompute to replay."""
+    who = dict(entrants)
+    conn.execute(
+        insert(fair.rated_seats),
+        [
+            {
+                "game_id": game_id,
+                "seat": seat,
+                "player": who.get(seat),
+                "preset": preset,
+                "rank": rank,
+                "dealt": len(order),
+                "at": now,
+            }
+            for seat, rank in sorted(order.items())
+        ],
+    )
+
+
 def forget_account(conn: Connection, account_id: str) -> None:
-    """An ``AccountStore.on_delete`` hook: the account's ratings and their history go."""
+    """An ``AccountStore.on_delete`` hook: the account's ratings and their history go, and
+    so do the gains it gave others: every rated game it played is voided and the boards it
+    was on are recomputed without them (``docs/ratings.md``, "Fair play")."""
+    void_account(conn, account_id, "deleted")
     player = player_of_account(account_id)
     conn.execute(delete(rating_changes).where(rating_changes.c.player == player))
     conn.execute(delete(ratings).where(ratings.c.player == player))
+    fair.forget(conn, account_id)
+
+
+# -- voids and recomputes ------------------------------------------------------------------
+
+
+def games_of(conn: Connection, player: str) -> list[str]:
+    """The rated games ``player`` was rated in, oldest first."""
+    rows = conn.execute(
+        select(fair.rated_seats.c.game_id, func.min(fair.rated_seats.c.at).label("at"))
+        .where(fair.rated_seats.c.player == player)
+        .group_by(fair.rated_seats.c.game_id)
+        .order_by("at", fair.rated_seats.c.game_id)
+    ).all()
+    return [r.game_id for r in rows]
+
+
+def void_games(
+    conn: Connection, game_ids: Iterable[str], reason: str, room: str | None = None, now: float | None = None
+) -> set[str]:
+    """Take rated games out of the ratings: their changes and rankings go, the fair-play log
+    says which and why. Returns the presets whose boards need :func:`recompute`."""
+    ids = sorted(set(game_ids))
+    if not ids:
+        return set()
+    seats = fair.rated_seats
+    rows = conn.execute(select(seats.c.player, seats.c.preset).where(seats.c.game_id.in_(ids))).all()
+    people = sorted({r.player[len(ACCOUNT) :] for r in rows if r.player and r.player.startswith(ACCOUNT)})
+    conn.execute(delete(rating_changes).where(rating_changes.c.game_id.in_(ids)))
+    conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
+    fair.log_flag(conn, "void", room=room, accounts=people, detail={"reason": reason, "games": ids}, at=now)
+    return {r.preset for r in rows}
+
+
+def void_account(conn: Connection, account_id: str, reason: str) -> int:
+    """Void every rated game ``account_id`` played and recompute the boards; how many."""
+    found = games_of(conn, player_of_account(account_id))
+    presets = void_games(conn, found, reason)
+    recompute(conn, presets)
+    return len(found)
+
+
+def void_together(conn: Connection, room_id: int, room_code: str, pair: tuple[str, str]) -> int:
+    """Void the rated games of a room that two accounts seen from one address played
+    together, and recompute; how many."""
+    a, b = (player_of_account(x) for x in pair)
+    seats = fair.rated_seats
+    with_a = select(seats.c.game_id).where(seats.c.player == a)
+    found = conn.execute(
+        select(seats.c.game_id)
+        .join(games, games.c.id == seats.c.game_id)
+        .where(games.c.room_id == room_id, seats.c.player == b, seats.c.game_id.in_(with_a))
+    ).scalars()
+    ids = sorted(set(found))
+    recompute(conn, void_games(conn, ids, "address", room=room_code))
+    return len(ids)
+
+
+def recompute(conn: Connection, presets: Iterable[str] | None = None) -> dict[str, int]:
+    """Rebuild the ratings of ``presets`` (every preset when None) by replaying their rated
+    games in order (``nomercy_rated_seats``) under today's rules: anchored bots, the fair
+    share, the volume weights. Returns how many games each preset replayed."""
+    _lock(conn)
+    seats = fair.rated_seats
+    query = select(seats).order_by(seats.c.at, seats.c.game_id, seats.c.seat)
+    if presets is not None:
+        chosen = sorted(set(presets))
+        if not chosen:
+            return {}
+        query = query.where(seats.c.preset.in_(chosen))
+    else:
+        chosen = sorted(PRESETS)
+    by_game: dict[str, list[Any]] = {}
+    for r in conn.execute(query).all():
+        by_game.setdefault(r.game_id, []).append(r)
+    replayed: dict[str, int] = {}
+    for preset in chosen:
+        state: dict[str, list[float]] = {}  # player -> mu, sigma, games, wins, last game
+        history: list[tuple[float, list[str]]] = []
+        made = []
+        for game_id, rows in by_game.items():
+            if rows[0].preset != preset:
+                continue
+            at = float(rows[0].at)
+            entrants = [(int(r.seat), str(r.player)) for r in rows if r.player]
+            order = {int(r.seat): int(r.rank) for r in rows}
+            players = sorted({p for _, p in entrants})
+            history = [(t, g) for t, g in history if t > at - fair.DAY]
+            people = [p for p in players if p.startswith(ACCOUNT)]
+            recent = [g for _, g in history if len(set(g) & set(people)) >= 2]
+            weights = {p: fair.weight(fair.meetings(p, players, recent)) for p in people}
+            prior = {p: (state[p][0], state[p][1]) for p in players if p in state}
+            for c in rate(entrants, order, prior, weights):
+                old = state.get(c.player, [0.0, 0.0, 0.0, 0.0, 0.0])
+                state[c.player] = [c.mu, c.sigma, old[2] + 1, old[3] + int(c.won), at]
+                made.append(
+                    {
+                        "game_id": game_id,
+                        "player": c.player,
+                        "preset": preset,
+                        "place": c.place,
+                        "mu_before": c.mu_before,
+                        "sigma_before": c.sigma_before,
+                        "mu": c.mu,
+                        "sigma": c.sigma,
+                        "at": at,
+                    }
+                )
+            history.append((at, people))
+            replayed[preset] = replayed.get(preset, 0) + 1
+        conn.execute(delete(rating_changes).where(rating_changes.c.preset == preset))
+        conn.execute(delete(ratings).where(ratings.c.preset == preset))
+        if made:
+            conn.execute(insert(rating_changes), made)
+        if state:
+            conn.execute(
+                insert(ratings),
+                [
+                    {
+                        "player": player,
+                        "preset": preset,
+                        "mu": mu,
+                        "sigma": sigma,
+                        "games": int(n),
+                        "wins": int(won),
+                        "updated_at": last,
+                    }
+                    for player, (mu, sigma, n, won, last) in sorted(state.items())
+                ],
+            )
+    return replayed
 
 
 # -- leaderboards --------------------------------------------------------------------------
 
 
-def _board_query(preset: str, min_games: int) -> Any:
+def _board_query(preset: str, min_games: int, active_since: float | None = None) -> Any:
+    """A board's rows: the bot levels that have played it (anchored: never provisional), and
+    the accounts past their provisional games (``min_games``) that played a rated game since
+    ``active_since`` (no limit when None)."""
     joined = ratings.outerjoin(accounts, ratings.c.player == literal(ACCOUNT) + accounts.c.id)
-    return joined, (
-        (ratings.c.preset == preset)
-        & (ratings.c.games >= min_games)
-        & or_(ratings.c.player.like(BOT + "%"), accounts.c.id.is_not(None))
-    )
+    person = accounts.c.id.is_not(None) & (ratings.c.games >= min_games)
+    if active_since is not None:
+        person = person & (ratings.c.updated_at >= active_since)
+    return joined, ((ratings.c.preset == preset) & or_(ratings.c.player.like(BOT + "%"), person))
 
 
 def entry(rank: int, player: str, name: str | None, r: Any) -> dict[str, Any]:
@@ -364,6 +604,9 @@ def entry(rank: int, player: str, name: str | None, r: Any) -> dict[str, Any]:
         games=games,
         wins=wins,
         win_rate=round(wins / games, 4) if games else 0.0,
+        # Only settled ratings reach a board (the contract of every rating row sent).
+        provisional=False,
+        games_to_settle=0,
     )
     return out
 
@@ -371,14 +614,26 @@ def entry(rank: int, player: str, name: str | None, r: Any) -> dict[str, Any]:
 class Ratings:
     """The rating writes and the leaderboards of one server process."""
 
-    def __init__(self, engine: Engine, min_games: int) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        min_games: int,
+        active_days: float = ACTIVE_DAYS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.engine = engine
         self.min_games = max(1, min_games)
+        self.active_days = active_days
+        self.clock = clock
+
+    def active_since(self) -> float:
+        """The boards list people whose last rated game is this recent (``active_days``)."""
+        return self.clock() - self.active_days * 24 * 3600.0
 
     @classmethod
     def install(cls, settings: Settings, games: GameStore, accounts: AccountStore) -> Ratings:
         """Ratings written with every kept round and forgotten with every deleted account."""
-        made = cls(games.engine, settings.leaderboard_min_games)
+        made = cls(games.engine, settings.leaderboard_min_games, settings.leaderboard_active_days)
         games.on_keep.append(made.on_keep)
         if forget_account not in accounts.on_delete:  # the server's store has it already
             accounts.on_delete.append(forget_account)
@@ -395,14 +650,14 @@ class Ratings:
         with self.engine.connect() as conn:
             out = []
             for preset in PRESETS:
-                joined, where = _board_query(preset, self.min_games)
+                joined, where = _board_query(preset, self.min_games, self.active_since())
                 n = conn.execute(select(func.count()).select_from(joined).where(where)).scalar_one()
                 out.append({"preset": preset, "players": int(n)})
         return out
 
     def board(self, preset: str, page: int, per_page: int) -> dict[str, Any]:
         """One page of ``preset``'s board, best first (by :func:`conservative`)."""
-        joined, where = _board_query(preset, self.min_games)
+        joined, where = _board_query(preset, self.min_games, self.active_since())
         score = ratings.c.mu - 3.0 * ratings.c.sigma
         with self.engine.connect() as conn:
             total = int(conn.execute(select(func.count()).select_from(joined).where(where)).scalar_one())
@@ -418,6 +673,7 @@ class Ratings:
         return {
             "preset": preset,
             "min_games": self.min_games,
+            "active_days": self.active_days,
             "total": total,
             "page": page,
             "per_page": per_page,

@@ -47,6 +47,8 @@ class Settings:
     max_turn_seconds: int = 600
     #: Rated games a player needs before the leaderboards list them (``docs/ratings.md``).
     leaderboard_min_games: int = 5
+    #: The boards list a person whose last rated game is at most this many days old.
+    leaderboard_active_days: int = 30
     #: Largest WebSocket message accepted from a client, in bytes.
     max_message_bytes: int = 4096
     #: Messages per second a connection may send (token bucket rate and burst).

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nomercy.server import protocol as P
 from nomercy.server.addresses import HostPolicy, limit_key, origin_allowed
 from nomercy.server.connections import SocketCounter
+from nomercy.server.fairplay import seat_connected
 from nomercy.server.inputs import json_depth_ok
 from nomercy.server.limits import KeyedLimiter, TokenBucket
 from nomercy.server.logs import room_var, seat_var
@@ -279,6 +280,7 @@ class Connection:
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
         log.info("joined as %s", "a spectator" if seat is None else f"seat {seat}")
+        await seat_connected(self.manager.storage, room, seat, self.address)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
