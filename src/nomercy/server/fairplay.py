@@ -23,7 +23,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -235,11 +235,19 @@ def note_seat(
     return new
 
 
-async def seat_connected(storage: Any, room: Any, seat: int | None, address: str) -> None:
+#: What becomes of the rated games two accounts played together in a room once they are
+#: seen there from one address: ``ratings.void_together`` (passed in: the ratings import
+#: this module).
+OnShared = Callable[[Connection, int, str, tuple[str, str]], object]
+
+
+async def seat_connected(
+    storage: Any, room: Any, seat: int | None, address: str, on_shared: OnShared
+) -> None:
     """A connection took its seat (``ws`` hello): at a rated table, the seat's account is
-    noted with its address (:func:`note_seat`), and a pair it now shares an address with
-    loses the rated games of this room they played together. Off the event loop; only a
-    database storage keeps it, and a failure never keeps a player from their seat."""
+    noted with its address (:func:`note_seat`), and each pair it now shares an address with
+    goes to ``on_shared``. Off the event loop; only a database storage keeps it, and a
+    failure never keeps a player from their seat."""
     engine = getattr(storage, "engine", None)
     if seat is None or engine is None or not room.config.get("rated") or address in ("", "?"):
         return
@@ -248,8 +256,6 @@ async def seat_connected(storage: Any, room: Any, seat: int | None, address: str
         return
 
     def write() -> None:
-        from nomercy.server.ratings import void_together
-
         key = secret(engine)
         with engine.begin() as conn:
             new = note_seat(
@@ -262,7 +268,7 @@ async def seat_connected(storage: Any, room: Any, seat: int | None, address: str
                 now=time.time(),
             )
             for found in new:
-                void_together(conn, room.id, room.code, found)
+                on_shared(conn, room.id, room.code, found)
 
     try:
         await asyncio.to_thread(write)

@@ -37,6 +37,7 @@ from nomercy.server.inputs import json_depth_ok
 from nomercy.server.limits import KeyedLimiter, TokenBucket
 from nomercy.server.logs import room_var, seat_var
 from nomercy.server.protocol import ErrorCode, ProtocolError
+from nomercy.server.ratings import void_together
 from nomercy.server.rooms import Client, Room, RoomManager
 
 log = logging.getLogger("nomercy.server")
@@ -280,7 +281,7 @@ class Connection:
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
         log.info("joined as %s", "a spectator" if seat is None else f"seat {seat}")
-        await seat_connected(self.manager.storage, room, seat, self.address)
+        await seat_connected(self.manager.storage, room, seat, self.address, void_together)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
