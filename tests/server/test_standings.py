@@ -138,6 +138,15 @@ def test_a_players_own_rank_or_the_games_their_provisional_rating_needs(storage:
         3,
         2,
     )
+    # Away longer than the board's window (its last rated game before ``active_since``): off
+    # the board, though settled.
+    away = standing(storage.engine, "no_mercy", ids["Ada"], 5, active_since=10.0)
+    assert (away["rated"], away["rank"], away["provisional"], away["games_to_settle"]) == (
+        True,
+        None,
+        False,
+        0,
+    )
     fresh = standing(storage.engine, "classic", ids["Ada"], 5)
     assert (fresh["rated"], fresh["rank"], fresh["games_to_settle"]) == (False, None, 5)
 

@@ -134,9 +134,12 @@ def game_changes(
     return {str(r.game_id): change_of(r, counts[(r.game_id, r.player)], min_games) for r in rows}
 
 
-def standing(engine: Engine, preset: str, account_id: str, min_games: int) -> dict[str, Any]:
-    """Where the account stands on ``preset``'s board: its rank and the page it is on, or,
-    off the board, why (provisional and how many games it still needs; not rated yet)."""
+def standing(
+    engine: Engine, preset: str, account_id: str, min_games: int, active_since: float | None = None
+) -> dict[str, Any]:
+    """Where the account stands on ``preset``'s board (the board of :class:`Ratings`, whose
+    ``min_games`` and ``active_since`` it takes): its rank and the page it is on, or, off
+    the board, why (provisional and how many games it still needs; away; not rated yet)."""
     player = player_of_account(account_id)
     with engine.connect() as conn:
         mine = conn.execute(
@@ -144,7 +147,7 @@ def standing(engine: Engine, preset: str, account_id: str, min_games: int) -> di
         ).first()
         if mine is None:
             return {"player": player, "rated": False, "rank": None, "page": None, **settling(0, min_games)}
-        joined, where = _board_query(preset, min_games)
+        joined, where = _board_query(preset, min_games, active_since)
         score = ratings.c.mu - 3.0 * ratings.c.sigma
         listed = conn.execute(
             select(func.count()).select_from(joined).where(where, ratings.c.player == player)
@@ -219,5 +222,7 @@ async def my_standing(request: Request, preset: str) -> dict[str, Any]:
     if account is None:
         return {"signed_in": False}
     made = _ratings(request)
-    found = await asyncio.to_thread(standing, made.engine, name, account.id, made.min_games)
+    found = await asyncio.to_thread(
+        standing, made.engine, name, account.id, made.min_games, made.active_since()
+    )
     return {"signed_in": True, "preset": name, **found}
