@@ -57,9 +57,12 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(("decisions", "summary", "narration"), 4),  # what a seat may decide, the rules in words
     "__init__": 5,
     "__main__": 5,
+    # The encoding for learning (a package): the action table and the observation's sections
+    # over the engine and views; the native engine, the bots and the RL adapters use it.
+    "encoding": 5,
     # The native engine (a package, optional): above the engine and views it mirrors and
-    # checks itself against; nothing in the core imports it.
-    "native": 5,
+    # checks itself against, and the encoding it implements; nothing in the core imports it.
+    "native": 6,
 }
 #: The adapters: the core never imports them, and the native engine neither.
 ADAPTERS = ("cli", "bots", "server", "rl", "sim", "tui", "web")
@@ -144,3 +147,20 @@ def test_the_native_engine_imports_only_the_layers_below_it() -> None:
                 offenders.append(f"native/{path.name} imports private {private} from {module}")
     assert offenders == []
     assert (CORE / "native" / "kernels.py").exists()
+
+
+def test_the_encoding_imports_only_the_layers_below_it() -> None:
+    """nomercy.encoding sits on the core (engine, views, value types) and below every user
+    of it: it imports no adapter, not the native engine and no private name of the core."""
+    offenders = []
+    for path in sorted((CORE / "encoding").glob("*.py")):
+        for module, names in _core_imports(path):
+            if module == "encoding":
+                continue
+            if module not in LAYERS or LAYERS[module] >= LAYERS["encoding"]:
+                offenders.append(f"encoding/{path.name} imports {module}, not a layer below it")
+            private = [n for n in names if n.startswith("_")]
+            if private:
+                offenders.append(f"encoding/{path.name} imports private {private} from {module}")
+    assert offenders == []
+    assert (CORE / "encoding" / "actions.py").exists()

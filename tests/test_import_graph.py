@@ -100,3 +100,37 @@ def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
     assert find_circle(graph) == ["nomercy.sub.a", "nomercy.sub.b", "nomercy.sub.c", "nomercy.sub.a"]
     (pkg / "c.py").write_text("import nomercy\n")  # b -> c -> nomercy: a chain, not a circle
     assert find_circle(import_graph(tmp_path)) is None
+
+
+def _package(module: str) -> str:
+    """``nomercy.bots.learned`` -> ``bots``; a core module -> ``core``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in _PACKAGES) else "core"
+
+
+_PACKAGES = {"bots", "cli", "encoding", "native", "rl", "server", "sim", "tui", "web", "i18n"}
+#: Packages each of these may never import: the encoding lies below everything that uses it,
+#: the bots and the native engine play without the RL environments.
+_NEVER: dict[str, set[str]] = {
+    "encoding": {"bots", "cli", "native", "rl", "server", "sim", "tui"},
+    "native": {"bots", "cli", "rl", "server", "sim", "tui"},
+    "bots": {"rl"},
+}
+
+
+def test_the_encoding_lies_below_its_users() -> None:
+    """One-way imports around the encoding (docs/rl.md): ``nomercy.encoding`` imports only the
+    core; the bots and the native engine use it, never ``nomercy.rl``; ``nomercy.rl`` takes it
+    from ``nomercy.encoding`` (its ``encoding`` and ``fast_encoding`` modules only re-export)."""
+    graph = import_graph()
+    offenders = [
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if _package(target) in _NEVER.get(_package(module), set())
+    ]
+    assert offenders == []
+    users = {"nomercy.bots.learned", "nomercy.native.slots", "nomercy.native.encode", "nomercy.rl.single"}
+    assert all(any(_package(t) == "encoding" for t in graph[m]) for m in users)
+    for shim in ("nomercy.rl.encoding", "nomercy.rl.fast_encoding"):
+        assert {_package(t) for t in graph[shim]} == {"encoding"}, shim

@@ -30,13 +30,13 @@ def test_W7_native_engine_refuses_the_shuffle_hands() -> None:
 
 def test_W7_rl_tables_keep_their_shapes_and_refuse_the_deck() -> None:
     """W7: the encoding covers the 70 kinds it was built for; an environment refuses more."""
+    from nomercy import encoding
     from nomercy.native import slots
-    from nomercy.rl import encoding
 
     assert encoding.NUM_CARDS == BASE_KINDS == Card.parse("WSH").index == 70
     assert len(Card.ALL) == BASE_KINDS + 1
     assert all(a.card is not Card.parse("WSH") for a in encoding.ACTIONS if hasattr(a, "card"))
-    assert slots.ACTIONS == encoding.ACTIONS
+    assert slots.ACTIONS is encoding.ACTIONS  # one table, not a copy
     with pytest.raises(ValueError, match=r"no place for WSH.*W7"):
         encoding.check_table(4, CLASSIC_112)
     encoding.check_table(4, Rules.preset("classic"))
@@ -45,7 +45,7 @@ def test_W7_rl_tables_keep_their_shapes_and_refuse_the_deck() -> None:
 def test_W7_shipped_network_keeps_its_sizes_and_refuses() -> None:
     """W7: the learned bot loads as before and refuses a 112-card table on its first look."""
     from nomercy.bots.learned import LearnedBot
-    from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE
+    from nomercy.encoding import NUM_ACTIONS, OBS_SIZE
 
     bot = LearnedBot(seed=1)
     assert bot._obs.shape == (1, OBS_SIZE) and bot._mask.shape == (1, NUM_ACTIONS)

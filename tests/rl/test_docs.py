@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
+from nomercy.encoding import NUM_ACTIONS, action_meaning
 from nomercy.rl import docs
-from nomercy.rl.encoding import NUM_ACTIONS, action_meaning
 
 
 def test_docs_rl_md_is_current() -> None:

@@ -1,4 +1,4 @@
-"""The action table and the observation encoding (nomercy.rl.encoding)."""
+"""The action table and the observation encoding (nomercy.encoding)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
 import nomercy  # noqa: E402
 from nomercy import Catch, Color, Decision, Play, determinize  # noqa: E402
+from nomercy import encoding as enc  # noqa: E402
 from nomercy.cards import Card  # noqa: E402
-from nomercy.rl import encoding as enc  # noqa: E402
 from nomercy.views import player_view  # noqa: E402
 
 from .helpers import PLAYERS, PRESETS, random_states  # noqa: E402
@@ -120,3 +120,16 @@ def test_observation_sections_hold_what_the_table_says() -> None:
     assert sec["draw_pile_size"][0] == view.draw_pile_size
     with pytest.raises(ValueError, match="spectator"):
         enc.observe(player_view(state, None))
+
+
+def test_the_old_import_paths_re_export_the_one_encoding() -> None:
+    """``nomercy.rl.encoding`` and ``nomercy.rl.fast_encoding`` (the paths the docs and older
+    code use) hand out ``nomercy.encoding``'s own objects, not copies."""
+    from nomercy.encoding import fast
+    from nomercy.rl import encoding as old
+    from nomercy.rl import fast_encoding as old_fast
+
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(enc, name), name
+    assert old_fast.StateEncoder is fast.StateEncoder
+    assert old_fast.legal_index_list is fast.legal_index_list

@@ -14,7 +14,7 @@ import numpy as np
 import pettingzoo
 
 import nomercy.rl  # registers the ids
-from nomercy.rl.encoding import ENV_VERSION
+from nomercy.encoding import ENV_VERSION
 from nomercy.rl.gymnasium_env import GYM_ENV_ID, NoMercyEnv
 from nomercy.rl.pettingzoo_env import PZ_ENV_ID, NoMercyAECEnv
 

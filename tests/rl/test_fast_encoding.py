@@ -1,4 +1,4 @@
-"""The environments' encoder (nomercy.rl.fast_encoding) against the reference one.
+"""The environments' encoder (nomercy.encoding.fast) against the reference one.
 
 ``StateEncoder`` writes observations and masks straight from the state; the reference,
 ``encoding.observe`` / ``encoding.legal_mask``, reads ``player_view``. They must agree bit
@@ -17,11 +17,11 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
 import nomercy  # noqa: E402
 from nomercy import Action, Catch, GameState, Rules, determinize  # noqa: E402
+from nomercy import encoding as enc  # noqa: E402
 from nomercy.cards import Card  # noqa: E402
+from nomercy.encoding.fast import StateEncoder, legal_index_list  # noqa: E402
 from nomercy.rl import NoMercyEnv, VectorEnv  # noqa: E402
-from nomercy.rl import encoding as enc  # noqa: E402
 from nomercy.rl import pettingzoo as nm  # noqa: E402
-from nomercy.rl.fast_encoding import StateEncoder, legal_index_list  # noqa: E402
 from nomercy.rl.single import SingleAgentGame  # noqa: E402
 from nomercy.views import player_view  # noqa: E402
 

@@ -8,7 +8,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the rl extra (open_spiel) is no
 import numpy as np  # noqa: E402
 
 import nomercy.rl.openspiel_game  # noqa: E402, F401  (registers python_nomercy)
-from nomercy.rl.encoding import OBS_SIZE, observe  # noqa: E402
+from nomercy.encoding import OBS_SIZE, observe  # noqa: E402
 from nomercy.views import player_view  # noqa: E402
 
 from .helpers import PLAYERS, PRESETS  # noqa: E402

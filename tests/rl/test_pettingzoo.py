@@ -11,8 +11,8 @@ from pettingzoo.test import api_test, seed_test
 
 import nomercy
 import nomercy.rl  # registers nomercy/NoMercy-v2
+from nomercy.encoding import NUM_ACTIONS, OBS_SIZE
 from nomercy.rl import pettingzoo as nm
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE
 
 from .helpers import PLAYERS, PRESETS
 

@@ -15,8 +15,8 @@ np = pytest.importorskip("numpy", reason="the rl extra is not installed")
 pytest.importorskip("nomercy.native", reason="the native engine needs the fast extra")
 
 from nomercy.bots.heuristic import HeuristicBot  # noqa: E402
-from nomercy.rl.encoding import index_to_action  # noqa: E402
-from nomercy.rl.fast_encoding import StateEncoder  # noqa: E402
+from nomercy.encoding import index_to_action  # noqa: E402
+from nomercy.encoding.fast import StateEncoder  # noqa: E402
 from nomercy.rl.selfplay import SelfPlayEnv  # noqa: E402
 from nomercy.views import player_view  # noqa: E402
 

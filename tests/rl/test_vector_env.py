@@ -83,7 +83,7 @@ def test_bad_arguments_are_refused_as_the_native_env_refuses_them(
 
 
 def test_rows_are_the_learners_own_observation_and_mask() -> None:
-    from nomercy.rl.encoding import legal_mask, observe
+    from nomercy.encoding import legal_mask, observe
 
     venv = VectorEnv(3, players=3, seat=1)
     venv.reset(seed=5)

@@ -1,7 +1,7 @@
 """The learned bot: a small neural network's policy, played with numpy alone.
 
-The network is a multilayer perceptron over the RL observation of its seat
-(``nomercy.rl.encoding.observe``, built from the :class:`~nomercy.PlayerView` only): the
+The network is a multilayer perceptron over the observation of its seat
+(``nomercy.encoding.observe``, built from the :class:`~nomercy.PlayerView` only): the
 features ``log(1 + x)``, two hidden layers with ReLU, and one logit per RL action; the
 illegal actions are masked out and the bot plays the most probable legal one (no search,
 no randomness). Its weights ship in the package (``learned.npz``, float32), trained by
@@ -17,8 +17,6 @@ only for a clear gain on the same sampled worlds) in place of the heuristic's.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -27,6 +25,7 @@ from nomercy.actions import CALL_UNO, Action, Catch
 from nomercy.bots import Bot, register
 from nomercy.bots.expert import ExpertBot
 from nomercy.bots.heuristic import score_actions, table_from_view
+from nomercy.encoding import NUM_ACTIONS, OBS_SIZE, check_deck, index_to_action
 from nomercy.events import Event
 from nomercy.extras import require
 from nomercy.rules import Rules
@@ -95,26 +94,6 @@ def load_policy(path: str | Path | None = None) -> Policy:
     return Policy({k: data[k] for k in data.files})
 
 
-def _encoding() -> Any:
-    """``nomercy.rl.encoding``, which needs numpy only. Its package's ``__init__`` registers
-    the environments and needs gymnasium (the ``rl`` extra): without it, the module is
-    loaded from its file alone, so that the bot plays with numpy only."""
-    _numpy()
-    try:
-        from nomercy.rl import encoding
-    except ImportError:
-        name = "nomercy.bots._encoding"
-        if name not in sys.modules:
-            path = Path(__file__).resolve().parent.parent / "rl" / "encoding.py"
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module  # dataclasses look their module up while it loads
-            spec.loader.exec_module(module)
-        return sys.modules[name]
-    return encoding
-
-
 _SHIPPED: list[Policy] = []
 
 
@@ -144,22 +123,22 @@ class LearnedBot(Bot):
             self.policy = _SHIPPED[0]
         else:
             self.policy = load_policy(weights)
-        encoding = _encoding()
-        self._encoding = encoding
-        self._rules: Rules | None = None
         xp = _numpy()
-        self._obs = xp.zeros((1, encoding.OBS_SIZE), xp.float32)
-        self._mask = xp.zeros((1, encoding.NUM_ACTIONS), xp.int8)
+        from nomercy.encoding import reference  # numpy's encoder: after the check above
+
+        self._encoder = reference
+        self._rules: Rules | None = None
+        self._obs = xp.zeros((1, OBS_SIZE), xp.float32)
+        self._mask = xp.zeros((1, NUM_ACTIONS), xp.int8)
 
     def choose(self, view: PlayerView) -> Action:
-        enc = self._encoding
         if view.rules is not self._rules:  # the network has no input for a W7 card
-            enc.check_deck(view.rules)
+            check_deck(view.rules)
             self._rules = view.rules
-        enc.observe(view, self._obs[0])
-        enc.legal_mask(view, self._mask[0])
+        self._encoder.observe(view, self._obs[0])
+        self._encoder.legal_mask(view, self._mask[0])
         index = int(self.policy(self._obs, self._mask)[0])
-        action: Action = enc.index_to_action(view, index)
+        action = index_to_action(view, index)
         if self.expert is not None:
             return self._search(view, action)
         return action

@@ -1,11 +1,13 @@
-"""The RL observation and action mask of a native table, compiled: the native twin of
-:class:`nomercy.rl.fast_encoding.StateEncoder`.
+"""The observation and action mask of a native table, compiled: the native encoder of
+:mod:`nomercy.encoding`, twin of :class:`nomercy.encoding.fast.StateEncoder`.
 
-The layout is not written here: the caller passes the section starts of
-``nomercy.rl.encoding.OBS_SECTIONS`` (``offsets``, in :data:`SECTIONS` order) and the
-native-to-RL action lookup table, so the encoding keeps one definition and a kernel
-compiled ahead of time cannot keep an old layout (the C translation freezes module globals
-into the compiled code and does not notice when another module changes them).
+The layout is not written here: the caller passes the starts of the sections this encoder
+writes (:data:`OFFSETS`, ``nomercy.encoding.sections.START`` in :data:`SECTIONS` order)
+and an action lookup table (the identity since the native engine numbers its actions by
+the one table, ``nomercy.encoding.actions``), so the encoding keeps one definition and a
+kernel compiled ahead of time cannot keep an old layout (the C translation freezes module
+globals into the compiled code and does not notice when another module changes them).
+``tests/encoding`` fails when :data:`SECTIONS` lacks a section or names an unknown one.
 
 Like the reference, :func:`observe` reads for ``seat`` only its own hand, the face-up
 discard pile (``discard[buried:]``), hand, pile and set-aside sizes, the public scalars
@@ -16,6 +18,10 @@ and the drawn card when ``seat`` decides: never another hand or the draw pile's 
 
 from __future__ import annotations
 
+from typing import Final
+
+from nomercy.encoding.actions import NUM_ACTIONS
+from nomercy.encoding.sections import START
 from nomercy.native._compiled import kernel
 from nomercy.native.kernels import _wrap, legal
 from nomercy.native.layout import (
@@ -40,7 +46,7 @@ from nomercy.native.layout import (
     UO_LEN,
 )
 
-__all__ = ["SECTIONS", "mask", "observe"]
+__all__ = ["ACTION_LOOKUP", "OFFSETS", "SECTIONS", "mask", "observe"]
 
 #: The observation sections whose starts :func:`observe` takes, in this order.
 SECTIONS = (
@@ -61,6 +67,11 @@ SECTIONS = (
     "draw_pile_size",
     "aside_size",
 )
+#: The ``offsets`` argument of :func:`observe`: each section's start, in :data:`SECTIONS` order.
+OFFSETS: Final = tuple(START[name] for name in SECTIONS)
+#: The ``rl_of_native`` argument of :func:`mask`: native index -> table index. One table
+#: numbers both, so it is the identity (kept as an argument: the compiled kernels take it).
+ACTION_LOOKUP: Final = tuple(range(NUM_ACTIONS))
 _HAND, _TOP, _COLOR, _CW, _PENDING, _LAST, _DECISION, _DRAWN = range(8)
 _PRESENT, _ACTIVE, _SIZES, _CURRENT, _UNO, _DISCARD, _PILE, _ASIDE = range(8, 16)
 

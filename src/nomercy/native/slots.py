@@ -1,5 +1,9 @@
 """The native engine's table layout without numpy: the offsets in a table's vector, the
-house rules' slots, and the action table.
+house rules' slots, and the action table's landmarks.
+
+The action table is :mod:`nomercy.encoding.actions`'s, the one every part of the project
+numbers actions by (standard library only, as this module); here are only the indices the
+kernels need by name (where draw, pass, the colors and the catches sit).
 
 ``layout.py`` adds the numpy arrays the kernels read (the cards' properties, the action
 table's columns); this part is the standard library only, so that the expert bot's native
@@ -12,12 +16,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from nomercy.actions import CALL_UNO, CHALLENGE, DRAW, PASS, TAKE, Action, Catch, ChooseColor, Play
-from nomercy.cards import BASE_KINDS, Card, Color, Face
+from nomercy.cards import Color
+from nomercy.encoding.actions import ACTIONS as ACTIONS  # the one table, named here too
+from nomercy.encoding.actions import NUM_ACTIONS as NUM_ACTIONS
+from nomercy.encoding.actions import action_to_index, seat_action
+from nomercy.encoding.version import MAX_PLAYERS as MAX_PLAYERS  # a native table's seats too
 from nomercy.errors import InvalidRules
 from nomercy.rules import Rules
-
-#: Most seats a native table has (S1's usual largest table; the RL tables have six too).
-MAX_PLAYERS: Final = 6
 
 # -- scalar offsets in a table's vector ------------------------------------------------------
 PLAYERS: Final = 0
@@ -180,29 +185,6 @@ K_UNO: Final = 6
 K_CATCH: Final = 7
 
 
-def _build_actions() -> tuple[Action, ...]:
-    """Every action with seats as offsets from the actor, in the order of the RL action
-    table (``nomercy.rl.encoding.ACTIONS``, ENV_VERSION 2; a test checks they agree)."""
-    table: list[Action] = []
-    for card in Card.ALL[:BASE_KINDS]:  # the kinds the tables were built for (no W7)
-        for uno in (False, True):
-            if card.is_wild and card.face is not Face.WILD_COLOR_ROULETTE:
-                table.extend(Play(card, color, None, uno) for color in Color)
-            elif card.face is Face.SEVEN:
-                table.append(Play(card, None, None, uno))
-                table.extend(Play(card, None, off, uno) for off in range(1, MAX_PLAYERS))
-            else:
-                table.append(Play(card, None, None, uno))
-    table += [DRAW, PASS, TAKE, CHALLENGE]
-    table += [ChooseColor(color) for color in Color]
-    table.append(CALL_UNO)
-    table += [Catch(off) for off in range(1, MAX_PLAYERS)]
-    return tuple(table)
-
-
-#: index -> action, seats written as offsets from the acting seat (1 = the next seat up).
-ACTIONS: Final = _build_actions()
-NUM_ACTIONS: Final = len(ACTIONS)
 #: (card, uno, sub) -> action index: sub is the color of a wild's play, the seat offset
 #: of a Seven's, and 0 otherwise (absent where no such play exists).
 PLAY_CODES: Final[Mapping[tuple[int, int, int], int]] = {
@@ -220,37 +202,12 @@ A_CATCH0: Final = ACTIONS.index(Catch(1)) - 1  # + offset
 
 
 def action_index(action: Action, seat: int, players: int) -> int:
-    """The native action table's index of ``action`` taken by ``seat`` at a ``players``-seat
-    table (seats as offsets from ``seat``, like ``nomercy.rl.encoding``)."""
-    if isinstance(action, Play) and action.target is not None:
-        offset = (action.target - seat) % players
-        index = int(PLAY_CODES.get((action.card.index, int(action.uno), offset), -1))
-        if offset == 0 or index < 0:
-            raise ValueError(f"{action} by P{seat} has no index in the action table")
-        return index
-    if isinstance(action, Catch):
-        offset = (action.seat - seat) % players
-        if offset == 0:
-            raise ValueError(f"{action} by P{seat} has no index in the action table")
-        return A_CATCH0 + offset
-    seatless = _SEATLESS.get(action)
-    if seatless is None:
-        raise ValueError(f"{action} has no index in the action table")
-    return seatless
-
-
-_SEATLESS: dict[Action, int] = {
-    a: i
-    for i, a in enumerate(ACTIONS)
-    if not isinstance(a, Catch) and not (isinstance(a, Play) and a.target is not None)
-}
+    """The table index of ``action`` taken by ``seat`` at a ``players``-seat table (seats as
+    offsets from ``seat``): ``nomercy.encoding.actions.action_to_index``."""
+    return action_to_index(action, seat, players)
 
 
 def index_action(index: int, seat: int, players: int) -> Action:
-    """The action of table index ``index`` taken by ``seat`` (offsets made seats again)."""
-    action = ACTIONS[index]
-    if isinstance(action, Play) and action.target is not None:
-        return Play(action.card, action.color, (seat + action.target) % players, action.uno)
-    if isinstance(action, Catch):
-        return Catch((seat + action.seat) % players)
-    return action
+    """The action of table index ``index`` taken by ``seat`` (offsets made seats again):
+    ``nomercy.encoding.actions.seat_action``."""
+    return seat_action(index, seat, players)

@@ -28,7 +28,7 @@ try:
 except ImportError as _missing:
     raise MissingExtra("nomercy.rl (the research environments)", "rl", _missing.name) from None
 
-from nomercy.rl.encoding import (
+from nomercy.encoding import (
     ACTIONS,
     ENV_VERSION,
     MAX_PLAYERS,

@@ -31,11 +31,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from nomercy.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
+from nomercy.encoding.fast import StateEncoder
 from nomercy.engine import GameState
 from nomercy.errors import IllegalAction
 from nomercy.rl.common import ToleratedId, knockout_reward, resolve_rules
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
-from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.render import render_view
 from nomercy.rl.single import SingleAgentGame
 from nomercy.rules import Rules

@@ -14,7 +14,7 @@ its round ends, deals a finished row again at once (auto-reset, as :class:`Vecto
 ``rewards``/``dones`` belong to the round that ended, its last observation is in
 ``final_observations``) and encodes every row's observation and mask, all in one
 ``nomercy.native.vector.step`` kernel. The observations and masks are those of
-:class:`~nomercy.rl.fast_encoding.StateEncoder` for the same state, bit for bit
+:class:`~nomercy.encoding.fast.StateEncoder` for the same state, bit for bit
 (``tests/rl/test_native_vector.py``). ``workers=k`` splits the rows over ``k``
 processes that step their share at the same time (shared memory, no copies).
 
@@ -39,8 +39,15 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from nomercy.encoding import (
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    OBS_HIGH,
+    OBS_SIZE,
+    check_table,
+)
 from nomercy.engine import GameState
-from nomercy.native import Batch, index_action
+from nomercy.native import Batch
 from nomercy.native import encode as E
 from nomercy.native import vector as V
 from nomercy.native.convert import to_state
@@ -53,15 +60,6 @@ from nomercy.rl.common import (
     knockout_reward,
     opponent_names,
     resolve_rules,
-)
-from nomercy.rl.encoding import (
-    MAX_PLAYERS,
-    NUM_ACTIONS,
-    OBS_HIGH,
-    OBS_SECTIONS,
-    OBS_SIZE,
-    action_to_index,
-    check_table,
 )
 from nomercy.rules import Rules
 
@@ -80,25 +78,12 @@ NATIVE_OPPONENTS: dict[str, int] = {"random": V.RANDOM, "heuristic": V.HEURISTIC
 Seed = int | Sequence[int] | None
 
 
-def _action_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Native action index -> RL action index, and back: every native action as an
-    ``Action`` of seat 0 at a full table, indexed the RL way. Both tables order the
-    actions alike today (the lookup is the identity), but nothing relies on it."""
-    rl_of_native = np.array(
-        [action_to_index(index_action(i, 0, MAX_PLAYERS), 0, MAX_PLAYERS) for i in range(NUM_ACTIONS)],
-        np.int64,
-    )
-    if sorted(rl_of_native.tolist()) != list(range(NUM_ACTIONS)):  # pragma: no cover - a table changed
-        raise RuntimeError("the native and RL action tables do not describe the same actions")
-    native_of_rl = np.empty(NUM_ACTIONS, np.int64)
-    native_of_rl[rl_of_native] = np.arange(NUM_ACTIONS)
-    return rl_of_native, native_of_rl
-
-
-RL_OF_NATIVE, NATIVE_OF_RL = _action_tables()
-_STARTS = {s.name: s.start for s in OBS_SECTIONS}
+#: Native action index -> table index, and back: the identity, as the native engine numbers
+#: its actions by the one table (``nomercy.encoding.actions``); the kernels take the lookup.
+RL_OF_NATIVE = np.array(E.ACTION_LOOKUP, np.int64)
+NATIVE_OF_RL = RL_OF_NATIVE
 #: The starts of the sections ``nomercy.native.encode`` writes, in its ``SECTIONS`` order.
-OBS_OFFSETS = np.array([_STARTS[name] for name in E.SECTIONS], np.int64)
+OBS_OFFSETS = np.array(E.OFFSETS, np.int64)
 #: The internal copy of the masks is padded to whole 8-byte words: the sampler reads it
 #: a word at a time (``vector.sample``), eight little-endian flags a word.
 _FLAG_WIDTH = -(-NUM_ACTIONS // 8) * 8

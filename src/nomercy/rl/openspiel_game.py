@@ -37,9 +37,7 @@ import numpy as np
 import pyspiel
 
 from nomercy.cards import Card
-from nomercy.engine import GameState, new_game
-from nomercy.rl.common import resolve_rules
-from nomercy.rl.encoding import (
+from nomercy.encoding import (
     MAX_PLAYERS,
     NUM_ACTIONS,
     OBS_SIZE,
@@ -49,6 +47,8 @@ from nomercy.rl.encoding import (
     index_to_action,
     observe,
 )
+from nomercy.engine import GameState, new_game
+from nomercy.rl.common import resolve_rules
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
 from nomercy.views import player_view

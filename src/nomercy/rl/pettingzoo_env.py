@@ -42,10 +42,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from nomercy.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, check_table, index_to_action
+from nomercy.encoding.fast import StateEncoder
 from nomercy.engine import GameState, new_game
 from nomercy.rl.common import ToleratedId, check_reward, knockout_reward, resolve_rules, round_rewards
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, check_table, index_to_action
-from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
 from nomercy.views import player_view

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nomercy.encoding import NUM_ACTIONS, OBS_SIZE, check_table
 from nomercy.engine import GameState
 from nomercy.native import Batch
 from nomercy.native import encode as E
@@ -47,7 +48,6 @@ from nomercy.native import layout as L
 from nomercy.native.convert import to_state
 from nomercy.native.heuristic import heuristic_choose
 from nomercy.rl.common import check_num_envs, resolve_rules
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE, check_table
 from nomercy.rl.native_vector import NATIVE_OF_RL, OBS_OFFSETS, RL_OF_NATIVE
 from nomercy.rules import Rules
 

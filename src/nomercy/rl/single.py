@@ -22,6 +22,7 @@ from nomercy import bots as _bots
 from nomercy.bots import Bot, RandomBot
 from nomercy.bots.runner import reactions
 from nomercy.bots.runner import step as bot_step
+from nomercy.encoding import check_table, index_to_action
 from nomercy.engine import GameState, new_game
 from nomercy.rl.common import (
     RewardMode,
@@ -31,7 +32,6 @@ from nomercy.rl.common import (
     opponent_names,
     round_rewards,
 )
-from nomercy.rl.encoding import check_table, index_to_action
 from nomercy.rules import Rules
 from nomercy.views import PlayerView, player_view
 

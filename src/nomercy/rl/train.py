@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.bots.learned import LAYERS, Policy
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE
+from nomercy.encoding import NUM_ACTIONS, OBS_SIZE
 from nomercy.rl.native_vector import NativeVectorEnv
 from nomercy.rl.selfplay import SelfPlayEnv
 

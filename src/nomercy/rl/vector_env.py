@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nomercy.encoding import NUM_ACTIONS, OBS_SIZE
+from nomercy.encoding.fast import StateEncoder
 from nomercy.rl.common import check_num_envs, resolve_rules
-from nomercy.rl.encoding import NUM_ACTIONS, OBS_SIZE
-from nomercy.rl.fast_encoding import StateEncoder
 from nomercy.rl.single import SingleAgentGame
 from nomercy.rules import Rules
 
