@@ -55,6 +55,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_match.py": ("check",),
     "test_seeding.py": ("check",),
     "test_markers.py": ("check",),
+    # Every encoder writes every section and maps every action (the native one included).
+    "encoding": ("check", "native"),
     "bots": ("core",),
     # The expert bot plays out on the native engine when the fast extra is installed (and in
     # Python without it, as in the compiled wheel's environment).
