@@ -118,6 +118,7 @@ class Games:
                 ],
                 "result": result,
                 **({"daily": room.config["daily"]} if room.config.get("daily") else {}),
+                **forfeits_of(room),
             },
             record=record,
             tokens={s.seat: s.token_hash for s in room.seats if s.kind == "human" and s.token_hash},
@@ -203,6 +204,8 @@ class Games:
         stand-in for an absent person), or the host allowed the coach."""
         if room.config.get("daily"):
             return False  # every player meets the deal alone: results compare
+        if room.config.get("rated"):
+            return False  # a rating is earned without help, even against bots alone
         if bool(room.config.get("coach", False)):
             return True
         return all(s.kind == "bot" for s in room.seats if s.seat != seat)
@@ -212,9 +215,11 @@ class Games:
         if seat is None or not self.coach_allowed(room, seat):
             raise ProtocolError(
                 ErrorCode.HINT_NOT_ALLOWED,
-                "the coach helps only at a table of bots, or where the host allowed it"
-                if seat is not None
-                else "spectators get no hints",
+                "spectators get no hints"
+                if seat is None
+                else "a rated round is played without the coach"
+                if room.config.get("rated")
+                else "the coach helps only at a table of bots, or where the host allowed it",
             )
         match = room.match
         if match is None:
@@ -240,6 +245,18 @@ class Games:
         return P.HintOut(
             decision=choice, win=round(win, 4), margin=round(1.96 * stderr, 4), version=version
         ).model_dump_json()
+
+
+def forfeits_of(room: Room) -> dict[str, Any]:
+    """A rated round's forfeits for the kept info: the seats a stand-in played and why
+    (``docs/ratings.md``, "Rated rounds as played"); nothing for any other round."""
+    if not room.config.get("rated"):
+        return {}
+    seats = [s for s in room.seats if s.kind == "human" and (s.forfeit or s.standin)]
+    return {
+        "forfeits": [s.seat for s in seats],
+        "forfeit_reasons": {str(s.seat): s.forfeit or "standin" for s in seats},
+    }
 
 
 def _choice(state: Any, seat: int, action: str) -> dict[str, Any]:
@@ -426,6 +443,7 @@ async def ask_review(
 ) -> dict[str, Any]:
     games = games_of(request)
     game = await games.open(game_id, authorization, _account_id(request))
+    await _no_review_in_rated_play(games, game)
     return await games.queue.request(game, client_key(request))
 
 
@@ -433,10 +451,36 @@ async def ask_review(
 async def get_review(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
     games = games_of(request)
     game = await games.open(game_id, authorization, _account_id(request))
+    await _no_review_in_rated_play(games, game)
     answer = await games.queue.status(game.id)
     if answer["review"] is not None:
         answer["review"] = await asyncio.to_thread(review_with_labels, answer["review"], game)
     return Response(json.dumps(answer), media_type="application/json")
+
+
+async def _no_review_in_rated_play(games: Games, game: Game) -> None:
+    """No review of a rated room's round while that room still plays (the next round of a
+    match, a rematch): the expert's reading of one round would help in the next. Asked of
+    storage, so that it holds whichever process runs the room."""
+
+    def in_play() -> bool:
+        from sqlalchemy import select
+
+        from nomercy.server.storage import rooms
+
+        with games.store.engine.connect() as conn:
+            row = conn.execute(
+                select(rooms.c.status, rooms.c.settings).where(rooms.c.code == game.room_code)
+            ).first()
+        return row is not None and row.status == "playing" and bool(json.loads(row.settings).get("rated"))
+
+    if await asyncio.to_thread(in_play):
+        raise GameError(
+            ErrorCode.FORBIDDEN,
+            "this rated room is still in play: its rounds are reviewed once it is over",
+            room=game.room_code,
+            rated="no_review",
+        )
 
 
 def review_with_labels(review: dict[str, Any], game: Game) -> dict[str, Any]:

@@ -239,6 +239,10 @@ class RoomInfo(_Model):
     turn_seconds: int | None
     #: Its rounds change the players' ratings (``CreateRoom.rated``).
     rated: bool = False
+    #: A rated round waits for these seats' persons to connect before anything is played.
+    waiting: list[int] = []
+    #: The rated round was aborted unrated: someone did not connect in time.
+    aborted: bool = False
     round: int
     scores: list[int]
     #: Finished rounds: number, winner, reason, points per seat.

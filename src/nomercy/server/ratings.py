@@ -159,21 +159,38 @@ def preset_name(name: str) -> str:
 
 
 #: The conditions a rated room's refusal names (``detail.rated``).
-REFUSALS = ("sign_in", "seed", "house_rules", "coach", "timer", "bot_level", "sign_in_seat")
+REFUSALS = (
+    "sign_in",
+    "seed",
+    "house_rules",
+    "coach",
+    "timer",
+    "timer_bounds",
+    "bot_level",
+    "sign_in_seat",
+    "no_removal",
+    "no_review",
+)
+
+#: A rated room's turn timer, in seconds (``docs/ratings.md``, "Rated rounds as played"):
+#: long enough for a person to read the table and answer (a one-second timer plays a
+#: person's turns for them into a loss), short enough that nobody stalls a losing game.
+RATED_TURN_SECONDS = (10, 120)
 
 
 class RatedRefusal(ProtocolError):
     """A rated room's refusal; ``detail.rated`` names the condition (one of
-    :data:`REFUSALS`), so that a client can say it in its own language."""
+    :data:`REFUSALS`), so that a client can say it in its own language (with ``detail``'s
+    other fields, such as a bound, filled in)."""
 
-    def __init__(self, code: str, message: str, reason: str) -> None:
+    def __init__(self, code: str, message: str, reason: str, **extra: Any) -> None:
         super().__init__(code, message)
         self.status: int | None = None
-        self.extra = {"rated": reason}
+        self.extra = {"rated": reason, **extra}
 
 
-def _refuse(reason: str, message: str, code: str = ErrorCode.BAD_REQUEST) -> RatedRefusal:
-    return RatedRefusal(code, "a rated room " + message, reason)
+def _refuse(reason: str, message: str, code: str = ErrorCode.BAD_REQUEST, **extra: Any) -> RatedRefusal:
+    return RatedRefusal(code, "a rated room " + message, reason, **extra)
 
 
 def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
@@ -198,8 +215,27 @@ def check_rated_room(req: CreateRoom, account_id: str | None) -> None:
         raise _refuse("coach", "is played without the coach's hints")
     if not req.turn_seconds:
         raise _refuse("timer", "needs a turn timer, so that nobody can stall a game they are losing")
+    low, high = RATED_TURN_SECONDS
+    if not low <= req.turn_seconds <= high:
+        raise _refuse(
+            "timer_bounds",
+            f"gives a turn {low} to {high} seconds (not {req.turn_seconds}): time to answer, no stalling",
+            min=low,
+            max=high,
+        )
     if req.bot.strip().lower() not in LEVELS or req.character:
         raise _refuse("bot_level", f"plays bots at a level: {', '.join(LEVELS)} (not {req.bot!r})")
+
+
+def check_rated_removal(config: dict[str, Any], playing: bool) -> None:
+    """Nobody is removed from a rated round in play: a removal would take the seat's result
+    out of the ratings; an absent player's seat is a forfeit instead (:func:`round_order`)."""
+    if config.get("rated") and playing:
+        raise RatedRefusal(
+            ErrorCode.FORBIDDEN,
+            "this round is rated: nobody is removed from it; a player who leaves forfeits the round",
+            "no_removal",
+        )
 
 
 def check_rated_seat(config: dict[str, Any], account_id: str | None) -> None:
@@ -215,20 +251,27 @@ def check_rated_seat(config: dict[str, Any], account_id: str | None) -> None:
 # -- the order of a round ------------------------------------------------------------------
 
 
-def round_order(result: dict[str, Any], seats: Iterable[int]) -> dict[int, int] | None:
+def round_order(
+    result: dict[str, Any], seats: Iterable[int], forfeits: Iterable[int] = ()
+) -> dict[int, int] | None:
     """Each seat's rank in the round (1 best; equal ranks are ties), or None without a winner.
 
     The winner first (E1); then every other player still in the round, tied, since the
     round scores nobody else (E3); then the knocked-out players (M1), the last one out
-    above the first. Knock-outs happen one card at a time, so they never tie."""
+    above the first. Knock-outs happen one card at a time, so they never tie. Last of all,
+    tied, the ``forfeits``: seats a stand-in played for an absent person, whatever the
+    stand-in made of them (a leaver earns nothing from the bot that played for them)."""
     winner = result.get("winner")
     if winner is None:
         return None
     knocked = [int(s) for s in result.get("knocked_out") or []]
     out = {seat: len(knocked) - i for i, seat in enumerate(knocked)}  # last out: 1
+    forfeited = {int(s) for s in forfeits}
     order: dict[int, int] = {}
     for seat in seats:
-        if seat == winner:
+        if seat in forfeited:
+            order[seat] = 3 + len(knocked)  # below every knock-out (at most 2 + len(knocked))
+        elif seat == winner:
             order[seat] = 1
         elif seat in out:
             order[seat] = 2 + out[seat]
@@ -329,10 +372,12 @@ def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Ch
     entrants = entrants_of(kept, str(config.get("bot", "")))
     sitting_out = {int(s) for s in kept.record.get("sitting_out") or []}
     dealt = [int(p["seat"]) for p in kept.info.get("players") or [] if int(p["seat"]) not in sitting_out]
-    order = round_order(kept.info.get("result") or {}, dealt)
+    forfeits = [int(s) for s in kept.info.get("forfeits") or [] if int(s) in dealt]
+    order = round_order(kept.info.get("result") or {}, dealt, forfeits)
     players = sorted({player for _, player in entrants})
     if order is None or len(players) < 2:
         return []
+    _log_forfeits(conn, kept, game_id, forfeits)
     if fair.shared_pairs(conn, str(kept.room_id)):
         return []  # accounts seen together from one address: the room's rounds are not rated
     _lock(conn)
@@ -432,6 +477,20 @@ def record_seats(
             for seat, rank in sorted(order.items())
         ],
     )
+
+
+def _log_forfeits(conn: Connection, kept: Kept, game_id: str, forfeits: list[int]) -> None:
+    """Each forfeit of a rated round goes to the fair-play log, in the keeping transaction."""
+    why = kept.info.get("forfeit_reasons") or {}
+    for seat in forfeits:
+        account = kept.accounts.get(seat)
+        fair.log_flag(
+            conn,
+            "forfeit",
+            room=kept.room_code,
+            accounts=[account] if account else [],
+            detail={"game": game_id, "round": kept.round, "seat": seat, "why": why.get(str(seat), "standin")},
+        )
 
 
 def forget_account(conn: Connection, account_id: str) -> None:

@@ -62,6 +62,11 @@ class Seat:
     away_since: float | None = None
     #: A bot plays this human's seat until they return (after the grace period).
     standin: bool = False
+    #: A rated round: why this person forfeits it (``grace``: away past the grace period,
+    #: ``timeouts``: the turn timer ran out too often in a row), None while they play it.
+    forfeit: str | None = None
+    #: A rated round: the turn timer's consecutive runs for this person (their move resets it).
+    timeouts: int = 0
     bot: botlib.Bot | None = None
     #: The bot is choosing in a worker thread: events wait in ``backlog`` meanwhile, so
     #: a bot is never called from two threads at once.
@@ -176,6 +181,19 @@ class Room:
     removed: dict[int, Removed] = field(default_factory=dict)
     #: Seats whose players confirmed a rematch after the game ended.
     rematch_ready: set[int] = field(default_factory=set)
+    #: A rated round was dealt before every person connected: ``time.monotonic()`` of the
+    #: deal. Nothing is played until they all have; past the connect time it is aborted.
+    waiting_since: float | None = None
+    #: The rated round was aborted unrated (someone never connected): the room is over.
+    aborted: bool = False
+
+    @property
+    def rated(self) -> bool:
+        return bool(self.config.get("rated", False))
+
+    def unconnected(self) -> list[Seat]:
+        """The persons seated here with no live connection."""
+        return [s for s in self.seats if s.kind == "human" and s.connections == 0]
 
     @property
     def turn_seconds(self) -> int | None:
@@ -243,6 +261,8 @@ class Room:
             rematch=sorted(self.rematch_ready),
             summary=[line.to_dict() for line in rules_summary(self.rules)],
             daily=(self.config.get("daily") or {}).get("day"),
+            waiting=[s.seat for s in self.unconnected()] if self.waiting_since is not None else [],
+            aborted=self.aborted,
         )
 
     def winner(self) -> int | None:
@@ -256,6 +276,8 @@ class Room:
         """Seconds left on the turn timer of a human deciding now, or None."""
         if self.turn_seconds is None or self.match is None or self.match.state.current is None:
             return None
+        if self.waiting_since is not None:
+            return None  # the round has not begun: no clock runs
         if self.controller(self.match.state.current) is not None:
             return None
         return max(0.0, self.changed_at + self.turn_seconds - time.monotonic())

@@ -68,7 +68,7 @@ from nomercy.server.metrics import Metrics
 from nomercy.server.names import name_key
 from nomercy.server.ports import Clock, ClusterPort, RoomStorage, SocialPort, SystemClock
 from nomercy.server.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, StorageUnavailable
-from nomercy.server.ratings import check_rated_room, check_rated_seat
+from nomercy.server.ratings import check_rated_removal, check_rated_room, check_rated_seat
 from nomercy.server.room import (
     Client,
     Room,
@@ -413,6 +413,7 @@ class RoomManager(Lifecycle):
             room.match = Match(len(room.seats), room.rules, seed)
             room.log.append(started_event(room.match.state))
             room.changed_at = self.clock.monotonic()
+            self._dealt(room)
             self.broadcast_room(room, now=True)
             self.broadcast_state(room, [started_event(room.match.state)])
             self.poke(room)
@@ -426,6 +427,7 @@ class RoomManager(Lifecycle):
             target = room.seats[seat]
             if target.kind != "human":
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} has no human player")
+            check_rated_removal(room.config, room.status == "playing")
             lobby = room.status == "lobby"
             kind: SeatKind = "open" if lobby else "bot"
             nickname = None if lobby else bot_name(seat, bot_strength(room.config))
@@ -568,8 +570,80 @@ class RoomManager(Lifecycle):
             for seat in room.seats:  # fresh bots: nothing remembered from the last game
                 seat.bot, seat.backlog = None, []
             self._attach_bots(room)
+            room.changed_at = self.clock.monotonic()
+            self._dealt(room)
             self._after(room, [started_event(room.match.state)])
             self.broadcast_room(room, now=True)
+
+    # -- rated rounds as played ------------------------------------------------------------
+
+    def _dealt(self, room: Room) -> None:
+        """A round was just dealt: a rated one waits until every person has connected
+        (:meth:`abort_unstarted` past the connect time), and nobody has forfeited it yet."""
+        for seat in room.seats:  # a stand-in still at a seat plays this round too: a forfeit
+            still = room.rated and seat.kind == "human" and seat.standin
+            seat.forfeit, seat.timeouts = ("standin" if still else None), 0
+        if room.rated and room.unconnected():
+            room.waiting_since = self.clock.monotonic()
+
+    async def abort_unstarted(self, room: Room) -> None:
+        """A rated round still waiting for a person past ``rated_connect_seconds`` ends
+        unrated: the room is over, nothing of the round is kept, the fair-play log says why."""
+        async with room.lock:
+            since = room.waiting_since
+            if since is None or room.closed or room.status != "playing":
+                return
+            if self.clock.monotonic() < since + self.settings.rated_connect_seconds:
+                return
+            absent = room.unconnected()
+            await self._write(room, self.storage.set_status, room.id, "finished")
+            room.status, room.waiting_since, room.aborted = "finished", None, True
+            room.changed_at = self.clock.monotonic()
+            log.info("rated round of room %s aborted: %d never connected", room.code, len(absent))
+            self.broadcast_room(room, now=True)
+        accounts = [s.account_id for s in room.seats if s.kind == "human" and s.account_id]
+        detail = {
+            "round": room.match.round_number if room.match is not None else 0,
+            "absent": [s.account_id or s.nickname for s in absent],
+            "seconds": self.settings.rated_connect_seconds,
+        }
+        await self.fair_play_flag("abort", room, accounts, detail)
+
+    def timed_out(self, room: Room, seat: int) -> None:
+        """The turn timer played for ``seat``: at a rated table, a run of ``rated_timeouts``
+        in a row hands the seat to a stand-in and makes the round the person's forfeit."""
+        s = room.seats[seat]
+        if not room.rated or s.kind != "human":
+            return
+        s.timeouts += 1
+        if s.timeouts >= self.settings.rated_timeouts and not s.standin:
+            s.standin, s.forfeit = True, s.forfeit or "timeouts"
+            self.broadcast_room(room)
+
+    def stood_in(self, room: Room, seat: int) -> None:
+        """A stand-in took ``seat`` over after its grace period: at a rated table, a forfeit."""
+        s = room.seats[seat]
+        if room.rated and s.kind == "human" and room.status == "playing":
+            s.forfeit = s.forfeit or "grace"
+
+    async def fair_play_flag(
+        self, kind: str, room: Room, accounts: list[str], detail: dict[str, Any]
+    ) -> None:
+        """A fair-play log entry (``nomercy.server.fairplay``), off the event loop; only the
+        database storage keeps one, and a failure to log never stops a table."""
+        engine = getattr(self.storage, "engine", None)
+        if engine is None:
+            return
+        from nomercy.server.fairplay import log_flag
+
+        def write() -> None:
+            with engine.begin() as conn:
+                log_flag(conn, kind, room=room.code, accounts=accounts, detail=detail)
+
+        try:
+            await asyncio.to_thread(write)
+        except Exception:
+            log.warning("the fair-play log failed for room %s", room.code, exc_info=True)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -589,6 +663,10 @@ class RoomManager(Lifecycle):
             seat.connections += 1
             seat.away_since = None
             seat.standin = False
+            if room.waiting_since is not None and not room.unconnected():
+                room.waiting_since = None  # everyone is here: the rated round begins now
+                room.changed_at = self.clock.monotonic()
+                self.broadcast_room(room, now=True)
         client.send(P.Welcome(seat=client.seat, room=room.info()).model_dump_json())
         client.send(self.state_text(room, client.seat, list(room.log), snapshot=True))
         client.send(chat_history_text(room))
@@ -619,11 +697,23 @@ class RoomManager(Lifecycle):
             raise ProtocolError(ErrorCode.FORBIDDEN, "spectators watch: they cannot act", ref=ref)
         if room.match is None:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the host has not started the game yet", ref=ref)
+        if room.waiting_since is not None:
+            names = ", ".join(s.nickname or f"P{s.seat}" for s in room.unconnected())
+            raise ProtocolError(
+                ErrorCode.NOT_STARTED,
+                f"the rated round begins once everyone is here: waiting for {names}",
+                ref=ref,
+            )
         try:
             action = Action.parse(text)
         except InvalidAction as exc:
             raise ProtocolError(ErrorCode.INVALID_ACTION, str(exc), ref=ref) from None
         await self.apply(room, seat, action, version, ref=ref)
+        mine = room.seats[seat]
+        mine.timeouts = 0  # the person answered: their run of timeouts ends
+        if mine.standin and mine.connections:
+            mine.standin = False  # back at the table (a stand-in took over after timeouts)
+            self.broadcast_room(room)
 
     def _too_late(self, room: Room) -> str:
         for event in reversed(room.log):
@@ -806,6 +896,8 @@ class RoomManager(Lifecycle):
             self._storage_ok(room)
             match.next_round()
             room.version += 1
+            room.changed_at = self.clock.monotonic()
+            self._dealt(room)
             self._after(room, [started_event(match.state)])
             self.broadcast_room(room, now=True)
 

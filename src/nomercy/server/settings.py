@@ -45,6 +45,12 @@ class Settings:
     between_rounds: float = 8.0
     #: Largest turn timer a host may choose (0/None in a room turns it off).
     max_turn_seconds: int = 600
+    #: A rated round waits this long after its deal for every person to connect, then is
+    #: aborted unrated (``docs/ratings.md``, "Rated rounds as played").
+    rated_connect_seconds: float = 60.0
+    #: A rated round's turn timer running out this often in a row for one person: a stand-in
+    #: plays their seat and the round is their forfeit.
+    rated_timeouts: int = 3
     #: Rated games a player needs before the leaderboards list them (``docs/ratings.md``).
     leaderboard_min_games: int = 5
     #: The boards list a person whose last rated game is at most this many days old.

@@ -12,6 +12,8 @@ next change, which replans):
   plays the drawn card, or names a color for them (:func:`idle_action`);
 - the end of a disconnected human's grace period (the stand-in takes over; never at the
   daily deal's table, which waits for its one player);
+- a rated round dealt before all its people connected: nothing of the above until they
+  have, and its abort, unrated, ``rated_connect_seconds`` after the deal;
 - the next round of a match, ``between_rounds`` after a round ends.
 
 When storage fails the room is paused (its players are told): the driver then only
@@ -133,6 +135,8 @@ class RoomDriver:
             return None  # (closed: another process runs the room now; its driver stops)
         if room.paused:
             return now, self._probe  # nothing else until storage answers (backing off)
+        if room.waiting_since is not None:  # a rated round waits for its people: nothing moves
+            return room.waiting_since + self.settings.rated_connect_seconds, self._abort
         if match.round_over:
             if room.finished:
                 return None
@@ -236,6 +240,7 @@ class RoomDriver:
             if room.version != version or room.match is None or room.match.state.current != seat:
                 return
             await self.manager.apply(room, seat, idle_action(player_view(room.match.state, seat)), version)
+            self.manager.timed_out(room, seat)
 
         return job
 
@@ -244,9 +249,13 @@ class RoomDriver:
             s = self.room.seats[seat]
             if s.kind == "human" and s.connections == 0:
                 s.standin = True
+                self.manager.stood_in(self.room, seat)
                 self.manager.broadcast_room(self.room)
 
         return job
+
+    async def _abort(self) -> None:
+        await self.manager.abort_unstarted(self.room)
 
     async def _probe(self) -> None:
         await self.manager.probe_storage(self.room)

@@ -6,7 +6,7 @@ import { renderParts } from "./log.js";
 
 /** Whether this seat may ask for a hint now (the server has the last word). */
 export function coachOffered(room, seat) {
-  if (!room || seat === null || room.status !== "playing") return false;
+  if (!room || seat === null || room.status !== "playing" || room.rated) return false;  // rated: no help
   return Boolean(room.coach) || room.seats.every((s) => s.seat === seat || s.kind === "bot");
 }
 

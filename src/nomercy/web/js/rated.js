@@ -57,7 +57,7 @@ export async function setupRated(resetRules) {
 export function ratedRefusal(ctx, err) {
   const reason = err && err.detail && err.detail.rated;
   if (!reason || !ctx.i18n.has(`rating.refused.${reason}`)) return false;
-  ctx.toast(ctx.t(`rating.refused.${reason}`));
+  ctx.toast(ctx.t(`rating.refused.${reason}`, err.detail));  // a bound ({min}, {max}) filled in
   return true;
 }
 

@@ -102,7 +102,8 @@ function seatPlate(ctx, s, seat, k, pos) {
   }
   if ((v.uno_open || []).includes(seat)) plate.appendChild(el("div", "uno-flag", ctx.t("seat.no_uno")));
   else if (v.active[seat] && count === 1) plate.appendChild(el("div", "uno-flag ok", ctx.t("seat.uno")));
-  if (me && me.host && info && info.kind === "human" && seat !== s.seat) {
+  // Nobody is removed from a rated round (the server refuses it): no button for it there.
+  if (me && me.host && info && info.kind === "human" && seat !== s.seat && !(s.room && s.room.rated)) {
     const kick = ctx.kickButton(info);
     kick.textContent = "×"; // the seat keeps its size; the label names the player
     kick.classList.add("seat-kick");
