@@ -420,3 +420,56 @@ def test_a_real_server_flags_two_accounts_seated_from_one_address(
         first.close()
         second.close()
     assert len(found) == 1 and found[0]["room"] == made["code"] and len(found[0]["accounts"]) == 2
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_rounds_rated_before_the_upgrade_enter_the_history_a_recompute_replays(
+    db: str, tmp_path: Path
+) -> None:
+    """Migration 0007 carries the rated rounds of 0006 into ``nomercy_rated_seats``, so a
+    deletion's recompute does not wipe the ratings people earned before the upgrade."""
+    from sqlalchemy import create_engine, insert
+
+    from nomercy.server import schema
+    from nomercy.server.ratings import recompute
+
+    engine = create_engine(_url(db, tmp_path))
+    try:
+        schema.upgrade(engine, "0006")
+        row = {"preset": "no_mercy", "sigma_before": MODEL.sigma, "at": T0}
+        with engine.begin() as conn:
+            conn.execute(
+                insert(rating_changes),
+                [
+                    {
+                        **row,
+                        "game_id": "g1",
+                        "player": "account:a",
+                        "place": 1,
+                        "mu_before": MODEL.mu,
+                        "mu": 27.0,
+                        "sigma": 8.0,
+                    },
+                    {
+                        **row,
+                        "game_id": "g1",
+                        "player": "account:b",
+                        "place": 2,
+                        "mu_before": MODEL.mu,
+                        "mu": 23.0,
+                        "sigma": 8.0,
+                    },
+                ],
+            )
+        schema.upgrade(engine)
+        with engine.begin() as conn:
+            kept = conn.execute(select(fairplay.rated_seats).order_by(fairplay.rated_seats.c.rank)).all()
+            assert [(r.game_id, r.player, r.rank, r.dealt) for r in kept] == [
+                ("g1", "account:a", 1, 2),
+                ("g1", "account:b", 2, 2),
+            ]
+            assert recompute(conn) == {"no_mercy": 1}
+            a = conn.execute(select(ratings).where(ratings.c.player == "account:a")).one()
+        assert a.games == 1 and a.wins == 1 and a.mu > MODEL.mu
+    finally:
+        engine.dispose()
