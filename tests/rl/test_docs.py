@@ -6,13 +6,12 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
-from nomercy.encoding import NUM_ACTIONS, action_meaning
-from nomercy.rl import docs
+from nomercy.encoding import NUM_ACTIONS, action_meaning, docs
 
 
 def test_docs_rl_md_is_current() -> None:
     current = docs.DOC.read_text(encoding="utf-8")
-    assert docs.render(current) == current, "docs/rl.md is out of date: run python -m nomercy.rl.docs"
+    assert docs.render(current) == current, "docs/rl.md is out of date: run python -m nomercy.encoding.docs"
 
 
 def test_every_action_is_listed_with_its_index() -> None:
