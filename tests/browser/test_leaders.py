@@ -8,6 +8,7 @@ table's refusal said in the page's language.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -71,7 +72,7 @@ def board(server: ServerProcess) -> ServerProcess:
                         "sigma": s,
                         "games": g,
                         "wins": w,
-                        "updated_at": 1.0,
+                        "updated_at": time.time(),  # active: the boards list the last 30 days
                     }
                     for p, mu, s, g, w in rows
                 ],
