@@ -66,9 +66,9 @@ def pages(browser: Any) -> Iterator[Pages]:
     assert not p.errors, f"console errors: {p.errors}"
 
 
-def kept_round(server: ServerProcess, seed: int, **body: Any) -> dict[str, Any]:
-    """A room of Ann and two bots played to its end by Ann; its code, token and kept game."""
-    made = create_room(server, nickname="Ann", seats=3, bots=2, bot="heuristic", seed=seed, **body)
+def kept_round(server: ServerProcess, seed: int, nickname: str = "Ann", **body: Any) -> dict[str, Any]:
+    """A room of one person (Ann unless named) and two bots played to its end: code, token, kept game."""
+    made = create_room(server, nickname=nickname, seats=3, bots=2, bot="heuristic", seed=seed, **body)
     start_room(server, made["code"], made["token"])
     ws = hello(server, made["code"], made["token"])
     play_humans({0: ws}, random.Random(seed))
