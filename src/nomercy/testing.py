@@ -45,7 +45,7 @@ from itertools import chain
 from typing import Final, NamedTuple
 
 from nomercy.actions import Action, CallUno, Catch, ChooseColor, Draw, Pass, Play, Take
-from nomercy.cards import Card, Color, deck_cards
+from nomercy.cards import BASE_KINDS, Card, Color, deck_cards
 from nomercy.engine import GameState
 from nomercy.errors import GameOver, IllegalAction, InvalidCard
 from nomercy.events import Drew, Event, HandsShuffled, redact
@@ -55,6 +55,7 @@ from nomercy.state import KnockOut
 from nomercy.views import determinize, player_view
 
 __all__ = [
+    "BASE_MIXES",
     "LIGHT",
     "MAX_STEPS",
     "RULE_MIXES",
@@ -67,6 +68,7 @@ __all__ = [
     "check_random_games",
     "check_refusal",
     "deal_cases",
+    "in_base_kinds",
     "random_steps",
 ]
 
@@ -157,6 +159,21 @@ RULE_MIXES: Final[dict[str, Rules]] = {
         last_card_draw="apply",
     ),
 }
+
+
+def in_base_kinds(rules: Rules) -> bool:
+    """Whether every card of the deck is one of the :data:`~nomercy.cards.BASE_KINDS` that
+    the fixed-size twins cover (the native engine, the RL tables, the shipped network); a
+    deck beyond them (the 112-card deck's Wild Shuffle Hands, W7) plays in Python only.
+
+    >>> in_base_kinds(Rules.preset("classic")), in_base_kinds(Rules.preset("classic_112"))
+    (True, False)
+    """
+    return all(Card.parse(code).index < BASE_KINDS for code, _ in rules.deck)
+
+
+#: The mixes the native engine and the RL tables play: :data:`RULE_MIXES` within the base kinds.
+BASE_MIXES: Final[dict[str, Rules]] = {name: r for name, r in RULE_MIXES.items() if in_base_kinds(r)}
 
 
 def deal_cases(mixes: Mapping[str, Rules], players: Iterable[int] = range(2, 7)) -> list[tuple[str, int]]:

@@ -18,7 +18,7 @@ import os
 import pytest
 
 from nomercy import Rules
-from nomercy.testing import RULE_MIXES, deal_cases
+from nomercy.testing import BASE_MIXES, deal_cases
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -30,7 +30,7 @@ GAMES = int(os.environ.get("NOMERCY_DIFFERENTIAL_GAMES", "120"))
 
 #: Every mix but the 112-card deck's, whose Wild Shuffle Hands (W7) the native engine
 #: refuses (tests/native/test_twins_refuse_w7.py).
-MIXES = {n: r for n, r in {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}.items() if n != "classic_112"}
+MIXES = {**BASE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = deal_cases(MIXES)
 
 

@@ -22,7 +22,7 @@ import pytest
 from nomercy import Action, GameState, Rules, new_game
 from nomercy.bots.heuristic import HeuristicBot, react
 from nomercy.bots.runner import play_round, step
-from nomercy.testing import RULE_MIXES, deal_cases
+from nomercy.testing import BASE_MIXES, RULE_MIXES, deal_cases
 from nomercy.views import determinize, player_view
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
@@ -40,7 +40,7 @@ from nomercy.native.heuristic import (
 from nomercy.sim.runner import RunSpec, bot_seed, play_game
 
 GAMES = int(os.environ.get("NOMERCY_HEURISTIC_GAMES", "20"))
-MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
+MIXES = {**BASE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = deal_cases(MIXES)
 BOT = HeuristicBot(seed=0)
 

@@ -20,7 +20,7 @@ from nomercy.bots import make
 from nomercy.bots.expert import _EXP, ExpertBot, playout
 from nomercy.bots.heuristic import best_action, score_actions, table_from_state, table_from_view
 from nomercy.bots.runner import play_round
-from nomercy.testing import RULE_MIXES, deal_cases
+from nomercy.testing import BASE_MIXES, deal_cases
 from nomercy.views import determinize, player_view
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
@@ -28,7 +28,7 @@ pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip
 from nomercy.native.playout import Playouts
 
 GAMES = int(os.environ.get("NOMERCY_PLAYOUT_GAMES", "3"))
-MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
+MIXES = {**BASE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = deal_cases(MIXES, players=(2, 3, 4, 6))
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from nomercy import Rules, new_game
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import BASE_MIXES
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -39,11 +39,11 @@ def _choices(rules: Rules, players: int, seed: int, weights: np.ndarray) -> list
     return out
 
 
-@pytest.mark.parametrize("mix", sorted(RULE_MIXES))
+@pytest.mark.parametrize("mix", sorted(BASE_MIXES))
 def test_the_reference_weights_choose_as_the_heuristic(mix: str) -> None:
     """``BASE_WEIGHTS`` are the reference's constants: ``weighted_choose`` with them is
     ``heuristic_choose`` (itself checked against the Python bot), at every decision."""
-    rules = RULE_MIXES[mix]
+    rules = BASE_MIXES[mix]
     for players in (2, 4):
         pairs = [p for seed in range(6) for p in _choices(rules, players, seed, np.array(BASE_WEIGHTS))]
         assert len(pairs) > 30

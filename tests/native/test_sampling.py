@@ -10,7 +10,7 @@ import random
 import pytest
 
 from nomercy import Rules
-from nomercy.testing import RULE_MIXES, deal_cases
+from nomercy.testing import BASE_MIXES, deal_cases
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -20,7 +20,7 @@ from nomercy.native import Batch
 from nomercy.native import kernels as K
 from nomercy.native import layout as L
 
-MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
+MIXES = {**BASE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = deal_cases(MIXES, players=(2, 3, 4, 6))
 
 

@@ -16,7 +16,7 @@ import pytest
 from nomercy import Rules, new_game
 from nomercy.sim.backends import InProcess, LocalProcesses, RayBackend, execute
 from nomercy.sim.runner import Row, RunSpec, run_chunk
-from nomercy.testing import RULE_MIXES, deal_cases
+from nomercy.testing import BASE_MIXES, deal_cases
 
 pytest.importorskip("numpy", reason="the native engine needs the fast extra: pip install 'nomercy[fast]'")
 
@@ -27,7 +27,7 @@ from nomercy.native import layout as L
 from nomercy.native import sim as K
 from nomercy.native.kernels import mt_below
 
-MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
+MIXES = {**BASE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = deal_cases(MIXES)
 
 
