@@ -13,7 +13,7 @@ import pytest
 
 from nomercy import GameState, Rules, new_game
 from nomercy.bots.expert import _EXP, ExpertBot
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import BASE_MIXES
 from nomercy.views import determinize, player_view
 
 pytest.importorskip("numpy", reason="the comparison runs the numpy class: pip install 'nomercy[fast]'")
@@ -29,12 +29,12 @@ def _worlds(state: GameState, count: int, seed: int) -> list[GameState]:
     return [determinize(view, rng) for _ in range(count)]
 
 
-@pytest.mark.parametrize("mix", sorted(RULE_MIXES))
+@pytest.mark.parametrize("mix", sorted(BASE_MIXES))
 @pytest.mark.parametrize("players", [2, 4])
 def test_plain_buffers_play_out_as_numpy(mix: str, players: int) -> None:
     """Every world's table and every (world, candidate) value equal the numpy class's,
     with the reference's and the tuned weights, full loads and hidden-card loads."""
-    rules = RULE_MIXES[mix]
+    rules = BASE_MIXES[mix]
     state = new_game(players, rules, seed=11)
     seat = state.current
     assert seat is not None
