@@ -15,7 +15,16 @@ from sqlalchemy import insert, select
 from nomercy.server.accounts import AccountStore
 from nomercy.server.games import GameStore
 from nomercy.server.profiles import Profiles
-from nomercy.server.ratings import MODEL, Ratings, conservative, player_of_account, ratings
+from nomercy.server.ratings import (
+    MODEL,
+    Ratings,
+    conservative,
+    player_of_account,
+    player_of_bot,
+    ratings,
+    settled,
+    settling,
+)
 from nomercy.server.standings import BOARD_PAGE, round_changes, standing
 from nomercy.server.storage import Storage
 
@@ -167,3 +176,38 @@ def test_the_routes_over_http(start_server: Any) -> None:
     ).json()
     got = guest.get(f"/api/rooms/{made['code']}/ratings?seq=0").json()
     assert got == {"kept": False, "changes": []}
+
+
+def test_a_bot_levels_seat_is_never_provisional_at_the_end_of_a_rated_round(storage: Storage) -> None:
+    """One rule for provisional (``ratings.settling``): a bot level is anchored at its
+    ladder rating, so its seats on the end screen are never provisional, however few rated
+    games the level has played; the person's rating, one game old, is."""
+    people = AccountStore(storage.engine)
+    ada = people.create("Ada")
+    store = GameStore(storage.engine)
+    Ratings.install(_settings(3), store, people)
+    room = _room(storage, [ada.id], bots=2)
+    store.keep(_kept(room, [ada.id], 2, {"winner": 1, "knocked_out": [], "points": [0, 50, 0]}, seq=10))
+    by_seat = {c["seat"]: c for c in round_changes(storage.engine, room, 10, 3)["changes"]}
+    assert set(by_seat) == {0, 1, 2}
+    assert (by_seat[0]["provisional"], by_seat[0]["games_to_settle"]) == (True, 2)
+    for seat in (1, 2):
+        assert by_seat[seat]["bot"] is True
+        assert (by_seat[seat]["provisional"], by_seat[seat]["games_to_settle"]) == (False, 0)
+
+
+def test_provisional_has_one_rule_for_rows_and_boards(storage: Storage) -> None:
+    """``settling`` (every rating row sent) and ``settled`` (the boards' query) say the same
+    of each rating: an account settles at ``min_games`` rated games, a bot level is anchored
+    and always settled."""
+    assert settling(player_of_account("a"), 2, 3) == {"provisional": True, "games_to_settle": 1}
+    assert settling(player_of_bot("casual"), 0, 3) == {"provisional": False, "games_to_settle": 0}
+    players = [player_of_account(f"a{n}") for n in range(5)] + [player_of_bot("casual")]
+    with storage.engine.begin() as conn:
+        for n, player in enumerate(players):
+            row = {"player": player, "preset": "no_mercy", "mu": MODEL.mu, "sigma": MODEL.sigma}
+            conn.execute(insert(ratings).values(**row, games=n % 5, wins=0, updated_at=0.0))
+        found = {r.player: bool(r.ok) for r in conn.execute(select(ratings.c.player, settled(3).label("ok")))}
+        games = {r.player: int(r.games) for r in conn.execute(select(ratings))}
+    assert found == {p: not settling(p, games[p], 3)["provisional"] for p in players}
+    assert [found[p] for p in players] == [False, False, False, True, True, True]

@@ -31,9 +31,9 @@ from nomercy.server.accounts import Account, AccountStore, account_of
 from nomercy.server.daily import over, today
 from nomercy.server.games import game_seats, games, reviews
 from nomercy.server.protocol import ErrorCode, ProtocolError
-from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings
+from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings, settling
 from nomercy.server.settings import Settings
-from nomercy.server.standings import game_changes, settling
+from nomercy.server.standings import game_changes
 
 #: Recent games per page, and the most a page may ask for.
 PER_PAGE = 20
@@ -255,7 +255,7 @@ def _by_preset(played: list[Played], rated: dict[str, Any], min_games: int) -> l
                     "sigma": round(float(r.sigma), 2),
                     "games": int(r.games),
                     "wins": int(r.wins),
-                    **settling(int(r.games), min_games),
+                    **settling(str(r.player), int(r.games), min_games),
                 },
             }
         )

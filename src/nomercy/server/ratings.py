@@ -26,6 +26,7 @@ from fastapi import APIRouter, Query, Request
 from openskill.models import PlackettLuce
 from sqlalchemy import (
     Column,
+    ColumnElement,
     Float,
     Index,
     Integer,
@@ -637,18 +638,33 @@ def recompute(conn: Connection, presets: Iterable[str] | None = None) -> dict[st
 # -- leaderboards --------------------------------------------------------------------------
 
 
-def _board_query(preset: str, min_games: int, active_since: float | None = None) -> Any:
-    """A board's rows: the bot levels that have played it (anchored: never provisional), and
-    the accounts past their provisional games (``min_games``) that played a rated game since
-    ``active_since`` (no limit when None)."""
+def settling(player: str, games_played: int, min_games: int) -> dict[str, Any]:
+    """``provisional`` and ``games_to_settle`` of ``player``'s rating after ``games_played``
+    rated games of its preset: the one rule every rating row sent follows, and the boards'
+    query (:func:`settled`) too. An account's rating is provisional below ``min_games``; a
+    bot level's is anchored at its ladder rating, never provisional."""
+    left = 0 if player.startswith(BOT) else max(0, min_games - games_played)
+    return {"provisional": left > 0, "games_to_settle": left}
+
+
+def settled(min_games: int) -> ColumnElement[bool]:
+    """:func:`settling`'s rule in SQL, over :data:`ratings`: the rating is not provisional."""
+    return or_(ratings.c.player.like(BOT + "%"), ratings.c.games >= min_games)
+
+
+def board_query(preset: str, min_games: int, active_since: float | None = None) -> Any:
+    """A board's rows, (join, where): the bot levels that have played it and the accounts
+    whose rating is :func:`settled` and who played a rated game since ``active_since`` (no
+    limit when None)."""
     joined = ratings.outerjoin(accounts, ratings.c.player == literal(ACCOUNT) + accounts.c.id)
-    person = accounts.c.id.is_not(None) & (ratings.c.games >= min_games)
+    bot = ratings.c.player.like(BOT + "%")
+    person: ColumnElement[bool] = accounts.c.id.is_not(None)
     if active_since is not None:
         person = person & (ratings.c.updated_at >= active_since)
-    return joined, ((ratings.c.preset == preset) & or_(ratings.c.player.like(BOT + "%"), person))
+    return joined, (ratings.c.preset == preset) & settled(min_games) & or_(bot, person)
 
 
-def entry(rank: int, player: str, name: str | None, r: Any) -> dict[str, Any]:
+def entry(rank: int, player: str, name: str | None, r: Any, min_games: int) -> dict[str, Any]:
     games, wins = int(r.games), int(r.wins)
     out: dict[str, Any] = {"rank": rank, "player": player}
     if player.startswith(BOT):
@@ -663,9 +679,7 @@ def entry(rank: int, player: str, name: str | None, r: Any) -> dict[str, Any]:
         games=games,
         wins=wins,
         win_rate=round(wins / games, 4) if games else 0.0,
-        # Only settled ratings reach a board (the contract of every rating row sent).
-        provisional=False,
-        games_to_settle=0,
+        **settling(player, games, min_games),  # settled on a board (its query's rule)
     )
     return out
 
@@ -709,14 +723,14 @@ class Ratings:
         with self.engine.connect() as conn:
             out = []
             for preset in PRESETS:
-                joined, where = _board_query(preset, self.min_games, self.active_since())
+                joined, where = board_query(preset, self.min_games, self.active_since())
                 n = conn.execute(select(func.count()).select_from(joined).where(where)).scalar_one()
                 out.append({"preset": preset, "players": int(n)})
         return out
 
     def board(self, preset: str, page: int, per_page: int) -> dict[str, Any]:
         """One page of ``preset``'s board, best first (by :func:`conservative`)."""
-        joined, where = _board_query(preset, self.min_games, self.active_since())
+        joined, where = board_query(preset, self.min_games, self.active_since())
         score = ratings.c.mu - 3.0 * ratings.c.sigma
         with self.engine.connect() as conn:
             total = int(conn.execute(select(func.count()).select_from(joined).where(where)).scalar_one())
@@ -737,7 +751,7 @@ class Ratings:
             "page": page,
             "per_page": per_page,
             "pages": max(1, math.ceil(total / per_page)),
-            "entries": [entry(first + i, r.player, r.name, r) for i, r in enumerate(rows)],
+            "entries": [entry(first + i, r.player, r.name, r, self.min_games) for i, r in enumerate(rows)],
         }
 
 

@@ -8,7 +8,8 @@ so that a change reads in the same units as the board: ``12.3 (+1.4)``.
 
 A rating is provisional until it has :attr:`Ratings.min_games` rated games of its preset
 (the boards list it from then on): every rating shown says whether it is, and how many
-games it still needs (``provisional``, ``games_to_settle``; ``docs/ratings.md``).
+games it still needs (``provisional``, ``games_to_settle``: :func:`ratings.settling`, the one
+rule; a bot level, anchored, never is; ``docs/ratings.md``).
 """
 
 from __future__ import annotations
@@ -32,24 +33,19 @@ from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import (
     BOT,
     Ratings,
-    _board_query,
+    board_query,
     conservative,
     player_of_account,
     preset_name,
     rating_changes,
     ratings,
+    settling,
 )
 from nomercy.server.requests import client_key
 from nomercy.server.storage import rooms
 
 #: The board's page length in the client (``js/leaders.js``): a player's own page from their rank.
 BOARD_PAGE = 25
-
-
-def settling(games_played: int, min_games: int) -> dict[str, Any]:
-    """``provisional`` and ``games_to_settle`` of a rating with ``games_played`` rated games."""
-    left = max(0, min_games - games_played)
-    return {"provisional": left > 0, "games_to_settle": left}
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -66,7 +62,7 @@ def change_of(row: Any, games_after: int, min_games: int) -> dict[str, Any]:
         "before": round(before, 2),
         "after": round(after, 2),
         "delta": round(after - before, 2),
-        **settling(games_after, min_games),
+        **settling(str(row.player), games_after, min_games),
     }
 
 
@@ -146,8 +142,14 @@ def standing(
             select(ratings).where(ratings.c.player == player, ratings.c.preset == preset)
         ).first()
         if mine is None:
-            return {"player": player, "rated": False, "rank": None, "page": None, **settling(0, min_games)}
-        joined, where = _board_query(preset, min_games, active_since)
+            return {
+                "player": player,
+                "rated": False,
+                "rank": None,
+                "page": None,
+                **settling(player, 0, min_games),
+            }
+        joined, where = board_query(preset, min_games, active_since)
         score = ratings.c.mu - 3.0 * ratings.c.sigma
         listed = conn.execute(
             select(func.count()).select_from(joined).where(where, ratings.c.player == player)
@@ -170,7 +172,7 @@ def standing(
         "page": None if rank is None else math.ceil(rank / BOARD_PAGE),
         "rating": shown(float(mine.mu), float(mine.sigma)),
         "games": int(mine.games),
-        **settling(int(mine.games), min_games),
+        **settling(player, int(mine.games), min_games),
     }
 
 
