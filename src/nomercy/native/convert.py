@@ -191,6 +191,10 @@ def write_hidden(
         start = at + L.HANDS + seat * deck
         v[start : start + len(hand)] = array("i", hand)
         v[at + L.HLEN + seat] = len(hand)
+        kinds = sum(1 << c for c in set(hand))  # the hand's set, as the kernels keep it
+        for w in range(4):
+            word = (kinds >> (32 * w)) & 0xFFFFFFFF
+            v[at + L.HSET + 4 * seat + w] = word - (1 << 32) if word >= 1 << 31 else word
     pile0 = at + L.HANDS + L.MAX_PLAYERS * deck
     for start, zone, length in (
         (pile0, draw_pile, L.PILE_LEN),

@@ -58,6 +58,7 @@ from nomercy.native.layout import (
     F_ZERO,
     HANDS,
     HLEN,
+    HSET,
     K_CATCH,
     K_CHALLENGE,
     K_COLOR,
@@ -616,8 +617,52 @@ def _lowest(word):
 
 
 @_inline
+def _word64(s, at):
+    """The 64-bit word kept in the int32 slots ``at`` (low half) and ``at + 1``."""
+    return np.uint64(np.int64(s[at]) & M32) | (np.uint64(np.int64(s[at + 1]) & M32) << np.uint64(32))
+
+
+@_inline
+def _int32(word):
+    """The low 32 bits of ``word`` as the int32 a slot holds."""
+    v = np.int64(word & np.uint64(M32))
+    return v - (1 << 32) if v >= (1 << 31) else v
+
+
+@_inline
 def _hand_set(s, seat):
-    """The kinds of the cards in ``seat``'s hand (one pass, no branch on the cards)."""
+    """The kinds of the cards in ``seat``'s hand, as kept in ``HSET`` (two words)."""
+    at = HSET + 4 * seat
+    return _word64(s, at), _word64(s, at + 2)
+
+
+@_inline
+def _store_set(s, seat, lo, hi):
+    at = HSET + 4 * seat
+    s[at] = _int32(lo)
+    s[at + 1] = _int32(lo >> np.uint64(32))
+    s[at + 2] = _int32(hi)
+    s[at + 3] = _int32(hi >> np.uint64(32))
+
+
+@_inline
+def _set_kind(s, seat, card):
+    """``card`` joined ``seat``'s hand: its kind is in the hand's set."""
+    at = HSET + 4 * seat + (card >> 5)  # 32-bit word card // 32 of the set
+    s[at] = _int32((np.uint64(np.int64(s[at]) & M32)) | (np.uint64(1) << np.uint64(card & 31)))
+
+
+@_inline
+def _clear_kind(s, seat, card):
+    """The last copy of ``card`` left ``seat``'s hand."""
+    at = HSET + 4 * seat + (card >> 5)
+    s[at] = _int32((np.uint64(np.int64(s[at]) & M32)) & ~(np.uint64(1) << np.uint64(card & 31)))
+
+
+@_kernel
+def rebuild_set(s, seat):
+    """``seat``'s hand set (``HSET``) from its cards (one pass, no branch on the cards):
+    after a deal, a Discard All, or a hand written from Python (``convert``)."""
     h0 = _hand0(s, seat)
     hand = s[h0 : h0 + s[HLEN + seat]]
     lo = np.uint64(0)
@@ -627,7 +672,18 @@ def _hand_set(s, seat):
         bit = np.uint64(card & 63)
         lo |= np.uint64(card < 64) << bit
         hi |= np.uint64(card >= 64) << bit
-    return lo, hi
+    _store_set(s, seat, lo, hi)
+
+
+@_inline
+def _left_hand(s, seat, card):
+    """A copy of ``card`` has left ``seat``'s hand: the kind leaves the set unless
+    another copy stays."""
+    h0 = _hand0(s, seat)
+    for i in range(s[HLEN + seat]):
+        if s[h0 + i] == card:
+            return
+    _clear_kind(s, seat, card)
 
 
 @_inline
@@ -965,6 +1021,7 @@ def _draw_cards(s, R, seat, count, until, color):
         card = s[p0 + s[PILE_LEN]]
         s[h0 + s[HLEN + seat]] = card
         s[HLEN + seat] += 1
+        _set_kind(s, seat, card)
         count -= 1
         if limit and s[HLEN + seat] >= limit:
             knocked = True
@@ -1004,6 +1061,7 @@ def _knock_out(s, R, seat, by):
         s[DISC_LEN] = dlen + size
         s[BURIED] += size
     s[HLEN + seat] = 0
+    _store_set(s, seat, np.uint64(0), np.uint64(0))
     s[ACTIVE + seat] = 0
     s[ACTIVE_COUNT] -= 1
     k = s[KO_LEN]
@@ -1105,6 +1163,10 @@ def _swap_hands(s, a, b):
         s[hb + i] = x
     s[HLEN + a] = lb
     s[HLEN + b] = la
+    for w in range(4):
+        x = s[HSET + 4 * a + w]
+        s[HSET + 4 * a + w] = s[HSET + 4 * b + w]
+        s[HSET + 4 * b + w] = x
 
 
 @_kernel
@@ -1114,6 +1176,8 @@ def _copy_hand(s, src, dst):
     for i in range(s[HLEN + src]):
         s[hd + i] = s[hs + i]
     s[HLEN + dst] = s[HLEN + src]
+    for w in range(4):
+        s[HSET + 4 * dst + w] = s[HSET + 4 * src + w]
 
 
 @_inline
@@ -1156,6 +1220,7 @@ def _play(s, R, seat, card, color, target, uno):
         s[d0 + dlen + gone] = card
         s[DISC_LEN] = dlen + gone + 1
         s[HLEN + seat] = keep
+        rebuild_set(s, seat)
     if s[HLEN + seat] == 0:  # E1
         _went_out(s, R, seat, card)
         return
@@ -1172,6 +1237,7 @@ def _play(s, R, seat, card, color, target, uno):
             size = s[HLEN + last]
             for i in range(size):
                 s[tmp + i] = s[l0 + i]
+            set_lo, set_hi = _hand_set(s, last)
             x = last
             while x != seat:
                 p = previous_seat(s, x)
@@ -1181,6 +1247,7 @@ def _play(s, R, seat, card, color, target, uno):
             for i in range(size):
                 s[h0 + i] = s[tmp + i]
             s[HLEN + seat] = size
+            _store_set(s, seat, set_lo, set_hi)
             passed = True
     if R[R_UNO_CALLS]:  # U1
         if s[HLEN + seat] == 1 and not uno:
@@ -1227,6 +1294,7 @@ def _draw(s, R, seat):
                     target = t
                     break
         s[HLEN + seat] -= 1  # the card found is the last one drawn
+        _left_hand(s, seat, found)
         _play(s, R, seat, found, -1, target, False)
 
 
@@ -1320,9 +1388,14 @@ def apply_action(s, R, seat, action):
         at = 0
         while hand[at] != card:
             at += 1
+        more = 0  # another copy of the card stays in the hand (none comes before ``at``)
         for i in range(at, size - 1):
-            hand[i] = hand[i + 1]
+            c = hand[i + 1]
+            hand[i] = c
+            more |= np.int64(c == card)
         s[HLEN + seat] = size - 1
+        if not more:
+            _clear_kind(s, seat, card)
         _play(s, R, seat, card, A_COLOR[action], target, A_UNO[action])
     elif kind == K_CATCH:
         _catch(s, R, seat, _wrap(seat + A_OFF[action], n))
@@ -1432,6 +1505,7 @@ def _deal_rest(s, R, deck, players, dealer, sitting):
             for k in range(hand):
                 s[h0 + k] = s[p0 + plen - hand + k]
             s[HLEN + seat] = hand
+            rebuild_set(s, seat)
             plen -= hand
     d0 = _disc0(s)
     plen -= 1
@@ -1518,34 +1592,32 @@ def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, 
     deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is:
     :func:`legal_count` counts them, one exactly uniform draw (:func:`_below`) picks an
     index, :func:`legal_at` makes that action alone (the list :func:`legal` would build
-    holds the same actions in the same order). New rounds' generators are seeded side by
-    side (:func:`mt_seed_lanes`, ``pool`` and ``generators`` its scratch, with ``2 *
-    half`` columns and rows): ``half`` rounds' shuffle 0 and, with them, each one's first reshuffle
-    (shuffle 1), which waits in the table's generator region (``MT_READY``) from the
-    deal until the round reshuffles. ``lst`` has room for every action, ``sitting`` is
-    all zeros; ``mask`` is not used (left all zeros). Returns the rounds finished."""
+    holds the same actions in the same order). New rounds' shuffle 0 generators are seeded
+    side by side (:func:`mt_seed_lanes`, ``pool`` and ``generators`` its scratch, as many
+    rounds as ``pool`` has columns); a reshuffle's generator is seeded only when a round
+    reshuffles (:func:`shuffle_region`): most rounds never do (1.9% of the ``rlcard``
+    preset's). ``lst`` has room for every action, ``sitting`` is all zeros; ``mask`` is
+    not used (left all zeros). Returns the rounds finished."""
     tables = S.shape[0]
     games = 0
     t = 0
     s = S[0]
-    half = pool.shape[1] // 2
-    seeded = half  # the pool's rounds dealt so far: none seeded yet
+    lanes = pool.shape[1]
+    seeded = lanes  # the pool's rounds dealt so far: none seeded yet
     for _ in range(decisions):
         count = legal_count(s, R, lst)
         apply_inline(s, R, -1, legal_at(s, R, lst, _below(rng, count)))
         if s[CURRENT] < 0:
             games += 1
-            if seeded == half:
+            if seeded == lanes:
                 first = seeds[0]
-                for q in range(half):
+                for q in range(lanes):
                     lane_key(pool, q, first + q, 0)
-                    lane_key(pool, half + q, first + q, 1)
-                mt_seed_lanes(pool, 2 * half, generators)
+                mt_seed_lanes(pool, lanes, generators)
                 seeded = 0
             seed = seeds[0]
             seeds[0] += 1
             deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, generators[seeded])
-            seeded_reshuffle(s, generators[half + seeded])
             seeded += 1
             t += 1
             if t == tables:

@@ -66,7 +66,9 @@ UO: Final = 56  # uno_open, in order
 BONUS: Final = 62
 POINTS: Final = 68  # the outcome's points
 HLEN: Final = 74  # hand lengths
-HANDS: Final = 80  # six hands of DECK slots, then the draw pile, discard pile and aside,
+HSET: Final = 80  # each hand's set of card kinds, kept up to date: four 32-bit words a seat
+# (bit k % 64 of 64-bit word k // 64, low half first), written wherever a hand changes
+HANDS: Final = 104  # six hands of DECK slots, then the draw pile, discard pile and aside,
 # then scratch space: a seventh hand (N2 passes hands through it) and a shuffle's MT19937
 # state (624 words and its index). The kernels allocate nothing: their C needs no memory
 # management and no reference counting.
