@@ -16,8 +16,15 @@ through the public API (``Batch.legal_mask``, then ``Batch.step`` with a random 
 index), the loop of a program that decides itself, one decision per call. The first
 decision on a fresh install, memory and install size: ``benchmarks/native_start.py``.
 
+The limit: ``benchmarks/reference_uno.c``, a tight C random player of the same decks,
+rules and decisions (no exact CPython shuffles, no API), compiled here with ``cc -O3``
+and timed by its own CPU clock; the ratio native / C is reported for the rlcard preset's
+2-player games/s and no_mercy's 4-player decisions/s. ``--instructions`` adds both
+engines' instructions per decision counted by valgrind's callgrind, which a loaded
+machine does not move (the times do).
+
 Targets: no_mercy 4 players >= 30x the Python engine's decisions/s; the rlcard
-preset 2 players >= 100x RLCard's env.run games/s.
+preset 2 players >= 100x RLCard's env.run games/s; native >= 0.6x the C reference.
 """
 
 from __future__ import annotations
@@ -26,7 +33,11 @@ import argparse
 import json
 import os
 import random
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,7 +58,67 @@ from nomercy.sim.runner import RunSpec, bot_seed, game_seed, play_game  # noqa: 
 
 TARGET_DECISIONS = 30.0  # native no_mercy 4p decisions/s over the Python engine's
 TARGET_RLCARD = 100.0  # native rlcard-preset 2p games/s over RLCard's env.run games/s
+TARGET_C = 0.6  # native over the tight C reference (rlcard 2p games/s, no_mercy 4p decisions/s)
 CHUNK = 20_000  # decisions per call into native code
+REFERENCE_C = Path(__file__).resolve().with_name("reference_uno.c")
+
+
+def build_reference() -> Path | None:
+    """``reference_uno.c`` compiled with ``cc -O3`` (``CC`` names another compiler)."""
+    cc = os.environ.get("CC") or "cc"
+    if shutil.which(cc) is None:
+        return None
+    exe = Path(tempfile.mkdtemp(prefix="nomercy-ref-")) / "reference_uno"
+    subprocess.run([cc, "-O3", "-o", str(exe), str(REFERENCE_C)], check=True)
+    return exe
+
+
+def c_reference_runner(exe: Path, preset: str, players: int) -> reference.Runner:
+    """The C reference's own loop, timed by its CPU clock, a million decisions a run."""
+    seed = [0]
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        games = decisions = 0
+        elapsed = 0.0
+        while elapsed < seconds:
+            seed[0] += 1
+            cmd = [str(exe), preset, str(players), "1000000", str(seed[0])]
+            g, d, s = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
+            games, decisions, elapsed = games + int(g), decisions + int(d), elapsed + float(s)
+        return games, decisions, elapsed
+
+    return run
+
+
+def _callgrind(cmd: list[str]) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={Path(tmp) / 'out'}", *cmd],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind printed no total:\n{run.stderr[-2000:]}")
+    return int(found[1])
+
+
+def instructions(exe: Path, preset: str, players: int, decisions: int) -> dict[str, float]:
+    """Instructions per decision of the native engine's and the C reference's random play:
+    each run twice (``decisions`` and twice as many) under callgrind, the difference of the
+    counts over the difference of the decisions (start-up and imports cancel out)."""
+    native = [sys.executable, __file__, "--inner", preset, str(players)]
+    out = {}
+    for name, cmd in (("native", native), ("C", [str(exe), preset, str(players)])):
+        counts = [_callgrind([*cmd, str(n)]) for n in (decisions, 2 * decisions)]
+        out[name] = (counts[1] - counts[0]) / decisions
+    return out
+
+
+def _inner(preset: str, players: int, decisions: int) -> None:
+    """The native side of ``instructions``: random play on 16 tables."""
+    batch = Batch(nomercy.Rules.preset(preset), 16, players)
+    batch.reset(range(16))
+    batch.random_play(decisions, seed=1, first_game_seed=16)
 
 
 def native_runner(preset: str, players: int, tables: int) -> reference.Runner:
@@ -154,7 +225,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument(
+        "--instructions", type=int, metavar="N", default=0,
+        help="also count instructions per decision under callgrind, N and 2N decisions (try 200000)",
+    )  # fmt: skip
+    parser.add_argument("--inner", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.inner:
+        _inner(args.inner[0], int(args.inner[1]), int(args.inner[2]))
+        return 0
     clock = time.process_time
     runners: dict[str, reference.Runner] = {
         "python no_mercy 4p": reference.nomercy_runner("no_mercy", 4, clock),
@@ -168,6 +247,10 @@ def main() -> int:
     rl = reference.rlcard_runner(clock)
     if rl is not None:
         runners["RLCard uno 2p"] = rl
+    exe = build_reference()
+    if exe is not None:
+        runners["C reference rlcard 2p"] = c_reference_runner(exe, "rlcard", 2)
+        runners["C reference no_mercy 4p"] = c_reference_runner(exe, "no_mercy", 4)
     for run in runners.values():
         run(0.3)
     best: dict[str, tuple[float, float]] = {}
@@ -208,11 +291,32 @@ def main() -> int:
         print(f"native rlcard 2p games/s / RLCard env.run games/s: {ratio:.1f}x {target}")
     else:
         print("RLCard not installed: no ratio (pip install -e '.[bench]')")
+    if exe is not None:
+        for key, case, col, unit in (
+            ("rlcard_2p_games_vs_c", "rlcard 2p", 0, "games/s"),
+            ("no_mercy_4p_decisions_vs_c", "no_mercy 4p", 1, "decisions/s"),
+        ):
+            ratio = best[f"native {case}"][col] / best[f"C reference {case}"][col]
+            ratios[key] = ratio
+            mark = "ok" if ratio >= TARGET_C else "BELOW TARGET"
+            print(f"native / C reference, {case} {unit}: {ratio:.2f}x (target >= {TARGET_C}x): {mark}")
+    else:
+        print("no C compiler: no ratio to the C reference")
+    if exe is not None and args.instructions and shutil.which("valgrind"):
+        for preset, players in (("rlcard", 2), ("no_mercy", 4)):
+            counts = instructions(exe, preset, players, args.instructions)
+            ratio = counts["C"] / counts["native"]
+            ratios[f"{preset}_{players}p_instructions_c_over_native"] = ratio
+            print(
+                f"instructions/decision (callgrind), {preset} {players}p: native {counts['native']:,.0f}, "
+                f"C {counts['C']:,.0f}: C / native {ratio:.2f}x"
+            )
     print()
     python = os.path.relpath(sys.executable)
     print(
         f"reproduce: {python} benchmarks/native.py --seconds {args.seconds:g} "
         f"--repeat {args.repeat} --tables {args.tables}"
+        + (f" --instructions {args.instructions}" if args.instructions else "")
     )
     if args.json:
         results = [
