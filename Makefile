@@ -24,7 +24,8 @@ PLAIN := $(filter-out $(COMPILED),$(shell find src/nomercy -type f -not -path "*
 # fast tests a developer runs after every change (see the README).
 CHECK_TESTS ?= tests/rules tests/golden tests/test_api.py tests/test_properties.py \
 	tests/test_core_isolation.py tests/test_match.py tests/test_seeding.py tests/test_markers.py \
-	tests/server/test_room_logic.py tests/encoding
+	tests/server/test_room_logic.py tests/encoding \
+	tests/native/test_translation.py
 # The tests marked core, run again against the compiled wheel, from the modules that hold
 # them (its environment has the dev and bench extras only: the others would not import).
 COMPILED_TESTS ?= -m core tests/rules tests/golden tests/bots tests/test_api.py tests/test_build.py \

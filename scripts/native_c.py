@@ -6,9 +6,12 @@
 The kernels in src/nomercy/native/ are C-like Python: int32 table vectors and a few other
 numpy arrays, integer and float scalars, loops over ranges, constants from layout.py.
 This translator reads their syntax trees (marked by ``_compiled.kernel`` and
-``_compiled.inline``), infers a C type for every value as numba did (integers are int64,
-``np.uint64`` values unsigned, ``/`` and floats double, comparisons boolean), specialises
-each function for the argument types it is called with, and writes:
+``_compiled.inline``). A kernel's parameters say their C types by annotation (the array
+aliases of ``nomercy.native.cdecl``, ``int`` for int64, ``float`` for double), never by
+name: a kernel parameter without one is refused. From there it infers a C type for every
+value as numba did (integers are int64, ``np.uint64`` values unsigned, ``/`` and floats
+double, comparisons boolean), specialises each function for the argument types it is
+called with (an inline helper takes its callers' types), and writes:
 
 - one static C function per specialisation (``inline`` helpers always inlined);
 - the module's global arrays and constants as static data, frozen at translation time;
@@ -35,73 +38,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "nomercy" / "native" / "_engine.c"
 MODULES = ("kernels", "heuristic", "encode", "sim", "vector", "playout", "policy")
-
-#: Array parameters of the exported kernels, by name: (element, dimensions).
-ARRAYS: dict[str, tuple[str, int]] = {
-    "s": ("i32", 1),
-    "S": ("i32", 2),
-    "W": ("i32", 2),
-    "R": ("i64", 1),
-    "deck": ("i32", 1),
-    "mask": ("u8", 1),
-    "lst": ("i64", 1),
-    "cards": ("i64", 1),
-    "pool": ("i64", 2),
-    "generators": ("i32", 2),
-    "sitting": ("i64", 1),
-    "seeds": ("i64", 1),
-    "mt": ("i32", 1),
-    "out": ("i64", 2),
-    "P": ("f64", 1),
-    "P0": ("f64", 1),
-    "P1": ("f64", 1),
-    "mine": ("f64", 1),
-    "theirs": ("f64", 1),
-    "weights": ("f64", 1),
-    "values": ("f64", 1),
-    "wins": ("i64", 1),
-    "offsets": ("i64", 1),
-    "rl_of_native": ("i64", 1),
-    "native_of_rl": ("i64", 1),
-    "scratch": ("i64", 1),
-    "bot_seeds": ("i64", 2),
-    "game_seeds": ("i64", 1),
-    "kinds": ("i64", 1),
-    "actions": ("i64", 1),
-    "stats": ("i64", 2),
-    "obs": ("f32", 2),
-    "log": ("i64", 2),
-    "logn": ("i64", 1),
-    "waiting": ("i64", 1),
-    "rewards": ("f32", 1),
-    "dones": ("u8", 1),
-    "final_obs": ("f32", 2),
-    "words": ("u64", 1),
-    "rng": ("u64", 1),
-    "state": ("u64", 1),
-}
-#: Per-kernel overrides of :data:`ARRAYS` (module_name: {parameter: type}); a name absent
-#: from both is an integer, or a float when listed in :data:`FLOATS`.
-OVERRIDES: dict[str, dict[str, tuple[str, int] | str]] = {
-    "kernels.random_play": {"rng": ("u64", 1)},
-    "sim.derive_seeds": {"keys": ("u32", 2), "mt": ("i64", 1), "out": ("i64", 1)},
-    "sim.play_games": {"mt": ("i32", 2), "cursor": ("i64", 1)},
-    "sim.ordered_legal": {"out": ("i64", 1)},
-    "sim._act": {"stats": ("i64", 1)},
-    "sim._record": {"stats": ("i64", 1)},
-    "sim._reaction": {"mt": ("i32", 2)},
-    "encode.observe": {"out": ("f32", 1)},
-    "encode.mask": {"out": ("i8", 1), "scratch": ("u8", 1)},
-    "vector.take_actions": {"legal": ("i8", 2), "out": ("i64", 1)},
-    "vector.sample": {"out": ("i64", 1), "words": ("u64", 2)},
-    "playout.playout_values": {"world": ("i64", 1), "action": ("i64", 1)},
-}
-#: The vector environment's arrays (``nomercy.rl.native_vector``): one row per table.
-for _name in ("reset", "step", "_deal_rows", "_encode", "sample"):
-    OVERRIDES.setdefault(f"vector.{_name}", {}).update(
-        {"rng": ("u64", 2), "masks": ("i8", 2), "legal_out": ("i8", 2)}
-    )
-FLOATS = {"catch_miss", "knockout"}
 
 CTYPE = {
     "i64": "int64_t",
@@ -177,16 +113,18 @@ def tname(t: Any) -> str:
 
 
 class Program:
-    def __init__(self) -> None:
-        os.environ["NOMERCY_NATIVE_SOURCE"] = "1"
-        sys.path.insert(0, str(ROOT / "src"))
-        import importlib
+    def __init__(self, sources: list[tuple[str, Any]] | None = None) -> None:
+        if sources is None:
+            os.environ["NOMERCY_NATIVE_SOURCE"] = "1"
+            sys.path.insert(0, str(ROOT / "src"))
+            import importlib
 
-        for name in MODULES:
-            importlib.import_module(f"nomercy.native.{name}")
-        from nomercy.native import _compiled
+            for name in MODULES:
+                importlib.import_module(f"nomercy.native.{name}")
+            from nomercy.native import _compiled
 
-        self.sources = list(_compiled.SOURCES)
+            sources = list(_compiled.SOURCES)
+        self.sources = sources
         self.kind = {fn: kind for kind, fn in self.sources}
         self.specs: dict[tuple[Any, ...], tuple[str, Any]] = {}
         self.bodies: list[str] = []
@@ -998,20 +936,43 @@ ELEM_DESC = {
 }
 
 
-def param_type(fn: Any, name: str) -> Any:
-    mod = fn.__module__.rsplit(".", 1)[-1]
-    over = OVERRIDES.get(f"{mod}.{fn.__name__}", {})
-    t = over.get(name) or ARRAYS.get(name)
-    if t is None:
-        return "f64" if name in FLOATS else "i64"
-    if isinstance(t, str):
-        return t
-    return ("A", t[0], t[1])
+def _tree(fn: Any) -> ast.FunctionDef:
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    assert isinstance(tree, ast.FunctionDef)
+    return tree
+
+
+def param_types(fn: Any) -> tuple[Any, ...]:
+    """The C types of ``fn``'s parameters, from their annotations: an array alias of
+    ``nomercy.native.cdecl`` (``I32Array``, ...), ``int`` (int64) or ``float`` (double).
+    A parameter without one is refused: its name says nothing of its type."""
+    from nomercy.native import cdecl
+
+    where = f"{fn.__module__}.{fn.__name__}"
+    out: list[Any] = []
+    for a in _tree(fn).args.args:
+        ann = a.annotation
+        if ann is None:
+            raise Untranslatable(
+                f"{where}: parameter {a.arg} has no annotation (an array type of "
+                "nomercy.native.cdecl such as I32Array, or int, or float)"
+            )
+        name = ann.attr if isinstance(ann, ast.Attribute) else getattr(ann, "id", None)
+        if name == "int":
+            out.append("i64")
+        elif name == "float":
+            out.append("f64")
+        elif name in cdecl.ARRAYS:
+            ctype = cdecl.ARRAYS[name]
+            out.append(("A", ctype.elem, ctype.ndim))
+        else:
+            raise Untranslatable(f"{where}: parameter {a.arg}: {ast.unparse(ann)} is not a kernel type")
+    return tuple(out)
 
 
 def wrapper(prog: Program, fn: Any) -> tuple[str, str]:
     params = list(inspect.signature(fn).parameters)
-    types = tuple(param_type(fn, p) for p in params)
+    types = param_types(fn)
     cname, ret = prog.specialise(fn, types)
     wname = f"w_{cname}"
     lines = [
@@ -1097,8 +1058,10 @@ static PyObject *w_cpu_v3(PyObject *self, PyObject *unused) {
 """
 
 
-def generate() -> str:
-    prog = Program()
+def generate(sources: list[tuple[str, Any]] | None = None) -> str:
+    """The C extension of ``sources`` ((kind, function) pairs; by default every kernel of
+    :data:`MODULES`)."""
+    prog = Program(sources)
     wrappers = []
     entries = []
     exported = set()
@@ -1109,13 +1072,11 @@ def generate() -> str:
         elif name in exported:
             continue
         else:
-            # An inline helper is exported too where its parameters' names say their types
-            # (tests and tools call some from Python); the others stay C-only.
-            try:
-                w, entry = wrapper(prog, fn)
-            except Untranslatable:
-                prog.specs = {k: v for k, v in prog.specs.items() if v[1] != "pending"}
+            # An inline helper is exported too where every parameter is annotated (tests
+            # and tools call some from Python); the others stay C-only, typed by each caller.
+            if not all(a.annotation is not None for a in _tree(fn).args.args):
                 continue
+            w, entry = wrapper(prog, fn)
         exported.add(name)
         wrappers.append(w)
         entries.append(entry)

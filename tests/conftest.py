@@ -57,6 +57,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "test_markers.py": ("check",),
     # Every encoder writes every section and maps every action (the native one included).
     "encoding": ("check", "native"),
+    # The native translator's own semantics (floor division, modulo, wrap-around, annotations).
+    "native/test_translation.py": ("check",),
     "bots": ("core",),
     # The expert bot plays out on the native engine when the fast extra is installed (and in
     # Python without it, as in the compiled wheel's environment).

@@ -203,108 +203,108 @@ static inline __attribute__((always_inline)) int64_t f_kernels__targets_seven_48
 static inline __attribute__((always_inline)) int64_t f_kernels__needs_call_49(A_i32 s, A_i64 R, int64_t seat, int64_t card);
 static inline __attribute__((always_inline)) int64_t f_kernels__variant_count_50(A_i32 s, A_i64 R, int64_t seat, int64_t card);
 static inline __attribute__((always_inline)) int64_t f_kernels__variant_at_51(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t j);
-static inline __attribute__((always_inline)) void f_kernels__out_of_turn_54(A_i32 s, int64_t seat, A_u8 mask, A_i64 lst);
-static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_56(A_i32 s, A_i64 R, int64_t seat, int64_t stack);
-static inline __attribute__((always_inline)) int64_t f_kernels__lowest_57(uint64_t word);
-static inline __attribute__((always_inline)) int64_t f_kernels__rest_count_58(A_i32 s, A_i64 R, int64_t decision, int64_t cards);
-static inline __attribute__((always_inline)) int64_t f_kernels__rest_at_59(A_i32 s, A_i64 R, int64_t cur, int64_t decision, int64_t cards, int64_t j);
-static int64_t f_kernels_legal_55(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst);
-static int64_t f_kernels_legal_mask_60(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst);
-static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_61(A_i32 s, A_i64 R, A_i64 cards);
-static inline __attribute__((always_inline)) int64_t f_kernels_legal_at_62(A_i32 s, A_i64 R, A_i64 cards, int64_t j);
-static void f_kernels__finish_63(A_i32 s, A_i64 R, int64_t winner, int64_t reason);
-static int64_t f_kernels__reshuffle_64(A_i32 s);
-static T_i64_b f_kernels__draw_cards_65(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t until, int64_t color);
-static void f_kernels__knock_out_66(A_i32 s, A_i64 R, int64_t seat, int64_t by);
-static int64_t f_kernels__give_67(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t by);
-static void f_kernels__went_out_68(A_i32 s, A_i64 R, int64_t seat, int64_t card);
-static inline __attribute__((always_inline)) void f_kernels_effect_69(A_i32 s, A_i64 R, int64_t seat, int64_t card);
-static void f_kernels__swap_hands_70(A_i32 s, int64_t a, int64_t b);
-static void f_kernels__copy_hand_71(A_i32 s, int64_t src, int64_t dst);
+static inline __attribute__((always_inline)) void f_kernels__out_of_turn_52(A_i32 s, int64_t seat, A_u8 mask, A_i64 lst);
+static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_54(A_i32 s, A_i64 R, int64_t seat, int64_t stack);
+static inline __attribute__((always_inline)) int64_t f_kernels__lowest_55(uint64_t word);
+static inline __attribute__((always_inline)) int64_t f_kernels__rest_count_56(A_i32 s, A_i64 R, int64_t decision, int64_t cards);
+static inline __attribute__((always_inline)) int64_t f_kernels__rest_at_57(A_i32 s, A_i64 R, int64_t cur, int64_t decision, int64_t cards, int64_t j);
+static int64_t f_kernels_legal_53(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst);
+static int64_t f_kernels_legal_mask_58(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst);
+static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_59(A_i32 s, A_i64 R, A_i64 cards);
+static inline __attribute__((always_inline)) int64_t f_kernels_legal_at_60(A_i32 s, A_i64 R, A_i64 cards, int64_t j);
+static void f_kernels__finish_61(A_i32 s, A_i64 R, int64_t winner, int64_t reason);
+static int64_t f_kernels__reshuffle_62(A_i32 s);
+static T_i64_b f_kernels__draw_cards_63(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t until, int64_t color);
+static void f_kernels__knock_out_64(A_i32 s, A_i64 R, int64_t seat, int64_t by);
+static int64_t f_kernels__give_65(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t by);
+static void f_kernels__went_out_66(A_i32 s, A_i64 R, int64_t seat, int64_t card);
+static inline __attribute__((always_inline)) void f_kernels_effect_67(A_i32 s, A_i64 R, int64_t seat, int64_t card);
+static void f_kernels__swap_hands_68(A_i32 s, int64_t a, int64_t b);
+static void f_kernels__copy_hand_69(A_i32 s, int64_t src, int64_t dst);
+static inline __attribute__((always_inline)) void f_kernels__play_70(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno);
 static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno);
-static inline __attribute__((always_inline)) void f_kernels__play_74(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno);
-static inline __attribute__((always_inline)) void f_kernels__draw_73(A_i32 s, A_i64 R, int64_t seat);
-static inline __attribute__((always_inline)) void f_kernels__take_75(A_i32 s, A_i64 R, int64_t seat);
-static void f_kernels__challenge_76(A_i32 s, A_i64 R, int64_t seat);
-static void f_kernels__roulette_77(A_i32 s, A_i64 R, int64_t seat, int64_t color);
-static void f_kernels__catch_78(A_i32 s, A_i64 R, int64_t seat, int64_t target);
-static void f_kernels_apply_action_79(A_i32 s, A_i64 R, int64_t seat, int64_t action);
-static int64_t f_kernels_step_80(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_u8 mask, A_i64 lst);
-static inline __attribute__((always_inline)) void f_kernels__deal_start_82(A_i32 s, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi);
-static inline __attribute__((always_inline)) void f_kernels__deal_rest_83(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t dealer, A_i64 sitting);
-static void f_kernels_deal_81(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting);
-static void f_kernels_deal_seeded_84(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting, A_i32 mt);
-static uint64_t f_kernels__rand_85(A_u64 state);
-static inline __attribute__((always_inline)) int64_t f_kernels__below_86(A_u64 state, int64_t _p_n);
-static inline __attribute__((always_inline)) void f_kernels_apply_action_88(A_i32 s, A_i64 R, int64_t seat, int64_t action);
-static int64_t f_kernels_random_play_87(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_u64 rng, int64_t decisions, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 pool, A_i32 generators);
-static inline __attribute__((always_inline)) double f_heuristic_mt_random_89(A_i32 mt, int64_t m0);
-static void f_heuristic__seed_generator_90(A_i32 mt, int64_t m0, int64_t seed);
-static double f_heuristic__random_kernel_91(A_i32 mt, int64_t m0);
-static inline __attribute__((always_inline)) int64_t f_heuristic__held_92(A_i32 s, int64_t seat, int64_t color);
-static inline __attribute__((always_inline)) int64_t f_heuristic__victim_93(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t n_active);
-static inline __attribute__((always_inline)) int64_t f_heuristic__is_turn_94(A_u8 mask, int64_t a);
-static inline __attribute__((always_inline)) int64_t f_heuristic__rank_95(A_i32 s, int64_t seat, int64_t a);
+static inline __attribute__((always_inline)) void f_kernels__draw_71(A_i32 s, A_i64 R, int64_t seat);
+static inline __attribute__((always_inline)) void f_kernels__take_73(A_i32 s, A_i64 R, int64_t seat);
+static void f_kernels__challenge_74(A_i32 s, A_i64 R, int64_t seat);
+static void f_kernels__roulette_75(A_i32 s, A_i64 R, int64_t seat, int64_t color);
+static void f_kernels__catch_76(A_i32 s, A_i64 R, int64_t seat, int64_t target);
+static void f_kernels_apply_action_77(A_i32 s, A_i64 R, int64_t seat, int64_t action);
+static int64_t f_kernels_step_78(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_u8 mask, A_i64 lst);
+static inline __attribute__((always_inline)) void f_kernels__deal_start_80(A_i32 s, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi);
+static inline __attribute__((always_inline)) void f_kernels__deal_rest_81(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t dealer, A_i64 sitting);
+static void f_kernels_deal_79(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting);
+static void f_kernels_deal_seeded_82(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting, A_i32 mt);
+static uint64_t f_kernels__rand_83(A_u64 state);
+static inline __attribute__((always_inline)) int64_t f_kernels__below_84(A_u64 state, int64_t _p_n);
+static inline __attribute__((always_inline)) void f_kernels_apply_action_86(A_i32 s, A_i64 R, int64_t seat, int64_t action);
+static int64_t f_kernels_random_play_85(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_u64 rng, int64_t decisions, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 pool, A_i32 generators);
+static inline __attribute__((always_inline)) double f_heuristic_mt_random_87(A_i32 mt, int64_t m0);
+static void f_heuristic__seed_generator_88(A_i32 mt, int64_t m0, int64_t seed);
+static double f_heuristic__random_kernel_89(A_i32 mt, int64_t m0);
+static inline __attribute__((always_inline)) int64_t f_heuristic__held_90(A_i32 s, int64_t seat, int64_t color);
+static inline __attribute__((always_inline)) int64_t f_heuristic__victim_91(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t n_active);
+static inline __attribute__((always_inline)) int64_t f_heuristic__is_turn_92(A_u8 mask, int64_t a);
+static inline __attribute__((always_inline)) int64_t f_heuristic__rank_93(A_i32 s, int64_t seat, int64_t a);
+static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_94(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette);
+static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64 f_heuristic__context_95(A_i32 s, A_i64 R, int64_t seat);
 static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_98(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette);
-static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64 f_heuristic__context_99(A_i32 s, A_i64 R, int64_t seat);
-static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_102(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette);
-static inline __attribute__((always_inline)) double f_heuristic__score_stack_104(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t mine, int64_t pending, int64_t limit, int64_t high, int64_t danger, int64_t n_active, A_f64 P);
-static inline __attribute__((always_inline)) double f_heuristic__score_103(A_i32 s, A_i64 R, int64_t seat, int64_t a, int64_t mine, int64_t pending, int64_t limit, int64_t threat, int64_t danger, int64_t high, int64_t n_active, int64_t nxt, int64_t prev, A_f64 P);
-static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P);
-static int64_t f_heuristic_heuristic_choose_100(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst);
-static int64_t f_heuristic_weighted_choose_105(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P);
-static int64_t f_heuristic_heuristic_offer_106(A_i32 s, A_i64 R, int64_t seat);
-static int64_t f_heuristic_heuristic_react_107(A_i32 s, A_i64 R, int64_t seat, A_i32 mt, int64_t m0, double catch_miss);
-static inline __attribute__((always_inline)) int64_t f_heuristic__hands_total_108(A_i32 s, int64_t n);
-static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_109(A_i32 s, int64_t seat, int64_t top, int64_t others, int64_t ko, int64_t direction);
-static void f_heuristic__apply_counted_110(A_i32 s, A_i64 R, int64_t seat, int64_t a, A_i64 out, int64_t g);
-static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_111(A_i32 s, A_i64 R, A_i32 deck, int64_t players, double catch_miss, int64_t max_steps, A_i64 out, int64_t g, A_i32 mt, A_u8 mask, A_i64 lst);
-static int64_t f_heuristic_heuristic_play_112(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 game_seeds, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst, A_i64 sitting);
-static int64_t f_heuristic_heuristic_play_on_113(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst);
-static void f_encode_observe_114(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out);
-static int64_t f_encode_mask_115(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_u8 scratch, A_i64 lst);
-static void f_sim_seed_rng_116(A_i32 mt, int64_t seed);
-static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_119(A_i64 s, int64_t m0, int64_t i);
-static inline __attribute__((always_inline)) int64_t f_kernels_mt_next_118(A_i64 s, int64_t m0);
-static void f_sim_derive_seeds_117(A_u32 keys, A_i64 mt, A_i64 out);
-static double f_sim_mt_random_120(A_i32 mt);
-static inline __attribute__((always_inline)) int64_t f_sim__play_key_121(int64_t action, int64_t seat, int64_t n);
-static int64_t f_sim_ordered_legal_122(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_i64 out);
-static int64_t f_sim_choose_123(A_i32 s, A_i64 R, A_i32 deck, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, A_u8 mask, A_i64 lst);
-static int64_t f_sim_react_124(A_i32 s, A_i64 R, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, int64_t count, double catch_miss);
-static int64_t f_sim_reacts_125(int64_t kind);
-static void f_sim__act_126(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_i64 stats);
-static T_i64_i64 f_sim__reaction_127(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, int64_t after, A_u8 mask, A_i64 lst, A_i64 actions, double catch_miss);
-static void f_sim__record_128(A_i32 s, A_i64 stats);
-static int64_t f_sim_play_games_129(A_i32 s, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_i64 bot_seeds, A_i64 kinds, A_i32 mt, A_i64 stats, A_i64 cursor, A_u8 mask, A_i64 lst, A_i64 actions, A_i64 sitting, int64_t max_steps, double catch_miss);
-static uint64_t f_vector__splitmix_130(A_u64 rng, int64_t k);
-static inline __attribute__((always_inline)) int64_t f_vector_random_choose_131(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng);
-static inline __attribute__((always_inline)) int64_t f_vector_choose_132(int64_t kind, A_i32 s, A_i64 R, A_i32 deck, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng);
-static int64_t f_vector_react_133(int64_t kind, A_i32 s, A_i64 R, int64_t seat, A_u64 rng, double catch_miss);
-static int64_t f_vector_reacts_134(int64_t kind);
-static void f_vector__note_135(A_i64 log, A_i64 logn, int64_t row, int64_t value);
-static void f_vector__reactions_136(A_i32 s, A_i64 R, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, int64_t after, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row);
-static void f_vector__opponents_137(A_i32 s, A_i64 R, A_i32 deck, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row);
-static inline __attribute__((always_inline)) int64_t f_vector__seed_from_138(A_u64 words);
-static int64_t f_vector__deal_142(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, int64_t row, int64_t tries);
-static inline __attribute__((always_inline)) int64_t f_vector__next_seed_144(A_u64 rng, int64_t row);
-static void f_vector__encode_145(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 scratch, A_i64 lst, int64_t row);
-static int64_t f_vector__deal_rows_143(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 waiting, int64_t count, A_i64 pool, A_i32 generators, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn);
-static double f_vector__reward_146(A_i32 s, int64_t learner, int64_t points, double knockout);
-static inline __attribute__((always_inline)) void f_kernels__set_151(A_i64 mask, A_i64 lst, int64_t i);
-static inline __attribute__((always_inline)) void f_kernels__out_of_turn_150(A_i32 s, int64_t seat, A_i64 mask, A_i64 lst);
-static int64_t f_kernels_legal_149(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A_i64 lst);
-static int64_t f_encode_mask_148(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_i64 scratch, A_i64 lst);
-static void f_vector__encode_147(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_i64 scratch, A_i64 lst, int64_t row);
-static int64_t f_vector_reset_152(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators);
-static int64_t f_vector_step_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 actions, int64_t points, double knockout, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_f32 rewards, A_u8 dones, A_f32 final_obs, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators);
-static int64_t f_vector_take_actions_154(A_i64 actions, A_i8 legal, A_i64 native_of_rl, A_i64 out);
-static inline __attribute__((always_inline)) int64_t f_vector__flags_155(int64_t word);
-static inline __attribute__((always_inline)) int64_t f_vector__flags_157(uint64_t word);
-static void f_vector_sample_156(A_u64 words, A_u64 rng, A_i64 out);
-static inline __attribute__((always_inline)) double f_playout__evaluate_158(A_i32 s, int64_t seat, A_f64 weights);
-static void f_playout_playout_values_159(A_i32 W, A_i64 R, A_i32 deck, A_i64 world, A_i64 action, int64_t seat, int64_t depth, A_f64 weights, A_i32 s, A_u8 mask, A_i64 lst, A_f64 values, A_f64 mine, A_f64 theirs);
-static int64_t f_policy__duel_160(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_f64 P0, A_f64 P1, int64_t max_steps, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 wins);
+static inline __attribute__((always_inline)) double f_heuristic__score_stack_100(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t mine, int64_t pending, int64_t limit, int64_t high, int64_t danger, int64_t n_active, A_f64 P);
+static inline __attribute__((always_inline)) double f_heuristic__score_99(A_i32 s, A_i64 R, int64_t seat, int64_t a, int64_t mine, int64_t pending, int64_t limit, int64_t threat, int64_t danger, int64_t high, int64_t n_active, int64_t nxt, int64_t prev, A_f64 P);
+static inline __attribute__((always_inline)) int64_t f_heuristic__choose_97(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P);
+static int64_t f_heuristic_heuristic_choose_96(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst);
+static int64_t f_heuristic_weighted_choose_101(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P);
+static int64_t f_heuristic_heuristic_offer_102(A_i32 s, A_i64 R, int64_t seat);
+static int64_t f_heuristic_heuristic_react_103(A_i32 s, A_i64 R, int64_t seat, A_i32 mt, int64_t m0, double catch_miss);
+static inline __attribute__((always_inline)) int64_t f_heuristic__hands_total_104(A_i32 s, int64_t n);
+static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_105(A_i32 s, int64_t seat, int64_t top, int64_t others, int64_t ko, int64_t direction);
+static void f_heuristic__apply_counted_106(A_i32 s, A_i64 R, int64_t seat, int64_t a, A_i64 out, int64_t g);
+static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_107(A_i32 s, A_i64 R, A_i32 deck, int64_t players, double catch_miss, int64_t max_steps, A_i64 out, int64_t g, A_i32 mt, A_u8 mask, A_i64 lst);
+static int64_t f_heuristic_heuristic_play_108(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 game_seeds, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst, A_i64 sitting);
+static int64_t f_heuristic_heuristic_play_on_109(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst);
+static void f_encode_observe_110(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out);
+static int64_t f_encode_mask_111(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_u8 scratch, A_i64 lst);
+static void f_sim_seed_rng_112(A_i32 mt, int64_t seed);
+static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_115(A_i64 s, int64_t m0, int64_t i);
+static inline __attribute__((always_inline)) int64_t f_kernels_mt_next_114(A_i64 s, int64_t m0);
+static void f_sim_derive_seeds_113(A_u32 keys, A_i64 mt, A_i64 out);
+static double f_sim_mt_random_116(A_i32 mt);
+static inline __attribute__((always_inline)) int64_t f_sim__play_key_117(int64_t action, int64_t seat, int64_t n);
+static int64_t f_sim_ordered_legal_118(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_i64 out);
+static int64_t f_sim_choose_119(A_i32 s, A_i64 R, A_i32 deck, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, A_u8 mask, A_i64 lst);
+static int64_t f_sim_react_120(A_i32 s, A_i64 R, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, int64_t count, double catch_miss);
+static int64_t f_sim_reacts_121(int64_t kind);
+static void f_sim__act_122(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_i64 stats);
+static T_i64_i64 f_sim__reaction_123(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, int64_t after, A_u8 mask, A_i64 lst, A_i64 actions, double catch_miss);
+static void f_sim__record_124(A_i32 s, A_i64 stats);
+static int64_t f_sim_play_games_125(A_i32 s, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_i64 bot_seeds, A_i64 kinds, A_i32 mt, A_i64 stats, A_i64 cursor, A_u8 mask, A_i64 lst, A_i64 actions, A_i64 sitting, int64_t max_steps, double catch_miss);
+static uint64_t f_vector__splitmix_126(A_u64 rng, int64_t k);
+static inline __attribute__((always_inline)) int64_t f_vector_random_choose_127(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng);
+static inline __attribute__((always_inline)) int64_t f_vector_choose_128(int64_t kind, A_i32 s, A_i64 R, A_i32 deck, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng);
+static int64_t f_vector_react_129(int64_t kind, A_i32 s, A_i64 R, int64_t seat, A_u64 rng, double catch_miss);
+static int64_t f_vector_reacts_130(int64_t kind);
+static void f_vector__note_131(A_i64 log, A_i64 logn, int64_t row, int64_t value);
+static void f_vector__reactions_132(A_i32 s, A_i64 R, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, int64_t after, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row);
+static void f_vector__opponents_133(A_i32 s, A_i64 R, A_i32 deck, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row);
+static inline __attribute__((always_inline)) int64_t f_vector__seed_from_134(A_u64 words);
+static int64_t f_vector__deal_135(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, int64_t row, int64_t tries);
+static inline __attribute__((always_inline)) int64_t f_vector__next_seed_137(A_u64 rng, int64_t row);
+static void f_vector__encode_138(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 scratch, A_i64 lst, int64_t row);
+static int64_t f_vector__deal_rows_136(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 waiting, int64_t count, A_i64 pool, A_i32 generators, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn);
+static double f_vector__reward_139(A_i32 s, int64_t learner, int64_t points, double knockout);
+static inline __attribute__((always_inline)) void f_kernels__set_144(A_i64 mask, A_i64 lst, int64_t i);
+static inline __attribute__((always_inline)) void f_kernels__out_of_turn_143(A_i32 s, int64_t seat, A_i64 mask, A_i64 lst);
+static int64_t f_kernels_legal_142(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A_i64 lst);
+static int64_t f_encode_mask_141(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_i64 scratch, A_i64 lst);
+static void f_vector__encode_140(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_i64 scratch, A_i64 lst, int64_t row);
+static int64_t f_vector_reset_145(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators);
+static int64_t f_vector_step_146(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 actions, int64_t points, double knockout, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_f32 rewards, A_u8 dones, A_f32 final_obs, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators);
+static int64_t f_vector_take_actions_147(A_i64 actions, A_i8 legal, A_i64 native_of_rl, A_i64 out);
+static inline __attribute__((always_inline)) int64_t f_vector__flags_148(int64_t word);
+static inline __attribute__((always_inline)) int64_t f_vector__flags_150(uint64_t word);
+static void f_vector_sample_149(A_u64 words, A_u64 rng, A_i64 out);
+static inline __attribute__((always_inline)) double f_playout__evaluate_151(A_i32 s, int64_t seat, A_f64 weights);
+static void f_playout_playout_values_152(A_i32 W, A_i64 R, A_i32 deck, A_i64 world, A_i64 action, int64_t seat, int64_t depth, A_f64 weights, A_i32 s, A_u8 mask, A_i64 lst, A_f64 values, A_f64 mine, A_f64 theirs);
+static int64_t f_policy__duel_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_f64 P0, A_f64 P1, int64_t max_steps, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 wins);
 
 static void f_kernels_mt_seed_1(A_i32 s, int64_t m0, int64_t seed_lo, int64_t seed_hi, int64_t number) {
     int64_t k0 = 0;
@@ -984,7 +984,7 @@ static inline __attribute__((always_inline)) int64_t f_kernels__variant_at_51(A_
     return ((int64_t)G_kernels_PLAY_INDEX.p[((card) * G_kernels_PLAY_INDEX.n1 + (j)) * G_kernels_PLAY_INDEX.n2 + (0LL)]);
 }
 
-static inline __attribute__((always_inline)) void f_kernels__out_of_turn_54(A_i32 s, int64_t seat, A_u8 mask, A_i64 lst) {
+static inline __attribute__((always_inline)) void f_kernels__out_of_turn_52(A_i32 s, int64_t seat, A_u8 mask, A_i64 lst) {
     int64_t n = 0;
     int64_t i = 0;
     int64_t x = 0;
@@ -1004,7 +1004,7 @@ static inline __attribute__((always_inline)) void f_kernels__out_of_turn_54(A_i3
     } }
 }
 
-static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_56(A_i32 s, A_i64 R, int64_t seat, int64_t stack) {
+static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_54(A_i32 s, A_i64 R, int64_t seat, int64_t stack) {
     uint64_t lo = 0;
     uint64_t hi = 0;
     int64_t face = 0;
@@ -1042,11 +1042,11 @@ static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_56(A_
     return (T_u64_u64){lo, hi};
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels__lowest_57(uint64_t word) {
+static inline __attribute__((always_inline)) int64_t f_kernels__lowest_55(uint64_t word) {
     return ((int64_t)G_kernels__BIT_INDEX.p[(((word & ((~(word)) + (uint64_t)(1LL))) * 285870213051386505ULL) >> (uint64_t)(58LL))]);
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels__rest_count_58(A_i32 s, A_i64 R, int64_t decision, int64_t cards) {
+static inline __attribute__((always_inline)) int64_t f_kernels__rest_count_56(A_i32 s, A_i64 R, int64_t decision, int64_t cards) {
     int64_t count = 0;
     if ((decision == 0LL)) {
         count = (((((int64_t)((cards == 0LL))) ? ((int64_t)((cards == 0LL))) : (((int64_t)R.p[3LL])))) ? 1LL : 0LL);
@@ -1068,7 +1068,7 @@ static inline __attribute__((always_inline)) int64_t f_kernels__rest_count_58(A_
     return (count + ((int64_t)s.p[18LL]));
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels__rest_at_59(A_i32 s, A_i64 R, int64_t cur, int64_t decision, int64_t cards, int64_t j) {
+static inline __attribute__((always_inline)) int64_t f_kernels__rest_at_57(A_i32 s, A_i64 R, int64_t cur, int64_t decision, int64_t cards, int64_t j) {
     int64_t x = 0;
     if ((decision == 0LL)) {
         if ((((int64_t)((cards == 0LL))) ? ((int64_t)((cards == 0LL))) : (((int64_t)R.p[3LL])))) {
@@ -1110,7 +1110,7 @@ static inline __attribute__((always_inline)) int64_t f_kernels__rest_at_59(A_i32
     return (((x == cur)) ? 218LL : (218LL + f_kernels__wrap_25((x - cur), ((int64_t)s.p[0LL]))));
 }
 
-static int64_t f_kernels_legal_55(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst) {
+static int64_t f_kernels_legal_53(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst) {
     int64_t cur = 0;
     int64_t decision = 0;
     int64_t cards = 0;
@@ -1126,13 +1126,13 @@ static int64_t f_kernels_legal_55(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i
         return 0LL;
     }
     if (((seat >= 0LL) && (seat != cur))) {
-        f_kernels__out_of_turn_54(s, seat, mask, lst);
+        f_kernels__out_of_turn_52(s, seat, mask, lst);
         return ((int64_t)lst.p[0LL]);
     }
     decision = ((int64_t)s.p[5LL]);
     cards = 0LL;
     if (((decision == 0LL) || (decision == 2LL))) {
-        { T_u64_u64 _t1 = f_kernels__play_set_56(s, R, cur, (decision == 2LL));
+        { T_u64_u64 _t1 = f_kernels__play_set_54(s, R, cur, (decision == 2LL));
             lo = _t1.f0;
             hi = _t1.f1;
         }
@@ -1141,7 +1141,7 @@ static int64_t f_kernels_legal_55(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i
             w = _t2;
             word = (((w == 0LL)) ? lo : hi);
             while (word) {
-                card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_57(word));
+                card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_55(word));
                 word = (word & (word - (uint64_t)(1LL)));
                 cards = (cards + 1LL);
                 { int64_t _t6 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t7 = 1;
@@ -1162,25 +1162,25 @@ static int64_t f_kernels_legal_55(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i
             } }
         }
     }
-    { int64_t _t12 = f_kernels__rest_count_58(s, R, decision, cards); int64_t _t13 = 1;
+    { int64_t _t12 = f_kernels__rest_count_56(s, R, decision, cards); int64_t _t13 = 1;
     for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
         j = _t11;
-        f_kernels__set_47(mask, lst, f_kernels__rest_at_59(s, R, cur, decision, cards, j));
+        f_kernels__set_47(mask, lst, f_kernels__rest_at_57(s, R, cur, decision, cards, j));
     } }
     return ((int64_t)lst.p[0LL]);
 }
 
-static int64_t f_kernels_legal_mask_60(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst) {
+static int64_t f_kernels_legal_mask_58(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst) {
     int64_t i = 0;
     { int64_t _t2 = 224LL; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
         mask.p[i] = (uint8_t)(0LL);
     } }
-    return f_kernels_legal_55(s, R, seat, mask, lst);
+    return f_kernels_legal_53(s, R, seat, mask, lst);
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_61(A_i32 s, A_i64 R, A_i64 cards) {
+static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_59(A_i32 s, A_i64 R, A_i64 cards) {
     int64_t cur = 0;
     int64_t decision = 0;
     int64_t k = 0;
@@ -1200,7 +1200,7 @@ static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_61(A_
     k = 0LL;
     total = 0LL;
     if (((decision == 0LL) || (decision == 2LL))) {
-        { T_u64_u64 _t1 = f_kernels__play_set_56(s, R, cur, (decision == 2LL));
+        { T_u64_u64 _t1 = f_kernels__play_set_54(s, R, cur, (decision == 2LL));
             lo = _t1.f0;
             hi = _t1.f1;
         }
@@ -1209,7 +1209,7 @@ static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_61(A_
             w = _t2;
             word = (((w == 0LL)) ? lo : hi);
             while (word) {
-                card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_57(word));
+                card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_55(word));
                 word = (word & (word - (uint64_t)(1LL)));
                 plays = f_kernels__variant_count_50(s, R, cur, card);
                 cards.p[((int64_t)((uint64_t)(2LL) * (uint64_t)(k)) + 1LL)] = card;
@@ -1228,10 +1228,10 @@ static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_61(A_
         }
     }
     cards.p[0LL] = k;
-    return (total + f_kernels__rest_count_58(s, R, decision, k));
+    return (total + f_kernels__rest_count_56(s, R, decision, k));
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels_legal_at_62(A_i32 s, A_i64 R, A_i64 cards, int64_t j) {
+static inline __attribute__((always_inline)) int64_t f_kernels_legal_at_60(A_i32 s, A_i64 R, A_i64 cards, int64_t j) {
     int64_t cur = 0;
     int64_t k = 0;
     int64_t i = 0;
@@ -1247,10 +1247,10 @@ static inline __attribute__((always_inline)) int64_t f_kernels_legal_at_62(A_i32
         }
         j = (j - plays);
     } }
-    return f_kernels__rest_at_59(s, R, cur, ((int64_t)s.p[5LL]), k, j);
+    return f_kernels__rest_at_57(s, R, cur, ((int64_t)s.p[5LL]), k, j);
 }
 
-static void f_kernels__finish_63(A_i32 s, A_i64 R, int64_t winner, int64_t reason) {
+static void f_kernels__finish_61(A_i32 s, A_i64 R, int64_t winner, int64_t reason) {
     int64_t n = 0;
     int64_t won = 0;
     int64_t seat = 0;
@@ -1288,7 +1288,7 @@ static void f_kernels__finish_63(A_i32 s, A_i64 R, int64_t winner, int64_t reaso
     s.p[21LL] = (int32_t)(((int64_t)s.p[17LL]));
 }
 
-static int64_t f_kernels__reshuffle_64(A_i32 s) {
+static int64_t f_kernels__reshuffle_62(A_i32 s) {
     int64_t d0 = 0;
     int64_t dlen = 0;
     int64_t alen = 0;
@@ -1328,7 +1328,7 @@ static int64_t f_kernels__reshuffle_64(A_i32 s) {
     return 1;
 }
 
-static T_i64_b f_kernels__draw_cards_65(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t until, int64_t color) {
+static T_i64_b f_kernels__draw_cards_63(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t until, int64_t color) {
     int64_t limit = 0;
     int64_t top_color = 0;
     int64_t top_face = 0;
@@ -1349,7 +1349,7 @@ static T_i64_b f_kernels__draw_cards_65(A_i32 s, A_i64 R, int64_t seat, int64_t 
     found = (-1LL);
     knocked = 0;
     while ((count != 0LL)) {
-        if (((((int64_t)s.p[24LL]) == 0LL) && (!(f_kernels__reshuffle_64(s))))) {
+        if (((((int64_t)s.p[24LL]) == 0LL) && (!(f_kernels__reshuffle_62(s))))) {
             break;
         }
         s.p[24LL] = (int32_t)((((int64_t)s.p[24LL]) - 1LL));
@@ -1382,7 +1382,7 @@ static T_i64_b f_kernels__draw_cards_65(A_i32 s, A_i64 R, int64_t seat, int64_t 
     return (T_i64_b){found, knocked};
 }
 
-static void f_kernels__knock_out_66(A_i32 s, A_i64 R, int64_t seat, int64_t by) {
+static void f_kernels__knock_out_64(A_i32 s, A_i64 R, int64_t seat, int64_t by) {
     int64_t h0 = 0;
     int64_t size = 0;
     int64_t a0 = 0;
@@ -1438,24 +1438,24 @@ static void f_kernels__knock_out_66(A_i32 s, A_i64 R, int64_t seat, int64_t by) 
         while ((!(((int64_t)s.p[(32LL + winner)])))) {
             winner = (winner + 1LL);
         }
-        f_kernels__finish_63(s, R, winner, 1LL);
+        f_kernels__finish_61(s, R, winner, 1LL);
     }
 }
 
-static int64_t f_kernels__give_67(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t by) {
+static int64_t f_kernels__give_65(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t by) {
     int64_t _found = 0;
     int64_t knocked = 0;
-    { T_i64_b _t1 = f_kernels__draw_cards_65(s, R, seat, count, 0LL, (-1LL));
+    { T_i64_b _t1 = f_kernels__draw_cards_63(s, R, seat, count, 0LL, (-1LL));
         _found = _t1.f0;
         knocked = _t1.f1;
     }
     if (knocked) {
-        f_kernels__knock_out_66(s, R, seat, by);
+        f_kernels__knock_out_64(s, R, seat, by);
     }
     return knocked;
 }
 
-static void f_kernels__went_out_68(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
+static void f_kernels__went_out_66(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t total = 0;
     int64_t victim = 0;
     s.p[4LL] = (int32_t)((-1LL));
@@ -1467,12 +1467,12 @@ static void f_kernels__went_out_68(A_i32 s, A_i64 R, int64_t seat, int64_t card)
         }
         victim = f_kernels_next_seat_27(s, seat);
         s.p[6LL] = (int32_t)(0LL);
-        f_kernels__give_67(s, R, victim, total, seat);
+        f_kernels__give_65(s, R, victim, total, seat);
     }
-    f_kernels__finish_63(s, R, seat, 0LL);
+    f_kernels__finish_61(s, R, seat, 0LL);
 }
 
-static inline __attribute__((always_inline)) void f_kernels_effect_69(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
+static inline __attribute__((always_inline)) void f_kernels_effect_67(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t face = 0;
     int64_t value = 0;
     int64_t victim = 0;
@@ -1503,7 +1503,7 @@ static inline __attribute__((always_inline)) void f_kernels_effect_69(A_i32 s, A
                 s.p[4LL] = (int32_t)(victim);
                 s.p[5LL] = (int32_t)(6LL);
             } else {
-                f_kernels__give_67(s, R, victim, value, seat);
+                f_kernels__give_65(s, R, victim, value, seat);
                 if ((((int64_t)s.p[19LL]) < 0LL)) {
                     f_kernels__advance_29(s, f_kernels_next_seat_27(s, victim));
                 }
@@ -1538,7 +1538,7 @@ static inline __attribute__((always_inline)) void f_kernels_effect_69(A_i32 s, A
     }
 }
 
-static void f_kernels__swap_hands_70(A_i32 s, int64_t a, int64_t b) {
+static void f_kernels__swap_hands_68(A_i32 s, int64_t a, int64_t b) {
     int64_t ha = 0;
     int64_t hb = 0;
     int64_t la = 0;
@@ -1568,7 +1568,7 @@ static void f_kernels__swap_hands_70(A_i32 s, int64_t a, int64_t b) {
     } }
 }
 
-static void f_kernels__copy_hand_71(A_i32 s, int64_t src, int64_t dst) {
+static void f_kernels__copy_hand_69(A_i32 s, int64_t src, int64_t dst) {
     int64_t hs = 0;
     int64_t hd = 0;
     int64_t i = 0;
@@ -1586,6 +1586,150 @@ static void f_kernels__copy_hand_71(A_i32 s, int64_t src, int64_t dst) {
         w = _t4;
         s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(dst))) + w)] = (int32_t)(((int64_t)s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(src))) + w)]));
     } }
+}
+
+static inline __attribute__((always_inline)) void f_kernels__play_70(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno) {
+    int64_t d0 = 0;
+    int64_t face = 0;
+    int64_t h0 = 0;
+    int64_t guilty = 0;
+    int64_t i = 0;
+    int64_t own = 0;
+    int64_t size = 0;
+    int64_t keep = 0;
+    int64_t gone = 0;
+    int64_t dlen = 0;
+    int64_t c = 0;
+    int64_t swapped = 0;
+    int64_t passed = 0;
+    int64_t tmp = 0;
+    int64_t last = 0;
+    int64_t l0 = 0;
+    uint64_t set_lo = 0;
+    uint64_t set_hi = 0;
+    int64_t x = 0;
+    int64_t p = 0;
+    d0 = f_kernels__disc0_21(s);
+    s.p[(d0 + ((int64_t)s.p[25LL]))] = (int32_t)(card);
+    s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) + 1LL));
+    s.p[9LL] = (int32_t)((-1LL));
+    face = ((int64_t)G_kernels_C_FACE.p[card]);
+    h0 = f_kernels__hand0_23(s, seat);
+    if ((!((int64_t)((face == 21LL))) ? ((int64_t)((face == 21LL))) : (((int64_t)R.p[19LL])))) {
+        s.p[15LL] = (int32_t)(((int64_t)s.p[2LL]));
+        s.p[16LL] = (int32_t)(((int64_t)s.p[(74LL + seat)]));
+        guilty = 0LL;
+        { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+        for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
+            i = _t1;
+            if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)s.p[2LL]))) {
+                guilty = 1LL;
+                break;
+            }
+        } }
+        s.p[30LL] = (int32_t)(guilty);
+    }
+    if (((int64_t)G_kernels_C_WILD.p[card])) {
+        if ((color >= 0LL)) {
+            s.p[2LL] = (int32_t)(color);
+        }
+    } else {
+        s.p[2LL] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[card]));
+    }
+    if ((face == 14LL)) {
+        own = ((int64_t)G_kernels_C_COLOR.p[card]);
+        size = ((int64_t)s.p[(74LL + seat)]);
+        keep = 0LL;
+        gone = 0LL;
+        dlen = (((int64_t)s.p[25LL]) - 1LL);
+        { int64_t _t5 = size; int64_t _t6 = 1;
+        for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
+            i = _t4;
+            c = ((int64_t)s.p[(h0 + i)]);
+            if ((((int64_t)G_kernels_C_COLOR.p[c]) == own)) {
+                s.p[((d0 + dlen) + gone)] = (int32_t)(c);
+                gone = (gone + 1LL);
+            } else {
+                s.p[(h0 + keep)] = (int32_t)(c);
+                keep = (keep + 1LL);
+            }
+        } }
+        s.p[((d0 + dlen) + gone)] = (int32_t)(card);
+        s.p[25LL] = (int32_t)(((dlen + gone) + 1LL));
+        s.p[(74LL + seat)] = (int32_t)(keep);
+        f_kernels_rebuild_set_43(s, seat);
+    }
+    if ((((int64_t)s.p[(74LL + seat)]) == 0LL)) {
+        f_kernels__went_out_66(s, R, seat, card);
+        return;
+    }
+    swapped = (-1LL);
+    passed = 0;
+    if (((int64_t)R.p[10LL])) {
+        if ((face == 7LL)) {
+            f_kernels__swap_hands_68(s, seat, target);
+            swapped = target;
+        } else {
+            if ((face == 0LL)) {
+                tmp = (104LL + (int64_t)((uint64_t)((6LL + 3LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
+                last = f_kernels_previous_seat_28(s, seat);
+                l0 = f_kernels__hand0_23(s, last);
+                size = ((int64_t)s.p[(74LL + last)]);
+                { int64_t _t8 = size; int64_t _t9 = 1;
+                for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
+                    i = _t7;
+                    s.p[(tmp + i)] = (int32_t)(((int64_t)s.p[(l0 + i)]));
+                } }
+                { T_u64_u64 _t10 = f_kernels__hand_set_38(s, last);
+                    set_lo = _t10.f0;
+                    set_hi = _t10.f1;
+                }
+                x = last;
+                while ((x != seat)) {
+                    p = f_kernels_previous_seat_28(s, x);
+                    f_kernels__copy_hand_69(s, p, x);
+                    x = p;
+                }
+                h0 = f_kernels__hand0_23(s, seat);
+                { int64_t _t12 = size; int64_t _t13 = 1;
+                for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
+                    i = _t11;
+                    s.p[(h0 + i)] = (int32_t)(((int64_t)s.p[(tmp + i)]));
+                } }
+                s.p[(74LL + seat)] = (int32_t)(size);
+                f_kernels__store_set_44(s, seat, set_lo, set_hi);
+                passed = 1;
+            }
+        }
+    }
+    if (((int64_t)R.p[13LL])) {
+        if (((((int64_t)s.p[(74LL + seat)]) == 1LL) && (!(uno)))) {
+            s.p[56LL] = (int32_t)(seat);
+            s.p[18LL] = (int32_t)(1LL);
+        }
+        if (((int64_t)R.p[15LL])) {
+            if (((swapped >= 0LL) && (((int64_t)s.p[(74LL + swapped)]) == 1LL))) {
+                s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(swapped);
+                s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
+            } else {
+                if (passed) {
+                    x = f_kernels_next_seat_27(s, seat);
+                    while ((x != seat)) {
+                        if ((((int64_t)s.p[(74LL + x)]) == 1LL)) {
+                            s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(x);
+                            s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
+                        }
+                        x = f_kernels_next_seat_27(s, x);
+                    }
+                }
+            }
+        }
+    }
+    if (((int64_t)G_kernels_C_NUMBER.p[card])) {
+        f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
+    } else {
+        f_kernels_effect_67(s, R, seat, card);
+    }
 }
 
 static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno) {
@@ -1660,14 +1804,14 @@ static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_
         f_kernels_rebuild_set_43(s, seat);
     }
     if ((((int64_t)s.p[(74LL + seat)]) == 0LL)) {
-        f_kernels__went_out_68(s, R, seat, card);
+        f_kernels__went_out_66(s, R, seat, card);
         return;
     }
     swapped = (-1LL);
     passed = 0;
     if (((int64_t)R.p[10LL])) {
         if ((face == 7LL)) {
-            f_kernels__swap_hands_70(s, seat, target);
+            f_kernels__swap_hands_68(s, seat, target);
             swapped = target;
         } else {
             if ((face == 0LL)) {
@@ -1687,7 +1831,7 @@ static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_
                 x = last;
                 while ((x != seat)) {
                     p = f_kernels_previous_seat_28(s, x);
-                    f_kernels__copy_hand_71(s, p, x);
+                    f_kernels__copy_hand_69(s, p, x);
                     x = p;
                 }
                 h0 = f_kernels__hand0_23(s, seat);
@@ -1728,167 +1872,23 @@ static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_
     if (((int64_t)G_kernels_C_NUMBER.p[card])) {
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     } else {
-        f_kernels_effect_69(s, R, seat, card);
+        f_kernels_effect_67(s, R, seat, card);
     }
 }
 
-static inline __attribute__((always_inline)) void f_kernels__play_74(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno) {
-    int64_t d0 = 0;
-    int64_t face = 0;
-    int64_t h0 = 0;
-    int64_t guilty = 0;
-    int64_t i = 0;
-    int64_t own = 0;
-    int64_t size = 0;
-    int64_t keep = 0;
-    int64_t gone = 0;
-    int64_t dlen = 0;
-    int64_t c = 0;
-    int64_t swapped = 0;
-    int64_t passed = 0;
-    int64_t tmp = 0;
-    int64_t last = 0;
-    int64_t l0 = 0;
-    uint64_t set_lo = 0;
-    uint64_t set_hi = 0;
-    int64_t x = 0;
-    int64_t p = 0;
-    d0 = f_kernels__disc0_21(s);
-    s.p[(d0 + ((int64_t)s.p[25LL]))] = (int32_t)(card);
-    s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) + 1LL));
-    s.p[9LL] = (int32_t)((-1LL));
-    face = ((int64_t)G_kernels_C_FACE.p[card]);
-    h0 = f_kernels__hand0_23(s, seat);
-    if ((!((int64_t)((face == 21LL))) ? ((int64_t)((face == 21LL))) : (((int64_t)R.p[19LL])))) {
-        s.p[15LL] = (int32_t)(((int64_t)s.p[2LL]));
-        s.p[16LL] = (int32_t)(((int64_t)s.p[(74LL + seat)]));
-        guilty = 0LL;
-        { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
-        for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
-            i = _t1;
-            if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)s.p[2LL]))) {
-                guilty = 1LL;
-                break;
-            }
-        } }
-        s.p[30LL] = (int32_t)(guilty);
-    }
-    if (((int64_t)G_kernels_C_WILD.p[card])) {
-        if ((color >= 0LL)) {
-            s.p[2LL] = (int32_t)(color);
-        }
-    } else {
-        s.p[2LL] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[card]));
-    }
-    if ((face == 14LL)) {
-        own = ((int64_t)G_kernels_C_COLOR.p[card]);
-        size = ((int64_t)s.p[(74LL + seat)]);
-        keep = 0LL;
-        gone = 0LL;
-        dlen = (((int64_t)s.p[25LL]) - 1LL);
-        { int64_t _t5 = size; int64_t _t6 = 1;
-        for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
-            i = _t4;
-            c = ((int64_t)s.p[(h0 + i)]);
-            if ((((int64_t)G_kernels_C_COLOR.p[c]) == own)) {
-                s.p[((d0 + dlen) + gone)] = (int32_t)(c);
-                gone = (gone + 1LL);
-            } else {
-                s.p[(h0 + keep)] = (int32_t)(c);
-                keep = (keep + 1LL);
-            }
-        } }
-        s.p[((d0 + dlen) + gone)] = (int32_t)(card);
-        s.p[25LL] = (int32_t)(((dlen + gone) + 1LL));
-        s.p[(74LL + seat)] = (int32_t)(keep);
-        f_kernels_rebuild_set_43(s, seat);
-    }
-    if ((((int64_t)s.p[(74LL + seat)]) == 0LL)) {
-        f_kernels__went_out_68(s, R, seat, card);
-        return;
-    }
-    swapped = (-1LL);
-    passed = 0;
-    if (((int64_t)R.p[10LL])) {
-        if ((face == 7LL)) {
-            f_kernels__swap_hands_70(s, seat, target);
-            swapped = target;
-        } else {
-            if ((face == 0LL)) {
-                tmp = (104LL + (int64_t)((uint64_t)((6LL + 3LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
-                last = f_kernels_previous_seat_28(s, seat);
-                l0 = f_kernels__hand0_23(s, last);
-                size = ((int64_t)s.p[(74LL + last)]);
-                { int64_t _t8 = size; int64_t _t9 = 1;
-                for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
-                    i = _t7;
-                    s.p[(tmp + i)] = (int32_t)(((int64_t)s.p[(l0 + i)]));
-                } }
-                { T_u64_u64 _t10 = f_kernels__hand_set_38(s, last);
-                    set_lo = _t10.f0;
-                    set_hi = _t10.f1;
-                }
-                x = last;
-                while ((x != seat)) {
-                    p = f_kernels_previous_seat_28(s, x);
-                    f_kernels__copy_hand_71(s, p, x);
-                    x = p;
-                }
-                h0 = f_kernels__hand0_23(s, seat);
-                { int64_t _t12 = size; int64_t _t13 = 1;
-                for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
-                    i = _t11;
-                    s.p[(h0 + i)] = (int32_t)(((int64_t)s.p[(tmp + i)]));
-                } }
-                s.p[(74LL + seat)] = (int32_t)(size);
-                f_kernels__store_set_44(s, seat, set_lo, set_hi);
-                passed = 1;
-            }
-        }
-    }
-    if (((int64_t)R.p[13LL])) {
-        if (((((int64_t)s.p[(74LL + seat)]) == 1LL) && (!(uno)))) {
-            s.p[56LL] = (int32_t)(seat);
-            s.p[18LL] = (int32_t)(1LL);
-        }
-        if (((int64_t)R.p[15LL])) {
-            if (((swapped >= 0LL) && (((int64_t)s.p[(74LL + swapped)]) == 1LL))) {
-                s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(swapped);
-                s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
-            } else {
-                if (passed) {
-                    x = f_kernels_next_seat_27(s, seat);
-                    while ((x != seat)) {
-                        if ((((int64_t)s.p[(74LL + x)]) == 1LL)) {
-                            s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(x);
-                            s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
-                        }
-                        x = f_kernels_next_seat_27(s, x);
-                    }
-                }
-            }
-        }
-    }
-    if (((int64_t)G_kernels_C_NUMBER.p[card])) {
-        f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
-    } else {
-        f_kernels_effect_69(s, R, seat, card);
-    }
-}
-
-static inline __attribute__((always_inline)) void f_kernels__draw_73(A_i32 s, A_i64 R, int64_t seat) {
+static inline __attribute__((always_inline)) void f_kernels__draw_71(A_i32 s, A_i64 R, int64_t seat) {
     int64_t count = 0;
     int64_t found = 0;
     int64_t knocked = 0;
     int64_t target = 0;
     int64_t t = 0;
     count = ((((int64_t)R.p[1LL])) ? 1LL : (-1LL));
-    { T_i64_b _t1 = f_kernels__draw_cards_65(s, R, seat, count, 1LL, (-1LL));
+    { T_i64_b _t1 = f_kernels__draw_cards_63(s, R, seat, count, 1LL, (-1LL));
         found = _t1.f0;
         knocked = _t1.f1;
     }
     if (knocked) {
-        f_kernels__knock_out_66(s, R, seat, (-1LL));
+        f_kernels__knock_out_64(s, R, seat, (-1LL));
         if ((((int64_t)s.p[19LL]) < 0LL)) {
             f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
         }
@@ -1915,11 +1915,11 @@ static inline __attribute__((always_inline)) void f_kernels__draw_73(A_i32 s, A_
         }
         s.p[(74LL + seat)] = (int32_t)((((int64_t)s.p[(74LL + seat)]) - 1LL));
         f_kernels__left_hand_45(s, seat, found);
-        f_kernels__play_74(s, R, seat, found, (-1LL), target, 0);
+        f_kernels__play_72(s, R, seat, found, (-1LL), target, 0);
     }
 }
 
-static inline __attribute__((always_inline)) void f_kernels__take_75(A_i32 s, A_i64 R, int64_t seat) {
+static inline __attribute__((always_inline)) void f_kernels__take_73(A_i32 s, A_i64 R, int64_t seat) {
     int64_t total = 0;
     int64_t by = 0;
     total = ((int64_t)s.p[6LL]);
@@ -1930,13 +1930,13 @@ static inline __attribute__((always_inline)) void f_kernels__take_75(A_i32 s, A_
     s.p[15LL] = (int32_t)((-1LL));
     s.p[16LL] = (int32_t)(0LL);
     s.p[30LL] = (int32_t)(0LL);
-    f_kernels__give_67(s, R, seat, total, by);
+    f_kernels__give_65(s, R, seat, total, by);
     if ((((int64_t)s.p[19LL]) < 0LL)) {
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     }
 }
 
-static void f_kernels__challenge_76(A_i32 s, A_i64 R, int64_t seat) {
+static void f_kernels__challenge_74(A_i32 s, A_i64 R, int64_t seat) {
     int64_t by = 0;
     int64_t guilty = 0;
     int64_t total = 0;
@@ -1951,20 +1951,20 @@ static void f_kernels__challenge_76(A_i32 s, A_i64 R, int64_t seat) {
     s.p[30LL] = (int32_t)(0LL);
     if (guilty) {
         if (((int64_t)s.p[(32LL + by)])) {
-            f_kernels__give_67(s, R, by, total, seat);
+            f_kernels__give_65(s, R, by, total, seat);
         }
         if ((((int64_t)s.p[19LL]) < 0LL)) {
             f_kernels__advance_29(s, seat);
         }
     } else {
-        f_kernels__give_67(s, R, seat, (total + 2LL), by);
+        f_kernels__give_65(s, R, seat, (total + 2LL), by);
         if ((((int64_t)s.p[19LL]) < 0LL)) {
             f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
         }
     }
 }
 
-static void f_kernels__roulette_77(A_i32 s, A_i64 R, int64_t seat, int64_t color) {
+static void f_kernels__roulette_75(A_i32 s, A_i64 R, int64_t seat, int64_t color) {
     int64_t start = 0;
     int64_t _found = 0;
     int64_t knocked = 0;
@@ -1973,7 +1973,7 @@ static void f_kernels__roulette_77(A_i32 s, A_i64 R, int64_t seat, int64_t color
     int64_t c = 0;
     int64_t by = 0;
     start = ((int64_t)s.p[(74LL + seat)]);
-    { T_i64_b _t1 = f_kernels__draw_cards_65(s, R, seat, (-1LL), 2LL, color);
+    { T_i64_b _t1 = f_kernels__draw_cards_63(s, R, seat, (-1LL), 2LL, color);
         _found = _t1.f0;
         knocked = _t1.f1;
     }
@@ -1993,18 +1993,18 @@ static void f_kernels__roulette_77(A_i32 s, A_i64 R, int64_t seat, int64_t color
     by = ((int64_t)s.p[10LL]);
     s.p[10LL] = (int32_t)((-1LL));
     if (knocked) {
-        f_kernels__knock_out_66(s, R, seat, by);
+        f_kernels__knock_out_64(s, R, seat, by);
     }
     if ((((int64_t)s.p[19LL]) < 0LL)) {
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     }
 }
 
-static void f_kernels__catch_78(A_i32 s, A_i64 R, int64_t seat, int64_t target) {
+static void f_kernels__catch_76(A_i32 s, A_i64 R, int64_t seat, int64_t target) {
     int64_t knocked = 0;
     f_kernels__uo_remove_30(s, target);
     s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
-    knocked = f_kernels__give_67(s, R, target, ((int64_t)R.p[14LL]), seat);
+    knocked = f_kernels__give_65(s, R, target, ((int64_t)R.p[14LL]), seat);
     if ((knocked && (((int64_t)s.p[19LL]) < 0LL) && (((int64_t)s.p[4LL]) == target))) {
         s.p[6LL] = (int32_t)(0LL);
         s.p[7LL] = (int32_t)(0LL);
@@ -2013,7 +2013,7 @@ static void f_kernels__catch_78(A_i32 s, A_i64 R, int64_t seat, int64_t target) 
     }
 }
 
-static void f_kernels_apply_action_79(A_i32 s, A_i64 R, int64_t seat, int64_t action) {
+static void f_kernels_apply_action_77(A_i32 s, A_i64 R, int64_t seat, int64_t action) {
     int64_t cur = 0;
     int64_t n = 0;
     int64_t kind = 0;
@@ -2059,10 +2059,10 @@ static void f_kernels_apply_action_79(A_i32 s, A_i64 R, int64_t seat, int64_t ac
         if ((!(more))) {
             f_kernels__clear_kind_42(s, seat, card);
         }
-        f_kernels__play_72(s, R, seat, card, ((int64_t)G_kernels_A_COLOR.p[action]), target, ((int64_t)G_kernels_A_UNO.p[action]));
+        f_kernels__play_70(s, R, seat, card, ((int64_t)G_kernels_A_COLOR.p[action]), target, ((int64_t)G_kernels_A_UNO.p[action]));
     } else {
         if ((kind == 7LL)) {
-            f_kernels__catch_78(s, R, seat, f_kernels__wrap_25((seat + ((int64_t)G_kernels_A_OFF.p[action])), n));
+            f_kernels__catch_76(s, R, seat, f_kernels__wrap_25((seat + ((int64_t)G_kernels_A_OFF.p[action])), n));
         } else {
             if ((kind == 6LL)) {
                 f_kernels__uo_remove_30(s, seat);
@@ -2071,13 +2071,13 @@ static void f_kernels_apply_action_79(A_i32 s, A_i64 R, int64_t seat, int64_t ac
                 s.p[18LL] = (int32_t)(0LL);
                 s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
                 if ((kind == 1LL)) {
-                    f_kernels__draw_73(s, R, seat);
+                    f_kernels__draw_71(s, R, seat);
                 } else {
                     if ((kind == 3LL)) {
-                        f_kernels__take_75(s, R, seat);
+                        f_kernels__take_73(s, R, seat);
                     } else {
                         if ((kind == 4LL)) {
-                            f_kernels__challenge_76(s, R, seat);
+                            f_kernels__challenge_74(s, R, seat);
                         } else {
                             if ((kind == 2LL)) {
                                 s.p[9LL] = (int32_t)((-1LL));
@@ -2086,11 +2086,11 @@ static void f_kernels_apply_action_79(A_i32 s, A_i64 R, int64_t seat, int64_t ac
                                 if ((kind == 5LL)) {
                                     color = ((int64_t)G_kernels_A_COLOR.p[action]);
                                     if ((((int64_t)s.p[5LL]) == 4LL)) {
-                                        f_kernels__roulette_77(s, R, seat, color);
+                                        f_kernels__roulette_75(s, R, seat, color);
                                     } else {
                                         s.p[2LL] = (int32_t)(color);
                                         s.p[5LL] = (int32_t)(0LL);
-                                        f_kernels_effect_69(s, R, ((int64_t)s.p[1LL]), f_kernels_top_card_24(s));
+                                        f_kernels_effect_67(s, R, ((int64_t)s.p[1LL]), f_kernels_top_card_24(s));
                                     }
                                 }
                             }
@@ -2102,19 +2102,19 @@ static void f_kernels_apply_action_79(A_i32 s, A_i64 R, int64_t seat, int64_t ac
     }
 }
 
-static int64_t f_kernels_step_80(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_u8 mask, A_i64 lst) {
+static int64_t f_kernels_step_78(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_u8 mask, A_i64 lst) {
     if (((action < 0LL) || (action >= 224LL) || (((int64_t)s.p[4LL]) < 0LL))) {
         return (-1LL);
     }
-    f_kernels_legal_mask_60(s, R, seat, mask, lst);
+    f_kernels_legal_mask_58(s, R, seat, mask, lst);
     if ((!(((int64_t)mask.p[action])))) {
         return (-1LL);
     }
-    f_kernels_apply_action_79(s, R, seat, action);
+    f_kernels_apply_action_77(s, R, seat, action);
     return 0LL;
 }
 
-static inline __attribute__((always_inline)) void f_kernels__deal_start_82(A_i32 s, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi) {
+static inline __attribute__((always_inline)) void f_kernels__deal_start_80(A_i32 s, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi) {
     int64_t i = 0;
     int64_t size = 0;
     int64_t p0 = 0;
@@ -2136,7 +2136,7 @@ static inline __attribute__((always_inline)) void f_kernels__deal_start_82(A_i32
     } }
 }
 
-static inline __attribute__((always_inline)) void f_kernels__deal_rest_83(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t dealer, A_i64 sitting) {
+static inline __attribute__((always_inline)) void f_kernels__deal_rest_81(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t dealer, A_i64 sitting) {
     int64_t size = 0;
     int64_t p0 = 0;
     int64_t m0 = 0;
@@ -2235,25 +2235,25 @@ static inline __attribute__((always_inline)) void f_kernels__deal_rest_83(A_i32 
                 s.p[3LL] = (int32_t)((-1LL));
                 s.p[4LL] = (int32_t)(dealer);
             } else {
-                f_kernels_effect_69(s, R, dealer, top);
+                f_kernels_effect_67(s, R, dealer, top);
             }
         }
     }
 }
 
-static void f_kernels_deal_81(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting) {
-    f_kernels__deal_start_82(s, deck, players, seed_lo, seed_hi);
+static void f_kernels_deal_79(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting) {
+    f_kernels__deal_start_80(s, deck, players, seed_lo, seed_hi);
     f_kernels_mt_seed_1(s, f_kernels__mt0_6(s), seed_lo, seed_hi, 0LL);
-    f_kernels__deal_rest_83(s, R, deck, players, dealer, sitting);
+    f_kernels__deal_rest_81(s, R, deck, players, dealer, sitting);
 }
 
-static void f_kernels_deal_seeded_84(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting, A_i32 mt) {
-    f_kernels__deal_start_82(s, deck, players, seed_lo, seed_hi);
+static void f_kernels_deal_seeded_82(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting, A_i32 mt) {
+    f_kernels__deal_start_80(s, deck, players, seed_lo, seed_hi);
     f_kernels__load_generator_5(s, mt);
-    f_kernels__deal_rest_83(s, R, deck, players, dealer, sitting);
+    f_kernels__deal_rest_81(s, R, deck, players, dealer, sitting);
 }
 
-static uint64_t f_kernels__rand_85(A_u64 state) {
+static uint64_t f_kernels__rand_83(A_u64 state) {
     uint64_t x = 0;
     x = ((uint64_t)state.p[0LL]);
     x = (x ^ (x >> (uint64_t)(12LL)));
@@ -2263,25 +2263,25 @@ static uint64_t f_kernels__rand_85(A_u64 state) {
     return ((x * (uint64_t)(2685821657736338717LL)) >> (uint64_t)(32LL));
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels__below_86(A_u64 state, int64_t _p_n) {
+static inline __attribute__((always_inline)) int64_t f_kernels__below_84(A_u64 state, int64_t _p_n) {
     uint64_t n = (uint64_t)_p_n;
     uint64_t m = 0;
     uint64_t low = 0;
     uint64_t floor = 0;
     n = (uint64_t)(n);
-    m = (f_kernels__rand_85(state) * n);
+    m = (f_kernels__rand_83(state) * n);
     low = (m & (uint64_t)(4294967295LL));
     if ((low < n)) {
         floor = (((uint64_t)((int64_t)((uint64_t)(1LL) << (32LL))) - n) % n);
         while ((low < floor)) {
-            m = (f_kernels__rand_85(state) * n);
+            m = (f_kernels__rand_83(state) * n);
             low = (m & (uint64_t)(4294967295LL));
         }
     }
     return (int64_t)((m >> (uint64_t)(32LL)));
 }
 
-static inline __attribute__((always_inline)) void f_kernels_apply_action_88(A_i32 s, A_i64 R, int64_t seat, int64_t action) {
+static inline __attribute__((always_inline)) void f_kernels_apply_action_86(A_i32 s, A_i64 R, int64_t seat, int64_t action) {
     int64_t cur = 0;
     int64_t n = 0;
     int64_t kind = 0;
@@ -2327,10 +2327,10 @@ static inline __attribute__((always_inline)) void f_kernels_apply_action_88(A_i3
         if ((!(more))) {
             f_kernels__clear_kind_42(s, seat, card);
         }
-        f_kernels__play_72(s, R, seat, card, ((int64_t)G_kernels_A_COLOR.p[action]), target, ((int64_t)G_kernels_A_UNO.p[action]));
+        f_kernels__play_70(s, R, seat, card, ((int64_t)G_kernels_A_COLOR.p[action]), target, ((int64_t)G_kernels_A_UNO.p[action]));
     } else {
         if ((kind == 7LL)) {
-            f_kernels__catch_78(s, R, seat, f_kernels__wrap_25((seat + ((int64_t)G_kernels_A_OFF.p[action])), n));
+            f_kernels__catch_76(s, R, seat, f_kernels__wrap_25((seat + ((int64_t)G_kernels_A_OFF.p[action])), n));
         } else {
             if ((kind == 6LL)) {
                 f_kernels__uo_remove_30(s, seat);
@@ -2339,13 +2339,13 @@ static inline __attribute__((always_inline)) void f_kernels_apply_action_88(A_i3
                 s.p[18LL] = (int32_t)(0LL);
                 s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
                 if ((kind == 1LL)) {
-                    f_kernels__draw_73(s, R, seat);
+                    f_kernels__draw_71(s, R, seat);
                 } else {
                     if ((kind == 3LL)) {
-                        f_kernels__take_75(s, R, seat);
+                        f_kernels__take_73(s, R, seat);
                     } else {
                         if ((kind == 4LL)) {
-                            f_kernels__challenge_76(s, R, seat);
+                            f_kernels__challenge_74(s, R, seat);
                         } else {
                             if ((kind == 2LL)) {
                                 s.p[9LL] = (int32_t)((-1LL));
@@ -2354,11 +2354,11 @@ static inline __attribute__((always_inline)) void f_kernels_apply_action_88(A_i3
                                 if ((kind == 5LL)) {
                                     color = ((int64_t)G_kernels_A_COLOR.p[action]);
                                     if ((((int64_t)s.p[5LL]) == 4LL)) {
-                                        f_kernels__roulette_77(s, R, seat, color);
+                                        f_kernels__roulette_75(s, R, seat, color);
                                     } else {
                                         s.p[2LL] = (int32_t)(color);
                                         s.p[5LL] = (int32_t)(0LL);
-                                        f_kernels_effect_69(s, R, ((int64_t)s.p[1LL]), f_kernels_top_card_24(s));
+                                        f_kernels_effect_67(s, R, ((int64_t)s.p[1LL]), f_kernels_top_card_24(s));
                                     }
                                 }
                             }
@@ -2370,7 +2370,7 @@ static inline __attribute__((always_inline)) void f_kernels_apply_action_88(A_i3
     }
 }
 
-static int64_t f_kernels_random_play_87(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_u64 rng, int64_t decisions, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 pool, A_i32 generators) {
+static int64_t f_kernels_random_play_85(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_u64 rng, int64_t decisions, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 pool, A_i32 generators) {
     int64_t tables = 0;
     int64_t games = 0;
     int64_t t = 0;
@@ -2391,8 +2391,8 @@ static int64_t f_kernels_random_play_87(A_i32 S, A_i64 R, A_i32 deck, int64_t pl
     { int64_t _t2 = decisions; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         _ = _t1;
-        count = f_kernels_legal_count_61(s, R, lst);
-        f_kernels_apply_action_88(s, R, (-1LL), f_kernels_legal_at_62(s, R, lst, f_kernels__below_86(rng, count)));
+        count = f_kernels_legal_count_59(s, R, lst);
+        f_kernels_apply_action_86(s, R, (-1LL), f_kernels_legal_at_60(s, R, lst, f_kernels__below_84(rng, count)));
         if ((((int64_t)s.p[4LL]) < 0LL)) {
             games = (games + 1LL);
             if ((seeded == lanes)) {
@@ -2407,7 +2407,7 @@ static int64_t f_kernels_random_play_87(A_i32 S, A_i64 R, A_i32 deck, int64_t pl
             }
             seed = ((int64_t)seeds.p[0LL]);
             seeds.p[0LL] = (((int64_t)seeds.p[0LL]) + 1LL);
-            f_kernels_deal_seeded_84(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting, ((A_i32){generators.p + (seeded) * generators.n1, generators.n1, 0, 0}));
+            f_kernels_deal_seeded_82(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting, ((A_i32){generators.p + (seeded) * generators.n1, generators.n1, 0, 0}));
             seeded = (seeded + 1LL);
             t = (t + 1LL);
             if ((t == tables)) {
@@ -2419,7 +2419,7 @@ static int64_t f_kernels_random_play_87(A_i32 S, A_i64 R, A_i32 deck, int64_t pl
     return games;
 }
 
-static inline __attribute__((always_inline)) double f_heuristic_mt_random_89(A_i32 mt, int64_t m0) {
+static inline __attribute__((always_inline)) double f_heuristic_mt_random_87(A_i32 mt, int64_t m0) {
     int64_t a = 0;
     int64_t b = 0;
     a = (f_kernels_mt_next_14(mt, m0) >> 5LL);
@@ -2427,15 +2427,15 @@ static inline __attribute__((always_inline)) double f_heuristic_mt_random_89(A_i
     return ((double)(((double)(((double)(a) * (double)(67108864.0))) + (double)(b))) * (double)(((double)(1.0) / (double)(9007199254740992.0))));
 }
 
-static void f_heuristic__seed_generator_90(A_i32 mt, int64_t m0, int64_t seed) {
+static void f_heuristic__seed_generator_88(A_i32 mt, int64_t m0, int64_t seed) {
     f_kernels_mt_seed_1(mt, m0, ((seed >> 32LL) & 4294967295LL), 0LL, (seed & 4294967295LL));
 }
 
-static double f_heuristic__random_kernel_91(A_i32 mt, int64_t m0) {
-    return f_heuristic_mt_random_89(mt, m0);
+static double f_heuristic__random_kernel_89(A_i32 mt, int64_t m0) {
+    return f_heuristic_mt_random_87(mt, m0);
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__held_92(A_i32 s, int64_t seat, int64_t color) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__held_90(A_i32 s, int64_t seat, int64_t color) {
     int64_t h0 = 0;
     int64_t k = 0;
     int64_t i = 0;
@@ -2451,7 +2451,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__held_92(A_i32 
     return k;
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__victim_93(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t n_active) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__victim_91(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t n_active) {
     if ((((int64_t)G_heuristic_C_FACE.p[card]) == 16LL)) {
         if ((!(((int64_t)R.p[5LL])) ? (((int64_t)R.p[5LL])) : ((int64_t)((n_active == 2LL))))) {
             return seat;
@@ -2461,7 +2461,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__victim_93(A_i3
     return f_kernels_seat_after_26(s, ((int64_t)s.p[3LL]), seat);
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__is_turn_94(A_u8 mask, int64_t a) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__is_turn_92(A_u8 mask, int64_t a) {
     int64_t kind = 0;
     int64_t sub = 0;
     int64_t twin = 0;
@@ -2479,7 +2479,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__is_turn_94(A_u
     return 1;
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__rank_95(A_i32 s, int64_t seat, int64_t a) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__rank_93(A_i32 s, int64_t seat, int64_t a) {
     int64_t kind = 0;
     int64_t card = 0;
     kind = ((int64_t)G_heuristic_A_KIND.p[a]);
@@ -2502,12 +2502,12 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__rank_95(A_i32 
     return (560LL + 2LL);
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_98(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_94(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette) {
     int64_t held = 0;
     int64_t unseen = 0;
     int64_t i = 0;
     int64_t d0 = 0;
-    held = f_heuristic__held_92(s, seat, color);
+    held = f_heuristic__held_90(s, seat, color);
     if ((!(roulette))) {
         return held;
     }
@@ -2531,7 +2531,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_98
     return ((int64_t)((uint64_t)(unseen) * (uint64_t)(10LL)) + held);
 }
 
-static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64 f_heuristic__context_99(A_i32 s, A_i64 R, int64_t seat) {
+static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64 f_heuristic__context_95(A_i32 s, A_i64 R, int64_t seat) {
     int64_t n = 0;
     int64_t mine = 0;
     int64_t pending = 0;
@@ -2572,12 +2572,12 @@ static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64
     return (T_i64_i64_i64_i64_b_i64_i64_i64_i64){mine, pending, limit, threat, danger, high, n_active, f_kernels_next_seat_27(s, seat), f_kernels_previous_seat_28(s, seat)};
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_102(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_98(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette) {
     int64_t held = 0;
     int64_t unseen = 0;
     int64_t i = 0;
     int64_t d0 = 0;
-    held = f_heuristic__held_92(s, seat, color);
+    held = f_heuristic__held_90(s, seat, color);
     if ((!(roulette))) {
         return held;
     }
@@ -2601,14 +2601,14 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_10
     return ((int64_t)((uint64_t)(unseen) * (uint64_t)(10LL)) + held);
 }
 
-static inline __attribute__((always_inline)) double f_heuristic__score_stack_104(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t mine, int64_t pending, int64_t limit, int64_t high, int64_t danger, int64_t n_active, A_f64 P) {
+static inline __attribute__((always_inline)) double f_heuristic__score_stack_100(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t mine, int64_t pending, int64_t limit, int64_t high, int64_t danger, int64_t n_active, A_f64 P) {
     int64_t value = 0;
     int64_t total = 0;
     int64_t victim = 0;
     double score = 0;
     value = ((int64_t)G_heuristic_C_DRAW.p[card]);
     total = (pending + value);
-    victim = f_heuristic__victim_93(s, R, seat, card, n_active);
+    victim = f_heuristic__victim_91(s, R, seat, card, n_active);
     if ((victim == seat)) {
         return (-5000.0);
     }
@@ -2625,7 +2625,7 @@ static inline __attribute__((always_inline)) double f_heuristic__score_stack_104
     return score;
 }
 
-static inline __attribute__((always_inline)) double f_heuristic__score_103(A_i32 s, A_i64 R, int64_t seat, int64_t a, int64_t mine, int64_t pending, int64_t limit, int64_t threat, int64_t danger, int64_t high, int64_t n_active, int64_t nxt, int64_t prev, A_f64 P) {
+static inline __attribute__((always_inline)) double f_heuristic__score_99(A_i32 s, A_i64 R, int64_t seat, int64_t a, int64_t mine, int64_t pending, int64_t limit, int64_t threat, int64_t danger, int64_t high, int64_t n_active, int64_t nxt, int64_t prev, A_f64 P) {
     int64_t kind = 0;
     int64_t card = 0;
     int64_t face = 0;
@@ -2678,14 +2678,14 @@ static inline __attribute__((always_inline)) double f_heuristic__score_103(A_i32
     new_color = ((((int64_t)G_heuristic_C_WILD.p[card])) ? ((int64_t)G_heuristic_A_COLOR.p[a]) : ((int64_t)G_heuristic_C_COLOR.p[card]));
     if ((new_color >= 0LL)) {
         same = (((((int64_t)G_heuristic_C_COLOR.p[card]) == new_color)) ? 1LL : 0LL);
-        score = ((double)(score) + (double)(((double)(((double)P.p[12LL])) * (double)((f_heuristic__held_92(s, seat, new_color) - same)))));
+        score = ((double)(score) + (double)(((double)(((double)P.p[12LL])) * (double)((f_heuristic__held_90(s, seat, new_color) - same)))));
     }
     value = ((int64_t)G_heuristic_C_DRAW.p[card]);
     if ((((int64_t)s.p[5LL]) == 2LL)) {
-        return ((double)(score) + (double)(f_heuristic__score_stack_104(s, R, seat, card, mine, pending, limit, high, danger, n_active, P)));
+        return ((double)(score) + (double)(f_heuristic__score_stack_100(s, R, seat, card, mine, pending, limit, high, danger, n_active, P)));
     }
     if (value) {
-        victim = f_heuristic__victim_93(s, R, seat, card, n_active);
+        victim = f_heuristic__victim_91(s, R, seat, card, n_active);
         if ((victim == seat)) {
             h0 = (104LL + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[27LL]))));
             follow = 0LL;
@@ -2722,7 +2722,7 @@ static inline __attribute__((always_inline)) double f_heuristic__score_103(A_i32
         return ((double)(score) + (double)(((double)(((double)P.p[22LL])) * (double)(((mine - 1LL) - ((int64_t)s.p[(74LL + prev)]))))));
     }
     if ((face == 14LL)) {
-        shed = (f_heuristic__held_92(s, seat, ((int64_t)G_heuristic_C_COLOR.p[card])) - 1LL);
+        shed = (f_heuristic__held_90(s, seat, ((int64_t)G_heuristic_C_COLOR.p[card])) - 1LL);
         if (((shed + 1LL) == mine)) {
             return 10000.0;
         }
@@ -2746,7 +2746,7 @@ static inline __attribute__((always_inline)) double f_heuristic__score_103(A_i32
     return score;
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__choose_97(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P) {
     int64_t count = 0;
     int64_t turns = 0;
     int64_t only = 0;
@@ -2772,14 +2772,14 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i
     if (((((int64_t)s.p[4LL]) < 0LL) || (seat != ((int64_t)s.p[4LL])))) {
         return (-1LL);
     }
-    count = f_kernels_legal_55(s, R, (-1LL), mask, lst);
+    count = f_kernels_legal_53(s, R, (-1LL), mask, lst);
     turns = 0LL;
     only = (-1LL);
     { int64_t _t2 = (count + 1LL); int64_t _t3 = 1;
     for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
         i = _t1;
         a = ((int64_t)lst.p[i]);
-        if (f_heuristic__is_turn_94(mask, a)) {
+        if (f_heuristic__is_turn_92(mask, a)) {
             turns = (turns + 1LL);
             only = a;
         }
@@ -2795,8 +2795,8 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i
             for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
                 i = _t4;
                 a = ((int64_t)lst.p[i]);
-                if (f_heuristic__is_turn_94(mask, a)) {
-                    v = (double)(f_heuristic__color_score_102(s, deck, seat, ((int64_t)G_heuristic_A_COLOR.p[a]), roulette));
+                if (f_heuristic__is_turn_92(mask, a)) {
+                    v = (double)(f_heuristic__color_score_98(s, deck, seat, ((int64_t)G_heuristic_A_COLOR.p[a]), roulette));
                     if (((best < 0LL) || (v > most) || ((v == most) && (((int64_t)G_heuristic_A_COLOR.p[a]) < ((int64_t)G_heuristic_A_COLOR.p[best]))))) {
                         most = v;
                         best = a;
@@ -2804,7 +2804,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i
                 }
             } }
         } else {
-            { T_i64_i64_i64_i64_b_i64_i64_i64_i64 _t7 = f_heuristic__context_99(s, R, seat);
+            { T_i64_i64_i64_i64_b_i64_i64_i64_i64 _t7 = f_heuristic__context_95(s, R, seat);
                 mine = _t7.f0;
                 pending = _t7.f1;
                 limit = _t7.f2;
@@ -2822,11 +2822,11 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i
             for (int64_t _t8 = 1LL; _t8 < _t9; _t8 += _t10) {
                 i = _t8;
                 a = ((int64_t)lst.p[i]);
-                if ((!(f_heuristic__is_turn_94(mask, a)))) {
+                if ((!(f_heuristic__is_turn_92(mask, a)))) {
                     continue;
                 }
-                v = f_heuristic__score_103(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev, P);
-                r = f_heuristic__rank_95(s, seat, a);
+                v = f_heuristic__score_99(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev, P);
+                r = f_heuristic__rank_93(s, seat, a);
                 if (((best < 0LL) || (v > top) || ((v == top) && (r < rank)))) {
                     top = v;
                     rank = r;
@@ -2843,15 +2843,15 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_101(A_i
     return best;
 }
 
-static int64_t f_heuristic_heuristic_choose_100(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst) {
-    return f_heuristic__choose_101(s, R, seat, deck, mask, lst, G_heuristic_BASE_WEIGHTS);
+static int64_t f_heuristic_heuristic_choose_96(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst) {
+    return f_heuristic__choose_97(s, R, seat, deck, mask, lst, G_heuristic_BASE_WEIGHTS);
 }
 
-static int64_t f_heuristic_weighted_choose_105(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P) {
-    return f_heuristic__choose_101(s, R, seat, deck, mask, lst, P);
+static int64_t f_heuristic_weighted_choose_101(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P) {
+    return f_heuristic__choose_97(s, R, seat, deck, mask, lst, P);
 }
 
-static int64_t f_heuristic_heuristic_offer_106(A_i32 s, A_i64 R, int64_t seat) {
+static int64_t f_heuristic_heuristic_offer_102(A_i32 s, A_i64 R, int64_t seat) {
     int64_t n = 0;
     int64_t i = 0;
     n = ((int64_t)s.p[0LL]);
@@ -2868,19 +2868,19 @@ static int64_t f_heuristic_heuristic_offer_106(A_i32 s, A_i64 R, int64_t seat) {
     return (218LL + py_mod((((int64_t)s.p[56LL]) - seat), n));
 }
 
-static int64_t f_heuristic_heuristic_react_107(A_i32 s, A_i64 R, int64_t seat, A_i32 mt, int64_t m0, double catch_miss) {
+static int64_t f_heuristic_heuristic_react_103(A_i32 s, A_i64 R, int64_t seat, A_i32 mt, int64_t m0, double catch_miss) {
     int64_t a = 0;
-    a = f_heuristic_heuristic_offer_106(s, R, seat);
+    a = f_heuristic_heuristic_offer_102(s, R, seat);
     if (((a < 0LL) || (a == 218LL))) {
         return a;
     }
-    if ((f_heuristic_mt_random_89(mt, m0) >= catch_miss)) {
+    if ((f_heuristic_mt_random_87(mt, m0) >= catch_miss)) {
         return a;
     }
     return (-1LL);
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__hands_total_108(A_i32 s, int64_t n) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__hands_total_104(A_i32 s, int64_t n) {
     int64_t total = 0;
     int64_t seat = 0;
     total = 0LL;
@@ -2892,7 +2892,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__hands_total_10
     return total;
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_109(A_i32 s, int64_t seat, int64_t top, int64_t others, int64_t ko, int64_t direction) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_105(A_i32 s, int64_t seat, int64_t top, int64_t others, int64_t ko, int64_t direction) {
     int64_t face_up = 0;
     int64_t moved = 0;
     int64_t k = 0;
@@ -2903,7 +2903,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_10
     if ((face_up >= 2LL)) {
         return (face_up - 1LL);
     }
-    moved = (((f_heuristic__hands_total_108(s, ((int64_t)s.p[0LL])) - ((int64_t)s.p[(74LL + seat)])) != others) || (((int64_t)s.p[3LL]) != direction));
+    moved = (((f_heuristic__hands_total_104(s, ((int64_t)s.p[0LL])) - ((int64_t)s.p[(74LL + seat)])) != others) || (((int64_t)s.p[3LL]) != direction));
     { int64_t _t2 = ((int64_t)s.p[17LL]); int64_t _t3 = 1;
     for (int64_t _t1 = ko; _t1 < _t2; _t1 += _t3) {
         k = _t1;
@@ -2917,7 +2917,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_10
     return 0LL;
 }
 
-static void f_heuristic__apply_counted_110(A_i32 s, A_i64 R, int64_t seat, int64_t a, A_i64 out, int64_t g) {
+static void f_heuristic__apply_counted_106(A_i32 s, A_i64 R, int64_t seat, int64_t a, A_i64 out, int64_t g) {
     int64_t n = 0;
     int64_t before = 0;
     int64_t kind = 0;
@@ -2932,14 +2932,14 @@ static void f_heuristic__apply_counted_110(A_i32 s, A_i64 R, int64_t seat, int64
     int64_t direction = 0;
     int64_t gained = 0;
     n = ((int64_t)s.p[0LL]);
-    before = f_heuristic__hands_total_108(s, n);
+    before = f_heuristic__hands_total_104(s, n);
     kind = ((int64_t)G_heuristic_A_KIND.p[a]);
     played = 0LL;
     if ((kind == 0LL)) {
         card = ((int64_t)G_heuristic_A_CARD.p[a]);
         played = 1LL;
         if ((((int64_t)G_heuristic_C_FACE.p[card]) == 14LL)) {
-            played = f_heuristic__held_92(s, seat, ((int64_t)G_heuristic_C_COLOR.p[card]));
+            played = f_heuristic__held_90(s, seat, ((int64_t)G_heuristic_C_COLOR.p[card]));
         }
     }
     ko = ((int64_t)s.p[17LL]);
@@ -2949,15 +2949,15 @@ static void f_heuristic__apply_counted_110(A_i32 s, A_i64 R, int64_t seat, int64
     top = f_kernels_top_card_24(s);
     others = (before - ((int64_t)s.p[(74LL + seat)]));
     direction = ((int64_t)s.p[3LL]);
-    f_kernels_apply_action_79(s, R, seat, a);
+    f_kernels_apply_action_77(s, R, seat, a);
     out.p[(g) * out.n1 + (4LL)] = (((int64_t)out.p[(g) * out.n1 + (4LL)]) + 1LL);
     if ((((int64_t)s.p[13LL]) == shuffles)) {
         out.p[(g) * out.n1 + (5LL)] = (((int64_t)out.p[(g) * out.n1 + (5LL)]) + (pile - ((int64_t)s.p[24LL])));
     } else {
         if ((!((int64_t)((kind == 1LL))) ? ((int64_t)((kind == 1LL))) : ((!(((int64_t)R.p[20LL])) ? (((int64_t)R.p[20LL])) : (((int64_t)R.p[2LL])))))) {
-            played = f_heuristic__forced_play_109(s, seat, top, others, ko, direction);
+            played = f_heuristic__forced_play_105(s, seat, top, others, ko, direction);
         }
-        gained = (f_heuristic__hands_total_108(s, n) - before);
+        gained = (f_heuristic__hands_total_104(s, n) - before);
         out.p[(g) * out.n1 + (5LL)] = (((int64_t)out.p[(g) * out.n1 + (5LL)]) + ((gained + played) + (int64_t)((uint64_t)((((int64_t)s.p[17LL]) - ko)) * (uint64_t)(((int64_t)R.p[11LL])))));
         out.p[(g) * out.n1 + (8LL)] = (((int64_t)out.p[(g) * out.n1 + (8LL)]) + (((int64_t)s.p[13LL]) - shuffles));
     }
@@ -2969,7 +2969,7 @@ static void f_heuristic__apply_counted_110(A_i32 s, A_i64 R, int64_t seat, int64
     }
 }
 
-static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_111(A_i32 s, A_i64 R, A_i32 deck, int64_t players, double catch_miss, int64_t max_steps, A_i64 out, int64_t g, A_i32 mt, A_u8 mask, A_i64 lst) {
+static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_107(A_i32 s, A_i64 R, A_i32 deck, int64_t players, double catch_miss, int64_t max_steps, A_i64 out, int64_t g, A_i32 mt, A_u8 mask, A_i64 lst) {
     int64_t steps = 0;
     int64_t actor = 0;
     int64_t a = 0;
@@ -2986,8 +2986,8 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_111(A_
             return 0;
         }
         actor = ((int64_t)s.p[4LL]);
-        a = f_heuristic_heuristic_choose_100(s, R, actor, deck, mask, lst);
-        f_heuristic__apply_counted_110(s, R, actor, a, out, g);
+        a = f_heuristic_heuristic_choose_96(s, R, actor, deck, mask, lst);
+        f_heuristic__apply_counted_106(s, R, actor, a, out, g);
         steps = (steps + 1LL);
         while (((((int64_t)s.p[18LL]) > 0LL) && (((int64_t)s.p[4LL]) >= 0LL))) {
             acted = 0;
@@ -2998,11 +2998,11 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_111(A_
                 if ((!(((int64_t)s.p[(32LL + seat)])))) {
                     continue;
                 }
-                r = f_heuristic_heuristic_react_107(s, R, seat, mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), catch_miss);
+                r = f_heuristic_heuristic_react_103(s, R, seat, mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), catch_miss);
                 if ((r < 0LL)) {
                     continue;
                 }
-                f_heuristic__apply_counted_110(s, R, seat, r, out, g);
+                f_heuristic__apply_counted_106(s, R, seat, r, out, g);
                 acted = 1;
                 break;
             } }
@@ -3025,7 +3025,7 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_111(A_
     return 1;
 }
 
-static int64_t f_heuristic_heuristic_play_112(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 game_seeds, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst, A_i64 sitting) {
+static int64_t f_heuristic_heuristic_play_108(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 game_seeds, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst, A_i64 sitting) {
     int64_t tables = 0;
     int64_t g = 0;
     A_i32 s = {0};
@@ -3043,20 +3043,20 @@ static int64_t f_heuristic_heuristic_play_112(A_i32 S, A_i64 R, A_i32 deck, int6
             out.p[(g) * out.n1 + (c)] = 0LL;
         } }
         seed = ((int64_t)game_seeds.p[g]);
-        f_kernels_deal_81(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+        f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
         { int64_t _t8 = players; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             seat = _t7;
-            f_heuristic__seed_generator_90(mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
+            f_heuristic__seed_generator_88(mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
         } }
-        if ((!(f_heuristic__play_on_111(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst)))) {
+        if ((!(f_heuristic__play_on_107(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst)))) {
             return g;
         }
     } }
     return game_seeds.n0;
 }
 
-static int64_t f_heuristic_heuristic_play_on_113(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst) {
+static int64_t f_heuristic_heuristic_play_on_109(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst) {
     int64_t g = 0;
     A_i32 s = {0};
     int64_t c = 0;
@@ -3073,16 +3073,16 @@ static int64_t f_heuristic_heuristic_play_on_113(A_i32 S, A_i64 R, A_i32 deck, i
         { int64_t _t8 = players; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             seat = _t7;
-            f_heuristic__seed_generator_90(mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
+            f_heuristic__seed_generator_88(mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
         } }
-        if ((!(f_heuristic__play_on_111(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst)))) {
+        if ((!(f_heuristic__play_on_107(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst)))) {
             return g;
         }
     } }
     return S.n0;
 }
 
-static void f_encode_observe_114(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out) {
+static void f_encode_observe_110(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out) {
     int64_t i = 0;
     int64_t deck = 0;
     int64_t h0 = 0;
@@ -3154,7 +3154,7 @@ static void f_encode_observe_114(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out
     out.p[((int64_t)offsets.p[15LL])] = (float)(((int64_t)s.p[26LL]));
 }
 
-static int64_t f_encode_mask_115(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_u8 scratch, A_i64 lst) {
+static int64_t f_encode_mask_111(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_u8 scratch, A_i64 lst) {
     int64_t i = 0;
     int64_t count = 0;
     int64_t a = 0;
@@ -3163,7 +3163,7 @@ static int64_t f_encode_mask_115(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_nat
         i = _t1;
         out.p[i] = (int8_t)(0LL);
     } }
-    count = f_kernels_legal_55(s, R, seat, scratch, lst);
+    count = f_kernels_legal_53(s, R, seat, scratch, lst);
     { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
     for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
@@ -3174,11 +3174,11 @@ static int64_t f_encode_mask_115(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_nat
     return count;
 }
 
-static void f_sim_seed_rng_116(A_i32 mt, int64_t seed) {
+static void f_sim_seed_rng_112(A_i32 mt, int64_t seed) {
     f_kernels_mt_seed_1(mt, 0LL, ((seed >> 32LL) & 4294967295LL), 0LL, (seed & 4294967295LL));
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_119(A_i64 s, int64_t m0, int64_t i) {
+static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_115(A_i64 s, int64_t m0, int64_t i) {
     int64_t other = 0;
     int64_t y = 0;
     other = (((i < 227LL)) ? (i + 397LL) : (i - 227LL));
@@ -3187,17 +3187,17 @@ static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_119(A
     return f_kernels__temper_9(y);
 }
 
-static inline __attribute__((always_inline)) int64_t f_kernels_mt_next_118(A_i64 s, int64_t m0) {
+static inline __attribute__((always_inline)) int64_t f_kernels_mt_next_114(A_i64 s, int64_t m0) {
     int64_t i = 0;
     i = ((int64_t)s.p[(m0 + 624LL)]);
     if ((i >= 624LL)) {
         i = 0LL;
     }
     s.p[(m0 + 624LL)] = (i + 1LL);
-    return f_kernels__mt_twisted_119(s, m0, i);
+    return f_kernels__mt_twisted_115(s, m0, i);
 }
 
-static void f_sim_derive_seeds_117(A_u32 keys, A_i64 mt, A_i64 out) {
+static void f_sim_derive_seeds_113(A_u32 keys, A_i64 mt, A_i64 out) {
     int64_t r = 0;
     A_u32 key = {0};
     int64_t used = 0;
@@ -3249,12 +3249,12 @@ static void f_sim_derive_seeds_117(A_u32 keys, A_i64 mt, A_i64 out) {
         } }
         mt.p[0LL] = 2147483648LL;
         mt.p[624LL] = 624LL;
-        low = f_kernels_mt_next_118(mt, 0LL);
-        out.p[r] = (low | (int64_t)((uint64_t)((f_kernels_mt_next_118(mt, 0LL) >> 1LL)) << (32LL)));
+        low = f_kernels_mt_next_114(mt, 0LL);
+        out.p[r] = (low | (int64_t)((uint64_t)((f_kernels_mt_next_114(mt, 0LL) >> 1LL)) << (32LL)));
     } }
 }
 
-static double f_sim_mt_random_120(A_i32 mt) {
+static double f_sim_mt_random_116(A_i32 mt) {
     int64_t a = 0;
     int64_t b = 0;
     a = (f_kernels_mt_next_14(mt, 0LL) >> 5LL);
@@ -3262,7 +3262,7 @@ static double f_sim_mt_random_120(A_i32 mt) {
     return ((double)(((double)(((double)(a) * (double)(67108864.0))) + (double)(b))) * (double)(((double)(1.0) / (double)(9007199254740992.0))));
 }
 
-static inline __attribute__((always_inline)) int64_t f_sim__play_key_121(int64_t action, int64_t seat, int64_t n) {
+static inline __attribute__((always_inline)) int64_t f_sim__play_key_117(int64_t action, int64_t seat, int64_t n) {
     int64_t off = 0;
     int64_t uno = 0;
     int64_t sub = 0;
@@ -3280,7 +3280,7 @@ static inline __attribute__((always_inline)) int64_t f_sim__play_key_121(int64_t
     return ((int64_t)((uint64_t)(((int64_t)G_sim_A_CARD.p[action])) * (uint64_t)(32LL)) + sub);
 }
 
-static int64_t f_sim_ordered_legal_122(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_i64 out) {
+static int64_t f_sim_ordered_legal_118(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_i64 out) {
     int64_t count = 0;
     int64_t actor = 0;
     int64_t n = 0;
@@ -3289,7 +3289,7 @@ static int64_t f_sim_ordered_legal_122(A_i32 s, A_i64 R, int64_t seat, A_u8 mask
     int64_t plays = 0;
     int64_t key = 0;
     int64_t j = 0;
-    count = f_kernels_legal_55(s, R, seat, mask, lst);
+    count = f_kernels_legal_53(s, R, seat, mask, lst);
     actor = (((seat < 0LL)) ? ((int64_t)s.p[4LL]) : seat);
     n = ((int64_t)s.p[0LL]);
     out.p[0LL] = count;
@@ -3308,9 +3308,9 @@ static int64_t f_sim_ordered_legal_122(A_i32 s, A_i64 R, int64_t seat, A_u8 mask
     for (int64_t _t4 = 2LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
         a = ((int64_t)out.p[i]);
-        key = f_sim__play_key_121(a, actor, n);
+        key = f_sim__play_key_117(a, actor, n);
         j = (i - 1LL);
-        while (((j >= 1LL) && (f_sim__play_key_121(((int64_t)out.p[j]), actor, n) > key))) {
+        while (((j >= 1LL) && (f_sim__play_key_117(((int64_t)out.p[j]), actor, n) > key))) {
             out.p[(j + 1LL)] = ((int64_t)out.p[j]);
             j = (j - 1LL);
         }
@@ -3319,35 +3319,35 @@ static int64_t f_sim_ordered_legal_122(A_i32 s, A_i64 R, int64_t seat, A_u8 mask
     return count;
 }
 
-static int64_t f_sim_choose_123(A_i32 s, A_i64 R, A_i32 deck, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, A_u8 mask, A_i64 lst) {
+static int64_t f_sim_choose_119(A_i32 s, A_i64 R, A_i32 deck, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, A_u8 mask, A_i64 lst) {
     int64_t count = 0;
     if ((kind == 0LL)) {
-        count = f_sim_ordered_legal_122(s, R, (-1LL), mask, lst, actions);
+        count = f_sim_ordered_legal_118(s, R, (-1LL), mask, lst, actions);
         return ((int64_t)actions.p[(1LL + f_kernels_mt_below_16(mt, 0LL, count))]);
     }
     if ((kind == 1LL)) {
-        return f_heuristic_heuristic_choose_100(s, R, seat, deck, mask, lst);
+        return f_heuristic_heuristic_choose_96(s, R, seat, deck, mask, lst);
     }
     return (-1LL);
 }
 
-static int64_t f_sim_react_124(A_i32 s, A_i64 R, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, int64_t count, double catch_miss) {
+static int64_t f_sim_react_120(A_i32 s, A_i64 R, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, int64_t count, double catch_miss) {
     if ((kind == 1LL)) {
-        return f_heuristic_heuristic_react_107(s, R, seat, mt, 0LL, catch_miss);
+        return f_heuristic_heuristic_react_103(s, R, seat, mt, 0LL, catch_miss);
     }
     return (-1LL);
 }
 
-static int64_t f_sim_reacts_125(int64_t kind) {
+static int64_t f_sim_reacts_121(int64_t kind) {
     return (kind != 0LL);
 }
 
-static void f_sim__act_126(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_i64 stats) {
+static void f_sim__act_122(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_i64 stats) {
     int64_t pile = 0;
     int64_t shuffles = 0;
     pile = (((int64_t)s.p[24LL]) - ((int64_t)s.p[28LL]));
     shuffles = ((int64_t)s.p[13LL]);
-    f_kernels_apply_action_79(s, R, seat, action);
+    f_kernels_apply_action_77(s, R, seat, action);
     stats.p[0LL] = (((int64_t)stats.p[0LL]) + 1LL);
     if ((((int64_t)G_sim_A_KIND.p[action]) == 7LL)) {
         stats.p[3LL] = (((int64_t)stats.p[3LL]) + 1LL);
@@ -3359,7 +3359,7 @@ static void f_sim__act_126(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_i64
     stats.p[4LL] = (((int64_t)stats.p[4LL]) + (((int64_t)s.p[13LL]) - shuffles));
 }
 
-static T_i64_i64 f_sim__reaction_127(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, int64_t after, A_u8 mask, A_i64 lst, A_i64 actions, double catch_miss) {
+static T_i64_i64 f_sim__reaction_123(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, int64_t after, A_u8 mask, A_i64 lst, A_i64 actions, double catch_miss) {
     int64_t n = 0;
     int64_t i = 0;
     int64_t seat = 0;
@@ -3373,10 +3373,10 @@ static T_i64_i64 f_sim__reaction_127(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, in
     for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
         i = _t1;
         seat = py_mod((after + i), n);
-        if (((!(f_sim_reacts_125(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(32LL + seat)]))))) {
+        if (((!(f_sim_reacts_121(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(32LL + seat)]))))) {
             continue;
         }
-        count = f_sim_ordered_legal_122(s, R, seat, mask, lst, actions);
+        count = f_sim_ordered_legal_118(s, R, seat, mask, lst, actions);
         if ((count == 0LL)) {
             continue;
         }
@@ -3395,7 +3395,7 @@ static T_i64_i64 f_sim__reaction_127(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, in
                 continue;
             }
         }
-        action = f_sim_react_124(s, R, seat, ((int64_t)kinds.p[seat]), ((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), actions, count, catch_miss);
+        action = f_sim_react_120(s, R, seat, ((int64_t)kinds.p[seat]), ((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), actions, count, catch_miss);
         if ((action >= 0LL)) {
             return (T_i64_i64){seat, action};
         }
@@ -3403,7 +3403,7 @@ static T_i64_i64 f_sim__reaction_127(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, in
     return (T_i64_i64){(-1LL), (-1LL)};
 }
 
-static void f_sim__record_128(A_i32 s, A_i64 stats) {
+static void f_sim__record_124(A_i32 s, A_i64 stats) {
     int64_t n = 0;
     int64_t k = 0;
     int64_t i = 0;
@@ -3426,7 +3426,7 @@ static void f_sim__record_128(A_i32 s, A_i64 stats) {
     } }
 }
 
-static int64_t f_sim_play_games_129(A_i32 s, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_i64 bot_seeds, A_i64 kinds, A_i32 mt, A_i64 stats, A_i64 cursor, A_u8 mask, A_i64 lst, A_i64 actions, A_i64 sitting, int64_t max_steps, double catch_miss) {
+static int64_t f_sim_play_games_125(A_i32 s, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_i64 bot_seeds, A_i64 kinds, A_i32 mt, A_i64 stats, A_i64 cursor, A_u8 mask, A_i64 lst, A_i64 actions, A_i64 sitting, int64_t max_steps, double catch_miss) {
     int64_t games = 0;
     int64_t g = 0;
     A_i64 row = {0};
@@ -3440,11 +3440,11 @@ static int64_t f_sim_play_games_129(A_i32 s, A_i64 R, A_i32 deck, int64_t player
         row = ((A_i64){stats.p + (g) * stats.n1, stats.n1, 0, 0});
         if ((((int64_t)cursor.p[1LL]) == 0LL)) {
             seed = ((int64_t)seeds.p[g]);
-            f_kernels_deal_81(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+            f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
             { int64_t _t2 = players; int64_t _t3 = 1;
             for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
                 seat = _t1;
-                f_sim_seed_rng_116(((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
+                f_sim_seed_rng_112(((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
             } }
             { int64_t _t5 = 28LL; int64_t _t6 = 1;
             for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
@@ -3461,15 +3461,15 @@ static int64_t f_sim_play_games_129(A_i32 s, A_i64 R, A_i32 deck, int64_t player
             }
             if ((((int64_t)cursor.p[1LL]) == 1LL)) {
                 seat = ((int64_t)s.p[4LL]);
-                action = f_sim_choose_123(s, R, deck, seat, ((int64_t)kinds.p[seat]), ((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), actions, mask, lst);
+                action = f_sim_choose_119(s, R, deck, seat, ((int64_t)kinds.p[seat]), ((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), actions, mask, lst);
                 cursor.p[1LL] = 2LL;
                 cursor.p[2LL] = seat;
-                f_sim__act_126(s, R, seat, action, row);
+                f_sim__act_122(s, R, seat, action, row);
             } else {
                 seat = (-1LL);
                 action = (-1LL);
                 if ((((int64_t)s.p[18LL]) > 0LL)) {
-                    { T_i64_i64 _t7 = f_sim__reaction_127(s, R, kinds, mt, ((int64_t)cursor.p[2LL]), mask, lst, actions, catch_miss);
+                    { T_i64_i64 _t7 = f_sim__reaction_123(s, R, kinds, mt, ((int64_t)cursor.p[2LL]), mask, lst, actions, catch_miss);
                         seat = _t7.f0;
                         action = _t7.f1;
                     }
@@ -3477,18 +3477,18 @@ static int64_t f_sim_play_games_129(A_i32 s, A_i64 R, A_i32 deck, int64_t player
                 if ((seat < 0LL)) {
                     cursor.p[1LL] = 1LL;
                 } else {
-                    f_sim__act_126(s, R, seat, action, row);
+                    f_sim__act_122(s, R, seat, action, row);
                 }
             }
         }
-        f_sim__record_128(s, row);
+        f_sim__record_124(s, row);
         cursor.p[0LL] = (g + 1LL);
         cursor.p[1LL] = 0LL;
     }
     return 0LL;
 }
 
-static uint64_t f_vector__splitmix_130(A_u64 rng, int64_t k) {
+static uint64_t f_vector__splitmix_126(A_u64 rng, int64_t k) {
     uint64_t z = 0;
     z = (((uint64_t)rng.p[k]) + (uint64_t)(11400714819323198485ULL));
     rng.p[k] = z;
@@ -3497,39 +3497,39 @@ static uint64_t f_vector__splitmix_130(A_u64 rng, int64_t k) {
     return (z ^ (z >> (uint64_t)(31LL)));
 }
 
-static inline __attribute__((always_inline)) int64_t f_vector_random_choose_131(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng) {
+static inline __attribute__((always_inline)) int64_t f_vector_random_choose_127(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng) {
     int64_t count = 0;
-    count = f_kernels_legal_count_61(s, R, lst);
-    return f_kernels_legal_at_62(s, R, lst, (int64_t)((f_kernels__rand_85(rng) % (uint64_t)(count))));
+    count = f_kernels_legal_count_59(s, R, lst);
+    return f_kernels_legal_at_60(s, R, lst, (int64_t)((f_kernels__rand_83(rng) % (uint64_t)(count))));
 }
 
-static inline __attribute__((always_inline)) int64_t f_vector_choose_132(int64_t kind, A_i32 s, A_i64 R, A_i32 deck, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng) {
+static inline __attribute__((always_inline)) int64_t f_vector_choose_128(int64_t kind, A_i32 s, A_i64 R, A_i32 deck, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng) {
     if ((kind == 1LL)) {
-        return f_heuristic_heuristic_choose_100(s, R, seat, deck, mask, lst);
+        return f_heuristic_heuristic_choose_96(s, R, seat, deck, mask, lst);
     }
-    return f_vector_random_choose_131(s, R, seat, mask, lst, rng);
+    return f_vector_random_choose_127(s, R, seat, mask, lst, rng);
 }
 
-static int64_t f_vector_react_133(int64_t kind, A_i32 s, A_i64 R, int64_t seat, A_u64 rng, double catch_miss) {
+static int64_t f_vector_react_129(int64_t kind, A_i32 s, A_i64 R, int64_t seat, A_u64 rng, double catch_miss) {
     int64_t a = 0;
     if ((kind != 1LL)) {
         return (-1LL);
     }
-    a = f_heuristic_heuristic_offer_106(s, R, seat);
+    a = f_heuristic_heuristic_offer_102(s, R, seat);
     if (((a < 0LL) || (a == 218LL))) {
         return a;
     }
-    if ((((double)(f_kernels__rand_85(rng)) * (double)(((double)(1.0) / (double)(4294967296.0)))) >= catch_miss)) {
+    if ((((double)(f_kernels__rand_83(rng)) * (double)(((double)(1.0) / (double)(4294967296.0)))) >= catch_miss)) {
         return a;
     }
     return (-1LL);
 }
 
-static int64_t f_vector_reacts_134(int64_t kind) {
+static int64_t f_vector_reacts_130(int64_t kind) {
     return (kind == 1LL);
 }
 
-static void f_vector__note_135(A_i64 log, A_i64 logn, int64_t row, int64_t value) {
+static void f_vector__note_131(A_i64 log, A_i64 logn, int64_t row, int64_t value) {
     int64_t n = 0;
     n = ((int64_t)logn.p[row]);
     if ((n < log.n1)) {
@@ -3538,7 +3538,7 @@ static void f_vector__note_135(A_i64 log, A_i64 logn, int64_t row, int64_t value
     logn.p[row] = (n + 1LL);
 }
 
-static void f_vector__reactions_136(A_i32 s, A_i64 R, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, int64_t after, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row) {
+static void f_vector__reactions_132(A_i32 s, A_i64 R, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, int64_t after, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row) {
     int64_t n = 0;
     int64_t acted = 0;
     int64_t i = 0;
@@ -3558,10 +3558,10 @@ static void f_vector__reactions_136(A_i32 s, A_i64 R, int64_t learner, A_i64 kin
         for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
             i = _t1;
             seat = py_mod((after + i), n);
-            if (((seat == learner) || (!(f_vector_reacts_134(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(32LL + seat)]))))) {
+            if (((seat == learner) || (!(f_vector_reacts_130(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(32LL + seat)]))))) {
                 continue;
             }
-            count = f_kernels_legal_55(s, R, seat, mask, lst);
+            count = f_kernels_legal_53(s, R, seat, mask, lst);
             out_of_turn = 0;
             { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
             for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
@@ -3575,12 +3575,12 @@ static void f_vector__reactions_136(A_i32 s, A_i64 R, int64_t learner, A_i64 kin
             if (((count == 0LL) || ((seat == ((int64_t)s.p[4LL])) && (!(out_of_turn))))) {
                 continue;
             }
-            a = f_vector_react_133(((int64_t)kinds.p[seat]), s, R, seat, rng, catch_miss);
+            a = f_vector_react_129(((int64_t)kinds.p[seat]), s, R, seat, rng, catch_miss);
             if ((a < 0LL)) {
                 continue;
             }
-            f_kernels_apply_action_79(s, R, seat, a);
-            f_vector__note_135(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(224LL)) + a));
+            f_kernels_apply_action_77(s, R, seat, a);
+            f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(224LL)) + a));
             acted = 1;
             break;
         } }
@@ -3590,32 +3590,32 @@ static void f_vector__reactions_136(A_i32 s, A_i64 R, int64_t learner, A_i64 kin
     }
 }
 
-static void f_vector__opponents_137(A_i32 s, A_i64 R, A_i32 deck, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row) {
+static void f_vector__opponents_133(A_i32 s, A_i64 R, A_i32 deck, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row) {
     int64_t seat = 0;
     int64_t a = 0;
     while ((!((int64_t)((((int64_t)s.p[19LL]) < 0LL))) ? ((int64_t)((((int64_t)s.p[19LL]) < 0LL))) : ((!((int64_t)((((int64_t)s.p[4LL]) != learner))) ? ((int64_t)((((int64_t)s.p[4LL]) != learner))) : (((int64_t)s.p[(32LL + learner)])))))) {
         seat = ((int64_t)s.p[4LL]);
-        a = f_vector_choose_132(((int64_t)kinds.p[seat]), s, R, deck, seat, mask, lst, rng);
-        f_kernels_apply_action_88(s, R, seat, a);
-        f_vector__note_135(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(224LL)) + a));
-        f_vector__reactions_136(s, R, learner, kinds, reacting, catch_miss, seat, mask, lst, rng, log, logn, row);
+        a = f_vector_choose_128(((int64_t)kinds.p[seat]), s, R, deck, seat, mask, lst, rng);
+        f_kernels_apply_action_86(s, R, seat, a);
+        f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(224LL)) + a));
+        f_vector__reactions_132(s, R, learner, kinds, reacting, catch_miss, seat, mask, lst, rng, log, logn, row);
     }
 }
 
-static inline __attribute__((always_inline)) int64_t f_vector__seed_from_138(A_u64 words) {
-    return (int64_t)((f_vector__splitmix_130(words, 1LL) >> (uint64_t)(1LL)));
+static inline __attribute__((always_inline)) int64_t f_vector__seed_from_134(A_u64 words) {
+    return (int64_t)((f_vector__splitmix_126(words, 1LL) >> (uint64_t)(1LL)));
 }
 
-static int64_t f_vector__deal_142(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, int64_t row, int64_t tries) {
+static int64_t f_vector__deal_135(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, int64_t row, int64_t tries) {
     int64_t _ = 0;
     int64_t seed = 0;
     { int64_t _t2 = tries; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         _ = _t1;
-        seed = f_vector__seed_from_138(rng);
-        f_kernels_deal_81(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
-        f_vector__note_135(log, logn, row, (-((seed + 1LL))));
-        f_vector__opponents_137(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row);
+        seed = f_vector__seed_from_134(rng);
+        f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+        f_vector__note_131(log, logn, row, (-((seed + 1LL))));
+        f_vector__opponents_133(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row);
         if ((!((int64_t)((((int64_t)s.p[19LL]) < 0LL))) ? ((int64_t)((((int64_t)s.p[19LL]) < 0LL))) : (((int64_t)s.p[(32LL + learner)])))) {
             return 0LL;
         }
@@ -3623,14 +3623,14 @@ static int64_t f_vector__deal_142(A_i32 s, A_i64 R, A_i32 deck, int64_t players,
     return (-1LL);
 }
 
-static inline __attribute__((always_inline)) int64_t f_vector__next_seed_144(A_u64 rng, int64_t row) {
-    return f_vector__seed_from_138(((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0}));
+static inline __attribute__((always_inline)) int64_t f_vector__next_seed_137(A_u64 rng, int64_t row) {
+    return f_vector__seed_from_134(((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0}));
 }
 
-static void f_vector__encode_145(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 scratch, A_i64 lst, int64_t row) {
+static void f_vector__encode_138(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 scratch, A_i64 lst, int64_t row) {
     int64_t i = 0;
-    f_encode_observe_114(s, learner, offsets, ((A_f32){obs.p + (row) * obs.n1, obs.n1, 0, 0}));
-    f_encode_mask_115(s, R, learner, rl_of_native, ((A_i8){masks.p + (row) * masks.n1, masks.n1, 0, 0}), scratch, lst);
+    f_encode_observe_110(s, learner, offsets, ((A_f32){obs.p + (row) * obs.n1, obs.n1, 0, 0}));
+    f_encode_mask_111(s, R, learner, rl_of_native, ((A_i8){masks.p + (row) * masks.n1, masks.n1, 0, 0}), scratch, lst);
     { int64_t _t2 = masks.n1; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
@@ -3638,7 +3638,7 @@ static void f_vector__encode_145(A_i32 s, A_i64 R, int64_t learner, A_i64 offset
     } }
 }
 
-static int64_t f_vector__deal_rows_143(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 waiting, int64_t count, A_i64 pool, A_i32 generators, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn) {
+static int64_t f_vector__deal_rows_136(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 waiting, int64_t count, A_i64 pool, A_i32 generators, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn) {
     int64_t half = 0;
     int64_t g = 0;
     int64_t lanes = 0;
@@ -3656,7 +3656,7 @@ static int64_t f_vector__deal_rows_143(A_i32 S, A_i64 R, A_i32 deck, int64_t pla
         { int64_t _t5 = lanes; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             q = _t4;
-            seed = f_vector__next_seed_144(rng, ((int64_t)waiting.p[(g + q)]));
+            seed = f_vector__next_seed_137(rng, ((int64_t)waiting.p[(g + q)]));
             f_kernels_lane_key_3(pool, q, seed, 0LL);
             f_kernels_lane_key_3(pool, (lanes + q), seed, 1LL);
         } }
@@ -3668,23 +3668,23 @@ static int64_t f_vector__deal_rows_143(A_i32 S, A_i64 R, A_i32 deck, int64_t pla
             s = ((A_i32){S.p + (row) * S.n1, S.n1, 0, 0});
             r = ((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0});
             seed = ((int64_t)pool.p[((632LL - 1LL)) * pool.n1 + (q)]);
-            f_kernels_deal_seeded_84(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting, ((A_i32){generators.p + (q) * generators.n1, generators.n1, 0, 0}));
+            f_kernels_deal_seeded_82(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting, ((A_i32){generators.p + (q) * generators.n1, generators.n1, 0, 0}));
             f_kernels_seeded_reshuffle_7(s, ((A_i32){generators.p + ((lanes + q)) * generators.n1, generators.n1, 0, 0}));
-            f_vector__note_135(log, logn, row, (-((seed + 1LL))));
-            f_vector__opponents_137(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row);
+            f_vector__note_131(log, logn, row, (-((seed + 1LL))));
+            f_vector__opponents_133(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row);
             if (((((int64_t)s.p[19LL]) >= 0LL) || (!(((int64_t)s.p[(32LL + learner)]))))) {
                 tries = (100LL - 1LL);
-                if ((f_vector__deal_142(s, R, deck, players, learner, kinds, reacting, catch_miss, r, mask, lst, sitting, log, logn, row, tries) < 0LL)) {
+                if ((f_vector__deal_135(s, R, deck, players, learner, kinds, reacting, catch_miss, r, mask, lst, sitting, log, logn, row, tries) < 0LL)) {
                     return ((-1LL) - row);
                 }
             }
-            f_vector__encode_145(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row);
+            f_vector__encode_138(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row);
         } }
     } }
     return 0LL;
 }
 
-static double f_vector__reward_146(A_i32 s, int64_t learner, int64_t points, double knockout) {
+static double f_vector__reward_139(A_i32 s, int64_t learner, int64_t points, double knockout) {
     int64_t winner = 0;
     int64_t conceded = 0;
     int64_t h0 = 0;
@@ -3708,7 +3708,7 @@ static double f_vector__reward_146(A_i32 s, int64_t learner, int64_t points, dou
     return (double)((((int64_t)s.p[(68LL + learner)]) - conceded));
 }
 
-static inline __attribute__((always_inline)) void f_kernels__set_151(A_i64 mask, A_i64 lst, int64_t i) {
+static inline __attribute__((always_inline)) void f_kernels__set_144(A_i64 mask, A_i64 lst, int64_t i) {
     if ((!(((int64_t)mask.p[i])))) {
         mask.p[i] = 1LL;
         lst.p[0LL] = (((int64_t)lst.p[0LL]) + 1LL);
@@ -3716,7 +3716,7 @@ static inline __attribute__((always_inline)) void f_kernels__set_151(A_i64 mask,
     }
 }
 
-static inline __attribute__((always_inline)) void f_kernels__out_of_turn_150(A_i32 s, int64_t seat, A_i64 mask, A_i64 lst) {
+static inline __attribute__((always_inline)) void f_kernels__out_of_turn_143(A_i32 s, int64_t seat, A_i64 mask, A_i64 lst) {
     int64_t n = 0;
     int64_t i = 0;
     int64_t x = 0;
@@ -3729,14 +3729,14 @@ static inline __attribute__((always_inline)) void f_kernels__out_of_turn_150(A_i
         i = _t1;
         x = ((int64_t)s.p[(56LL + i)]);
         if ((x == seat)) {
-            f_kernels__set_151(mask, lst, 218LL);
+            f_kernels__set_144(mask, lst, 218LL);
         } else {
-            f_kernels__set_151(mask, lst, (218LL + f_kernels__wrap_25((x - seat), n)));
+            f_kernels__set_144(mask, lst, (218LL + f_kernels__wrap_25((x - seat), n)));
         }
     } }
 }
 
-static int64_t f_kernels_legal_149(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A_i64 lst) {
+static int64_t f_kernels_legal_142(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A_i64 lst) {
     int64_t cur = 0;
     int64_t decision = 0;
     int64_t cards = 0;
@@ -3752,13 +3752,13 @@ static int64_t f_kernels_legal_149(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A
         return 0LL;
     }
     if (((seat >= 0LL) && (seat != cur))) {
-        f_kernels__out_of_turn_150(s, seat, mask, lst);
+        f_kernels__out_of_turn_143(s, seat, mask, lst);
         return ((int64_t)lst.p[0LL]);
     }
     decision = ((int64_t)s.p[5LL]);
     cards = 0LL;
     if (((decision == 0LL) || (decision == 2LL))) {
-        { T_u64_u64 _t1 = f_kernels__play_set_56(s, R, cur, (decision == 2LL));
+        { T_u64_u64 _t1 = f_kernels__play_set_54(s, R, cur, (decision == 2LL));
             lo = _t1.f0;
             hi = _t1.f1;
         }
@@ -3767,13 +3767,13 @@ static int64_t f_kernels_legal_149(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A
             w = _t2;
             word = (((w == 0LL)) ? lo : hi);
             while (word) {
-                card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_57(word));
+                card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_55(word));
                 word = (word & (word - (uint64_t)(1LL)));
                 cards = (cards + 1LL);
                 { int64_t _t6 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t7 = 1;
                 for (int64_t _t5 = 0; _t5 < _t6; _t5 += _t7) {
                     j = _t5;
-                    f_kernels__set_151(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
+                    f_kernels__set_144(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
                 } }
             }
         } }
@@ -3784,19 +3784,19 @@ static int64_t f_kernels_legal_149(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A
             { int64_t _t9 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t10 = 1;
             for (int64_t _t8 = 0; _t8 < _t9; _t8 += _t10) {
                 j = _t8;
-                f_kernels__set_151(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
+                f_kernels__set_144(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
             } }
         }
     }
-    { int64_t _t12 = f_kernels__rest_count_58(s, R, decision, cards); int64_t _t13 = 1;
+    { int64_t _t12 = f_kernels__rest_count_56(s, R, decision, cards); int64_t _t13 = 1;
     for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
         j = _t11;
-        f_kernels__set_151(mask, lst, f_kernels__rest_at_59(s, R, cur, decision, cards, j));
+        f_kernels__set_144(mask, lst, f_kernels__rest_at_57(s, R, cur, decision, cards, j));
     } }
     return ((int64_t)lst.p[0LL]);
 }
 
-static int64_t f_encode_mask_148(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_i64 scratch, A_i64 lst) {
+static int64_t f_encode_mask_141(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_i64 scratch, A_i64 lst) {
     int64_t i = 0;
     int64_t count = 0;
     int64_t a = 0;
@@ -3805,7 +3805,7 @@ static int64_t f_encode_mask_148(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_nat
         i = _t1;
         out.p[i] = (int8_t)(0LL);
     } }
-    count = f_kernels_legal_149(s, R, seat, scratch, lst);
+    count = f_kernels_legal_142(s, R, seat, scratch, lst);
     { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
     for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
@@ -3816,10 +3816,10 @@ static int64_t f_encode_mask_148(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_nat
     return count;
 }
 
-static void f_vector__encode_147(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_i64 scratch, A_i64 lst, int64_t row) {
+static void f_vector__encode_140(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_i64 scratch, A_i64 lst, int64_t row) {
     int64_t i = 0;
-    f_encode_observe_114(s, learner, offsets, ((A_f32){obs.p + (row) * obs.n1, obs.n1, 0, 0}));
-    f_encode_mask_148(s, R, learner, rl_of_native, ((A_i8){masks.p + (row) * masks.n1, masks.n1, 0, 0}), scratch, lst);
+    f_encode_observe_110(s, learner, offsets, ((A_f32){obs.p + (row) * obs.n1, obs.n1, 0, 0}));
+    f_encode_mask_141(s, R, learner, rl_of_native, ((A_i8){masks.p + (row) * masks.n1, masks.n1, 0, 0}), scratch, lst);
     { int64_t _t2 = masks.n1; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
@@ -3827,7 +3827,7 @@ static void f_vector__encode_147(A_i32 s, A_i64 R, int64_t learner, A_i64 offset
     } }
 }
 
-static int64_t f_vector_reset_152(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators) {
+static int64_t f_vector_reset_145(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators) {
     int64_t row = 0;
     { int64_t _t2 = S.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
@@ -3835,10 +3835,10 @@ static int64_t f_vector_reset_152(A_i32 S, A_i64 R, A_i32 deck, int64_t players,
         logn.p[row] = 0LL;
         waiting.p[row] = row;
     } }
-    return f_vector__deal_rows_143(S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.n0, pool, generators, offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn);
+    return f_vector__deal_rows_136(S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.n0, pool, generators, offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn);
 }
 
-static int64_t f_vector_step_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 actions, int64_t points, double knockout, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_f32 rewards, A_u8 dones, A_f32 final_obs, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators) {
+static int64_t f_vector_step_146(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 actions, int64_t points, double knockout, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_f32 rewards, A_u8 dones, A_f32 final_obs, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators) {
     int64_t count = 0;
     int64_t row = 0;
     A_i32 s = {0};
@@ -3853,27 +3853,27 @@ static int64_t f_vector_step_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, 
         s = ((A_i32){S.p + (row) * S.n1, S.n1, 0, 0});
         r = ((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0});
         a = ((int64_t)actions.p[row]);
-        f_kernels_apply_action_79(s, R, learner, a);
-        f_vector__note_135(log, logn, row, ((int64_t)((uint64_t)(learner) * (uint64_t)(224LL)) + a));
-        f_vector__reactions_136(s, R, learner, kinds, reacting, catch_miss, learner, mask, lst, r, log, logn, row);
-        f_vector__opponents_137(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row);
+        f_kernels_apply_action_77(s, R, learner, a);
+        f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(learner) * (uint64_t)(224LL)) + a));
+        f_vector__reactions_132(s, R, learner, kinds, reacting, catch_miss, learner, mask, lst, r, log, logn, row);
+        f_vector__opponents_133(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row);
         if (((((int64_t)s.p[19LL]) >= 0LL) || (!(((int64_t)s.p[(32LL + learner)]))))) {
             dones.p[row] = (uint8_t)(1);
-            rewards.p[row] = (float)(f_vector__reward_146(s, learner, points, knockout));
-            f_encode_observe_114(s, learner, offsets, ((A_f32){final_obs.p + (row) * final_obs.n1, final_obs.n1, 0, 0}));
+            rewards.p[row] = (float)(f_vector__reward_139(s, learner, points, knockout));
+            f_encode_observe_110(s, learner, offsets, ((A_f32){final_obs.p + (row) * final_obs.n1, final_obs.n1, 0, 0}));
             waiting.p[count] = row;
             count = (count + 1LL);
         } else {
             dones.p[row] = (uint8_t)(0);
             rewards.p[row] = (float)(0.0);
-            f_vector__encode_145(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row);
+            f_vector__encode_138(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row);
         }
     } }
-    code = f_vector__deal_rows_143(S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators, offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn);
+    code = f_vector__deal_rows_136(S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators, offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn);
     return (((code < 0LL)) ? code : count);
 }
 
-static int64_t f_vector_take_actions_154(A_i64 actions, A_i8 legal, A_i64 native_of_rl, A_i64 out) {
+static int64_t f_vector_take_actions_147(A_i64 actions, A_i8 legal, A_i64 native_of_rl, A_i64 out) {
     int64_t count = 0;
     int64_t row = 0;
     int64_t a = 0;
@@ -3898,15 +3898,15 @@ static int64_t f_vector_take_actions_154(A_i64 actions, A_i8 legal, A_i64 native
     return (-1LL);
 }
 
-static inline __attribute__((always_inline)) int64_t f_vector__flags_155(int64_t word) {
+static inline __attribute__((always_inline)) int64_t f_vector__flags_148(int64_t word) {
     return (int64_t)((((uint64_t)(word) * 72340172838076673ULL) >> (uint64_t)(56LL)));
 }
 
-static inline __attribute__((always_inline)) int64_t f_vector__flags_157(uint64_t word) {
+static inline __attribute__((always_inline)) int64_t f_vector__flags_150(uint64_t word) {
     return (int64_t)(((word * 72340172838076673ULL) >> (uint64_t)(56LL)));
 }
 
-static void f_vector_sample_156(A_u64 words, A_u64 rng, A_i64 out) {
+static void f_vector_sample_149(A_u64 words, A_u64 rng, A_i64 out) {
     int64_t width = 0;
     int64_t row = 0;
     int64_t count = 0;
@@ -3924,19 +3924,19 @@ static void f_vector_sample_156(A_u64 words, A_u64 rng, A_i64 out) {
         { int64_t _t5 = width; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             w = _t4;
-            count = (count + f_vector__flags_157(((uint64_t)words.p[(row) * words.n1 + (w)])));
+            count = (count + f_vector__flags_150(((uint64_t)words.p[(row) * words.n1 + (w)])));
         } }
         if ((count == 0LL)) {
             out.p[row] = (-1LL);
             continue;
         }
         state = ((A_u64){rng.p + (row) * rng.n1 + (2LL), (rng.n1) - (2LL), 0, 0});
-        k = (int64_t)((f_kernels__rand_85(state) % (uint64_t)(count)));
+        k = (int64_t)((f_kernels__rand_83(state) % (uint64_t)(count)));
         { int64_t _t8 = width; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             w = _t7;
             word = ((uint64_t)words.p[(row) * words.n1 + (w)]);
-            here = f_vector__flags_157(word);
+            here = f_vector__flags_150(word);
             if ((k < here)) {
                 { int64_t _t11 = 8LL; int64_t _t12 = 1;
                 for (int64_t _t10 = 0; _t10 < _t11; _t10 += _t12) {
@@ -3956,7 +3956,7 @@ static void f_vector_sample_156(A_u64 words, A_u64 rng, A_i64 out) {
     } }
 }
 
-static inline __attribute__((always_inline)) double f_playout__evaluate_158(A_i32 s, int64_t seat, A_f64 weights) {
+static inline __attribute__((always_inline)) double f_playout__evaluate_151(A_i32 s, int64_t seat, A_f64 weights) {
     int64_t winner = 0;
     int64_t last = 0;
     double total = 0;
@@ -3987,7 +3987,7 @@ static inline __attribute__((always_inline)) double f_playout__evaluate_158(A_i3
     return ((double)(mine) / (double)(total));
 }
 
-static void f_playout_playout_values_159(A_i32 W, A_i64 R, A_i32 deck, A_i64 world, A_i64 action, int64_t seat, int64_t depth, A_f64 weights, A_i32 s, A_u8 mask, A_i64 lst, A_f64 values, A_f64 mine, A_f64 theirs) {
+static void f_playout_playout_values_152(A_i32 W, A_i64 R, A_i32 deck, A_i64 world, A_i64 action, int64_t seat, int64_t depth, A_f64 weights, A_i32 s, A_u8 mask, A_i64 lst, A_f64 values, A_f64 mine, A_f64 theirs) {
     int64_t width = 0;
     int64_t j = 0;
     A_i32 src = {0};
@@ -4005,7 +4005,7 @@ static void f_playout_playout_values_159(A_i32 W, A_i64 R, A_i32 deck, A_i64 wor
             k = _t4;
             s.p[k] = (int32_t)(((int64_t)src.p[k]));
         } }
-        f_kernels_apply_action_79(s, R, seat, ((int64_t)action.p[j]));
+        f_kernels_apply_action_77(s, R, seat, ((int64_t)action.p[j]));
         { int64_t _t8 = depth; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             _ = _t7;
@@ -4014,13 +4014,13 @@ static void f_playout_playout_values_159(A_i32 W, A_i64 R, A_i32 deck, A_i64 wor
                 break;
             }
             policy = (((cur == seat)) ? mine : theirs);
-            f_kernels_apply_action_79(s, R, cur, f_heuristic_weighted_choose_105(s, R, cur, deck, mask, lst, policy));
+            f_kernels_apply_action_77(s, R, cur, f_heuristic_weighted_choose_101(s, R, cur, deck, mask, lst, policy));
         } }
-        values.p[j] = f_playout__evaluate_158(s, seat, weights);
+        values.p[j] = f_playout__evaluate_151(s, seat, weights);
     } }
 }
 
-static int64_t f_policy__duel_160(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_f64 P0, A_f64 P1, int64_t max_steps, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 wins) {
+static int64_t f_policy__duel_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_f64 P0, A_f64 P1, int64_t max_steps, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 wins) {
     A_i32 s = {0};
     int64_t k = 0;
     int64_t seed = 0;
@@ -4037,15 +4037,15 @@ static int64_t f_policy__duel_160(A_i32 S, A_i64 R, A_i32 deck, int64_t players,
         { int64_t _t5 = players; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             c = _t4;
-            f_kernels_deal_81(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+            f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
             steps = 0LL;
             while ((((int64_t)s.p[4LL]) >= 0LL)) {
                 if ((steps >= max_steps)) {
                     return k;
                 }
                 actor = ((int64_t)s.p[4LL]);
-                a = f_heuristic_weighted_choose_105(s, R, actor, deck, mask, lst, (((actor == c)) ? P0 : P1));
-                f_kernels_apply_action_79(s, R, actor, a);
+                a = f_heuristic_weighted_choose_101(s, R, actor, deck, mask, lst, (((actor == c)) ? P0 : P1));
+                f_kernels_apply_action_77(s, R, actor, a);
                 steps = (steps + 1LL);
             }
             if ((((int64_t)s.p[19LL]) == c)) {
@@ -5050,7 +5050,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__out_of_turn_54(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__out_of_turn_52(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_out_of_turn() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5069,7 +5069,7 @@ static PyObject *w_f_kernels__out_of_turn_54(PyObject *self, PyObject *const *ar
     A_i64 a3; int64_t n3[3]; void *p3;
     if (arg_array(args[3], &v3, 1, 'i', 8, &p3, n3, "int64 (lst)", 4) != 0) goto done;
     h3 = 1; a3.p = p3; a3.n0 = n3[0]; a3.n1 = n3[1]; a3.n2 = n3[2];
-    f_kernels__out_of_turn_54(a0, a1, a2, a3);
+    f_kernels__out_of_turn_52(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5078,7 +5078,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_legal_55(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_legal_53(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "legal() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -5101,7 +5101,7 @@ static PyObject *w_f_kernels_legal_55(PyObject *self, PyObject *const *args, Py_
     A_i64 a4; int64_t n4[3]; void *p4;
     if (arg_array(args[4], &v4, 1, 'i', 8, &p4, n4, "int64 (lst)", 5) != 0) goto done;
     h4 = 1; a4.p = p4; a4.n0 = n4[0]; a4.n1 = n4[1]; a4.n2 = n4[2];
-    int64_t r = f_kernels_legal_55(a0, a1, a2, a3, a4);
+    int64_t r = f_kernels_legal_53(a0, a1, a2, a3, a4);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5111,7 +5111,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_legal_mask_60(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_legal_mask_58(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "legal_mask() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -5134,7 +5134,7 @@ static PyObject *w_f_kernels_legal_mask_60(PyObject *self, PyObject *const *args
     A_i64 a4; int64_t n4[3]; void *p4;
     if (arg_array(args[4], &v4, 1, 'i', 8, &p4, n4, "int64 (lst)", 5) != 0) goto done;
     h4 = 1; a4.p = p4; a4.n0 = n4[0]; a4.n1 = n4[1]; a4.n2 = n4[2];
-    int64_t r = f_kernels_legal_mask_60(a0, a1, a2, a3, a4);
+    int64_t r = f_kernels_legal_mask_58(a0, a1, a2, a3, a4);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5144,7 +5144,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_legal_count_61(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_legal_count_59(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "legal_count() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5162,7 +5162,7 @@ static PyObject *w_f_kernels_legal_count_61(PyObject *self, PyObject *const *arg
     A_i64 a2; int64_t n2[3]; void *p2;
     if (arg_array(args[2], &v2, 1, 'i', 8, &p2, n2, "int64 (cards)", 3) != 0) goto done;
     h2 = 1; a2.p = p2; a2.n0 = n2[0]; a2.n1 = n2[1]; a2.n2 = n2[2];
-    int64_t r = f_kernels_legal_count_61(a0, a1, a2);
+    int64_t r = f_kernels_legal_count_59(a0, a1, a2);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5171,7 +5171,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_legal_at_62(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_legal_at_60(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "legal_at() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5190,7 +5190,7 @@ static PyObject *w_f_kernels_legal_at_62(PyObject *self, PyObject *const *args, 
     if (arg_array(args[2], &v2, 1, 'i', 8, &p2, n2, "int64 (cards)", 3) != 0) goto done;
     h2 = 1; a2.p = p2; a2.n0 = n2[0]; a2.n1 = n2[1]; a2.n2 = n2[2];
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    int64_t r = f_kernels_legal_at_62(a0, a1, a2, a3);
+    int64_t r = f_kernels_legal_at_60(a0, a1, a2, a3);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5199,7 +5199,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__finish_63(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__finish_61(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_finish() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5215,7 +5215,7 @@ static PyObject *w_f_kernels__finish_63(PyObject *self, PyObject *const *args, P
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels__finish_63(a0, a1, a2, a3);
+    f_kernels__finish_61(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5223,7 +5223,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__reshuffle_64(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__reshuffle_62(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "_reshuffle() takes 1 arguments (%zd given)", nargs);
         return NULL;
@@ -5233,14 +5233,14 @@ static PyObject *w_f_kernels__reshuffle_64(PyObject *self, PyObject *const *args
     A_i32 a0; int64_t n0[3]; void *p0;
     if (arg_array(args[0], &v0, 1, 'i', 4, &p0, n0, "int32 (s)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
-    int64_t r = f_kernels__reshuffle_64(a0);
+    int64_t r = f_kernels__reshuffle_62(a0);
     result = PyBool_FromLong((long)(r));
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_kernels__draw_cards_65(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__draw_cards_63(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "_draw_cards() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -5258,7 +5258,7 @@ static PyObject *w_f_kernels__draw_cards_65(PyObject *self, PyObject *const *arg
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
     int64_t a5; if (arg_i64(args[5], &a5, 6) != 0) goto done;
-    T_i64_b r = f_kernels__draw_cards_65(a0, a1, a2, a3, a4, a5);
+    T_i64_b r = f_kernels__draw_cards_63(a0, a1, a2, a3, a4, a5);
     result = Py_BuildValue("(NN)", PyLong_FromLongLong(r.f0), PyBool_FromLong((long)(r.f1)));
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5266,7 +5266,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__knock_out_66(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__knock_out_64(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_knock_out() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5282,7 +5282,7 @@ static PyObject *w_f_kernels__knock_out_66(PyObject *self, PyObject *const *args
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels__knock_out_66(a0, a1, a2, a3);
+    f_kernels__knock_out_64(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5290,7 +5290,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__give_67(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__give_65(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "_give() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -5307,7 +5307,7 @@ static PyObject *w_f_kernels__give_67(PyObject *self, PyObject *const *args, Py_
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
-    int64_t r = f_kernels__give_67(a0, a1, a2, a3, a4);
+    int64_t r = f_kernels__give_65(a0, a1, a2, a3, a4);
     result = PyBool_FromLong((long)(r));
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5315,7 +5315,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__went_out_68(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__went_out_66(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_went_out() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5331,7 +5331,7 @@ static PyObject *w_f_kernels__went_out_68(PyObject *self, PyObject *const *args,
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels__went_out_68(a0, a1, a2, a3);
+    f_kernels__went_out_66(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5339,7 +5339,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_effect_69(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_effect_67(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "effect() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5355,7 +5355,7 @@ static PyObject *w_f_kernels_effect_69(PyObject *self, PyObject *const *args, Py
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels_effect_69(a0, a1, a2, a3);
+    f_kernels_effect_67(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5363,7 +5363,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__swap_hands_70(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__swap_hands_68(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_swap_hands() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5375,14 +5375,14 @@ static PyObject *w_f_kernels__swap_hands_70(PyObject *self, PyObject *const *arg
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    f_kernels__swap_hands_70(a0, a1, a2);
+    f_kernels__swap_hands_68(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_kernels__copy_hand_71(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__copy_hand_69(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_copy_hand() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5394,14 +5394,14 @@ static PyObject *w_f_kernels__copy_hand_71(PyObject *self, PyObject *const *args
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    f_kernels__copy_hand_71(a0, a1, a2);
+    f_kernels__copy_hand_69(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_kernels__play_72(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__play_70(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "_play() takes 7 arguments (%zd given)", nargs);
         return NULL;
@@ -5420,7 +5420,7 @@ static PyObject *w_f_kernels__play_72(PyObject *self, PyObject *const *args, Py_
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
     int64_t a5; if (arg_i64(args[5], &a5, 6) != 0) goto done;
     int64_t a6; if (arg_i64(args[6], &a6, 7) != 0) goto done;
-    f_kernels__play_72(a0, a1, a2, a3, a4, a5, a6);
+    f_kernels__play_70(a0, a1, a2, a3, a4, a5, a6);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5428,7 +5428,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__draw_73(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__draw_71(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_draw() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5443,7 +5443,7 @@ static PyObject *w_f_kernels__draw_73(PyObject *self, PyObject *const *args, Py_
     if (arg_array(args[1], &v1, 1, 'i', 8, &p1, n1, "int64 (R)", 2) != 0) goto done;
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    f_kernels__draw_73(a0, a1, a2);
+    f_kernels__draw_71(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5451,7 +5451,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__take_75(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__take_73(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_take() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5466,7 +5466,7 @@ static PyObject *w_f_kernels__take_75(PyObject *self, PyObject *const *args, Py_
     if (arg_array(args[1], &v1, 1, 'i', 8, &p1, n1, "int64 (R)", 2) != 0) goto done;
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    f_kernels__take_75(a0, a1, a2);
+    f_kernels__take_73(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5474,7 +5474,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__challenge_76(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__challenge_74(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_challenge() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5489,7 +5489,7 @@ static PyObject *w_f_kernels__challenge_76(PyObject *self, PyObject *const *args
     if (arg_array(args[1], &v1, 1, 'i', 8, &p1, n1, "int64 (R)", 2) != 0) goto done;
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    f_kernels__challenge_76(a0, a1, a2);
+    f_kernels__challenge_74(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5497,7 +5497,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__roulette_77(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__roulette_75(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_roulette() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5513,7 +5513,7 @@ static PyObject *w_f_kernels__roulette_77(PyObject *self, PyObject *const *args,
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels__roulette_77(a0, a1, a2, a3);
+    f_kernels__roulette_75(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5521,7 +5521,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__catch_78(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__catch_76(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_catch() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5537,7 +5537,7 @@ static PyObject *w_f_kernels__catch_78(PyObject *self, PyObject *const *args, Py
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels__catch_78(a0, a1, a2, a3);
+    f_kernels__catch_76(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5545,7 +5545,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_apply_action_79(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_apply_action_77(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "apply_action() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -5561,7 +5561,7 @@ static PyObject *w_f_kernels_apply_action_79(PyObject *self, PyObject *const *ar
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_kernels_apply_action_79(a0, a1, a2, a3);
+    f_kernels_apply_action_77(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5569,7 +5569,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_step_80(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_step_78(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "step() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -5593,7 +5593,7 @@ static PyObject *w_f_kernels_step_80(PyObject *self, PyObject *const *args, Py_s
     A_i64 a5; int64_t n5[3]; void *p5;
     if (arg_array(args[5], &v5, 1, 'i', 8, &p5, n5, "int64 (lst)", 6) != 0) goto done;
     h5 = 1; a5.p = p5; a5.n0 = n5[0]; a5.n1 = n5[1]; a5.n2 = n5[2];
-    int64_t r = f_kernels_step_80(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_kernels_step_78(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5603,7 +5603,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_deal_81(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_deal_79(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
         PyErr_Format(PyExc_TypeError, "deal() takes 8 arguments (%zd given)", nargs);
         return NULL;
@@ -5629,7 +5629,7 @@ static PyObject *w_f_kernels_deal_81(PyObject *self, PyObject *const *args, Py_s
     A_i64 a7; int64_t n7[3]; void *p7;
     if (arg_array(args[7], &v7, 1, 'i', 8, &p7, n7, "int64 (sitting)", 8) != 0) goto done;
     h7 = 1; a7.p = p7; a7.n0 = n7[0]; a7.n1 = n7[1]; a7.n2 = n7[2];
-    f_kernels_deal_81(a0, a1, a2, a3, a4, a5, a6, a7);
+    f_kernels_deal_79(a0, a1, a2, a3, a4, a5, a6, a7);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5639,7 +5639,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels_deal_seeded_84(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_deal_seeded_82(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 9) {
         PyErr_Format(PyExc_TypeError, "deal_seeded() takes 9 arguments (%zd given)", nargs);
         return NULL;
@@ -5669,7 +5669,7 @@ static PyObject *w_f_kernels_deal_seeded_84(PyObject *self, PyObject *const *arg
     A_i32 a8; int64_t n8[3]; void *p8;
     if (arg_array(args[8], &v8, 1, 'i', 4, &p8, n8, "int32 (mt)", 9) != 0) goto done;
     h8 = 1; a8.p = p8; a8.n0 = n8[0]; a8.n1 = n8[1]; a8.n2 = n8[2];
-    f_kernels_deal_seeded_84(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    f_kernels_deal_seeded_82(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5680,7 +5680,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__deal_start_82(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__deal_start_80(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "_deal_start() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -5697,7 +5697,7 @@ static PyObject *w_f_kernels__deal_start_82(PyObject *self, PyObject *const *arg
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
-    f_kernels__deal_start_82(a0, a1, a2, a3, a4);
+    f_kernels__deal_start_80(a0, a1, a2, a3, a4);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5705,7 +5705,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__deal_rest_83(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__deal_rest_81(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "_deal_rest() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -5729,7 +5729,7 @@ static PyObject *w_f_kernels__deal_rest_83(PyObject *self, PyObject *const *args
     A_i64 a5; int64_t n5[3]; void *p5;
     if (arg_array(args[5], &v5, 1, 'i', 8, &p5, n5, "int64 (sitting)", 6) != 0) goto done;
     h5 = 1; a5.p = p5; a5.n0 = n5[0]; a5.n1 = n5[1]; a5.n2 = n5[2];
-    f_kernels__deal_rest_83(a0, a1, a2, a3, a4, a5);
+    f_kernels__deal_rest_81(a0, a1, a2, a3, a4, a5);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5739,7 +5739,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_kernels__rand_85(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__rand_83(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "_rand() takes 1 arguments (%zd given)", nargs);
         return NULL;
@@ -5749,14 +5749,14 @@ static PyObject *w_f_kernels__rand_85(PyObject *self, PyObject *const *args, Py_
     A_u64 a0; int64_t n0[3]; void *p0;
     if (arg_array(args[0], &v0, 1, 'u', 8, &p0, n0, "uint64 (state)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
-    uint64_t r = f_kernels__rand_85(a0);
+    uint64_t r = f_kernels__rand_83(a0);
     result = PyLong_FromUnsignedLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_kernels__below_86(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels__below_84(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "_below() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -5767,14 +5767,14 @@ static PyObject *w_f_kernels__below_86(PyObject *self, PyObject *const *args, Py
     if (arg_array(args[0], &v0, 1, 'u', 8, &p0, n0, "uint64 (state)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    int64_t r = f_kernels__below_86(a0, a1);
+    int64_t r = f_kernels__below_84(a0, a1);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_kernels_random_play_87(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_kernels_random_play_85(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 12) {
         PyErr_Format(PyExc_TypeError, "random_play() takes 12 arguments (%zd given)", nargs);
         return NULL;
@@ -5822,7 +5822,7 @@ static PyObject *w_f_kernels_random_play_87(PyObject *self, PyObject *const *arg
     A_i32 a11; int64_t n11[3]; void *p11;
     if (arg_array(args[11], &v11, 2, 'i', 4, &p11, n11, "int32 (generators)", 12) != 0) goto done;
     h11 = 1; a11.p = p11; a11.n0 = n11[0]; a11.n1 = n11[1]; a11.n2 = n11[2];
-    int64_t r = f_kernels_random_play_87(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+    int64_t r = f_kernels_random_play_85(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5838,7 +5838,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_mt_random_89(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_mt_random_87(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "mt_random() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -5849,14 +5849,14 @@ static PyObject *w_f_heuristic_mt_random_89(PyObject *self, PyObject *const *arg
     if (arg_array(args[0], &v0, 1, 'i', 4, &p0, n0, "int32 (mt)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    double r = f_heuristic_mt_random_89(a0, a1);
+    double r = f_heuristic_mt_random_87(a0, a1);
     result = PyFloat_FromDouble(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__seed_generator_90(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__seed_generator_88(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_seed_generator() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5868,14 +5868,14 @@ static PyObject *w_f_heuristic__seed_generator_90(PyObject *self, PyObject *cons
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    f_heuristic__seed_generator_90(a0, a1, a2);
+    f_heuristic__seed_generator_88(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__random_kernel_91(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__random_kernel_89(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "_random_kernel() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -5886,14 +5886,14 @@ static PyObject *w_f_heuristic__random_kernel_91(PyObject *self, PyObject *const
     if (arg_array(args[0], &v0, 1, 'i', 4, &p0, n0, "int32 (mt)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    double r = f_heuristic__random_kernel_91(a0, a1);
+    double r = f_heuristic__random_kernel_89(a0, a1);
     result = PyFloat_FromDouble(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__held_92(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__held_90(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_held() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5905,14 +5905,14 @@ static PyObject *w_f_heuristic__held_92(PyObject *self, PyObject *const *args, P
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    int64_t r = f_heuristic__held_92(a0, a1, a2);
+    int64_t r = f_heuristic__held_90(a0, a1, a2);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__victim_93(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__victim_91(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "_victim() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -5929,7 +5929,7 @@ static PyObject *w_f_heuristic__victim_93(PyObject *self, PyObject *const *args,
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
-    int64_t r = f_heuristic__victim_93(a0, a1, a2, a3, a4);
+    int64_t r = f_heuristic__victim_91(a0, a1, a2, a3, a4);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5937,7 +5937,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic__is_turn_94(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__is_turn_92(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "_is_turn() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -5948,14 +5948,14 @@ static PyObject *w_f_heuristic__is_turn_94(PyObject *self, PyObject *const *args
     if (arg_array(args[0], &v0, 1, 'u', 1, &p0, n0, "uint8 or bool (mask)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    int64_t r = f_heuristic__is_turn_94(a0, a1);
+    int64_t r = f_heuristic__is_turn_92(a0, a1);
     result = PyBool_FromLong((long)(r));
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__rank_95(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__rank_93(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_rank() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -5967,14 +5967,14 @@ static PyObject *w_f_heuristic__rank_95(PyObject *self, PyObject *const *args, P
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    int64_t r = f_heuristic__rank_95(a0, a1, a2);
+    int64_t r = f_heuristic__rank_93(a0, a1, a2);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__color_score_98(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__color_score_94(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "_color_score() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -5991,7 +5991,7 @@ static PyObject *w_f_heuristic__color_score_98(PyObject *self, PyObject *const *
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
-    int64_t r = f_heuristic__color_score_98(a0, a1, a2, a3, a4);
+    int64_t r = f_heuristic__color_score_94(a0, a1, a2, a3, a4);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -5999,7 +5999,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic__context_99(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__context_95(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_context() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -6014,7 +6014,7 @@ static PyObject *w_f_heuristic__context_99(PyObject *self, PyObject *const *args
     if (arg_array(args[1], &v1, 1, 'i', 8, &p1, n1, "int64 (R)", 2) != 0) goto done;
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    T_i64_i64_i64_i64_b_i64_i64_i64_i64 r = f_heuristic__context_99(a0, a1, a2);
+    T_i64_i64_i64_i64_b_i64_i64_i64_i64 r = f_heuristic__context_95(a0, a1, a2);
     result = Py_BuildValue("(NNNNNNNNN)", PyLong_FromLongLong(r.f0), PyLong_FromLongLong(r.f1), PyLong_FromLongLong(r.f2), PyLong_FromLongLong(r.f3), PyBool_FromLong((long)(r.f4)), PyLong_FromLongLong(r.f5), PyLong_FromLongLong(r.f6), PyLong_FromLongLong(r.f7), PyLong_FromLongLong(r.f8));
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6022,7 +6022,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_heuristic_choose_100(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_heuristic_choose_96(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "heuristic_choose() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -6049,7 +6049,7 @@ static PyObject *w_f_heuristic_heuristic_choose_100(PyObject *self, PyObject *co
     A_i64 a5; int64_t n5[3]; void *p5;
     if (arg_array(args[5], &v5, 1, 'i', 8, &p5, n5, "int64 (lst)", 6) != 0) goto done;
     h5 = 1; a5.p = p5; a5.n0 = n5[0]; a5.n1 = n5[1]; a5.n2 = n5[2];
-    int64_t r = f_heuristic_heuristic_choose_100(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_heuristic_heuristic_choose_96(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6060,7 +6060,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_weighted_choose_105(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_weighted_choose_101(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "weighted_choose() takes 7 arguments (%zd given)", nargs);
         return NULL;
@@ -6091,7 +6091,7 @@ static PyObject *w_f_heuristic_weighted_choose_105(PyObject *self, PyObject *con
     A_f64 a6; int64_t n6[3]; void *p6;
     if (arg_array(args[6], &v6, 1, 'f', 8, &p6, n6, "float64 (P)", 7) != 0) goto done;
     h6 = 1; a6.p = p6; a6.n0 = n6[0]; a6.n1 = n6[1]; a6.n2 = n6[2];
-    int64_t r = f_heuristic_weighted_choose_105(a0, a1, a2, a3, a4, a5, a6);
+    int64_t r = f_heuristic_weighted_choose_101(a0, a1, a2, a3, a4, a5, a6);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6103,7 +6103,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic__choose_101(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__choose_97(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "_choose() takes 7 arguments (%zd given)", nargs);
         return NULL;
@@ -6134,7 +6134,7 @@ static PyObject *w_f_heuristic__choose_101(PyObject *self, PyObject *const *args
     A_f64 a6; int64_t n6[3]; void *p6;
     if (arg_array(args[6], &v6, 1, 'f', 8, &p6, n6, "float64 (P)", 7) != 0) goto done;
     h6 = 1; a6.p = p6; a6.n0 = n6[0]; a6.n1 = n6[1]; a6.n2 = n6[2];
-    int64_t r = f_heuristic__choose_101(a0, a1, a2, a3, a4, a5, a6);
+    int64_t r = f_heuristic__choose_97(a0, a1, a2, a3, a4, a5, a6);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6146,7 +6146,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_heuristic_offer_106(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_heuristic_offer_102(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "heuristic_offer() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -6161,7 +6161,7 @@ static PyObject *w_f_heuristic_heuristic_offer_106(PyObject *self, PyObject *con
     if (arg_array(args[1], &v1, 1, 'i', 8, &p1, n1, "int64 (R)", 2) != 0) goto done;
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    int64_t r = f_heuristic_heuristic_offer_106(a0, a1, a2);
+    int64_t r = f_heuristic_heuristic_offer_102(a0, a1, a2);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6169,7 +6169,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_heuristic_react_107(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_heuristic_react_103(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "heuristic_react() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -6190,7 +6190,7 @@ static PyObject *w_f_heuristic_heuristic_react_107(PyObject *self, PyObject *con
     h3 = 1; a3.p = p3; a3.n0 = n3[0]; a3.n1 = n3[1]; a3.n2 = n3[2];
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
     double a5; if (arg_f64(args[5], &a5, 6) != 0) goto done;
-    int64_t r = f_heuristic_heuristic_react_107(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_heuristic_heuristic_react_103(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6199,7 +6199,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic__hands_total_108(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__hands_total_104(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "_hands_total() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -6210,14 +6210,14 @@ static PyObject *w_f_heuristic__hands_total_108(PyObject *self, PyObject *const 
     if (arg_array(args[0], &v0, 1, 'i', 4, &p0, n0, "int32 (s)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    int64_t r = f_heuristic__hands_total_108(a0, a1);
+    int64_t r = f_heuristic__hands_total_104(a0, a1);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__forced_play_109(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__forced_play_105(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "_forced_play() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -6232,14 +6232,14 @@ static PyObject *w_f_heuristic__forced_play_109(PyObject *self, PyObject *const 
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
     int64_t a4; if (arg_i64(args[4], &a4, 5) != 0) goto done;
     int64_t a5; if (arg_i64(args[5], &a5, 6) != 0) goto done;
-    int64_t r = f_heuristic__forced_play_109(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_heuristic__forced_play_105(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_heuristic__apply_counted_110(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__apply_counted_106(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "_apply_counted() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -6260,7 +6260,7 @@ static PyObject *w_f_heuristic__apply_counted_110(PyObject *self, PyObject *cons
     if (arg_array(args[4], &v4, 2, 'i', 8, &p4, n4, "int64 (out)", 5) != 0) goto done;
     h4 = 1; a4.p = p4; a4.n0 = n4[0]; a4.n1 = n4[1]; a4.n2 = n4[2];
     int64_t a5; if (arg_i64(args[5], &a5, 6) != 0) goto done;
-    f_heuristic__apply_counted_110(a0, a1, a2, a3, a4, a5);
+    f_heuristic__apply_counted_106(a0, a1, a2, a3, a4, a5);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6269,7 +6269,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic__play_on_111(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic__play_on_107(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11) {
         PyErr_Format(PyExc_TypeError, "_play_on() takes 11 arguments (%zd given)", nargs);
         return NULL;
@@ -6307,7 +6307,7 @@ static PyObject *w_f_heuristic__play_on_111(PyObject *self, PyObject *const *arg
     A_i64 a10; int64_t n10[3]; void *p10;
     if (arg_array(args[10], &v10, 1, 'i', 8, &p10, n10, "int64 (lst)", 11) != 0) goto done;
     h10 = 1; a10.p = p10; a10.n0 = n10[0]; a10.n1 = n10[1]; a10.n2 = n10[2];
-    int64_t r = f_heuristic__play_on_111(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+    int64_t r = f_heuristic__play_on_107(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     result = PyBool_FromLong((long)(r));
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6320,7 +6320,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_heuristic_play_112(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_heuristic_play_108(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 13) {
         PyErr_Format(PyExc_TypeError, "heuristic_play() takes 13 arguments (%zd given)", nargs);
         return NULL;
@@ -6369,7 +6369,7 @@ static PyObject *w_f_heuristic_heuristic_play_112(PyObject *self, PyObject *cons
     A_i64 a12; int64_t n12[3]; void *p12;
     if (arg_array(args[12], &v12, 1, 'i', 8, &p12, n12, "int64 (sitting)", 13) != 0) goto done;
     h12 = 1; a12.p = p12; a12.n0 = n12[0]; a12.n1 = n12[1]; a12.n2 = n12[2];
-    int64_t r = f_heuristic_heuristic_play_112(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+    int64_t r = f_heuristic_heuristic_play_108(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6385,7 +6385,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_heuristic_heuristic_play_on_113(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_heuristic_heuristic_play_on_109(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11) {
         PyErr_Format(PyExc_TypeError, "heuristic_play_on() takes 11 arguments (%zd given)", nargs);
         return NULL;
@@ -6426,7 +6426,7 @@ static PyObject *w_f_heuristic_heuristic_play_on_113(PyObject *self, PyObject *c
     A_i64 a10; int64_t n10[3]; void *p10;
     if (arg_array(args[10], &v10, 1, 'i', 8, &p10, n10, "int64 (lst)", 11) != 0) goto done;
     h10 = 1; a10.p = p10; a10.n0 = n10[0]; a10.n1 = n10[1]; a10.n2 = n10[2];
-    int64_t r = f_heuristic_heuristic_play_on_113(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+    int64_t r = f_heuristic_heuristic_play_on_109(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6440,7 +6440,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_encode_observe_114(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_encode_observe_110(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "observe() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -6459,7 +6459,7 @@ static PyObject *w_f_encode_observe_114(PyObject *self, PyObject *const *args, P
     A_f32 a3; int64_t n3[3]; void *p3;
     if (arg_array(args[3], &v3, 1, 'f', 4, &p3, n3, "float32 (out)", 4) != 0) goto done;
     h3 = 1; a3.p = p3; a3.n0 = n3[0]; a3.n1 = n3[1]; a3.n2 = n3[2];
-    f_encode_observe_114(a0, a1, a2, a3);
+    f_encode_observe_110(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6468,7 +6468,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_encode_mask_115(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_encode_mask_111(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "mask() takes 7 arguments (%zd given)", nargs);
         return NULL;
@@ -6499,7 +6499,7 @@ static PyObject *w_f_encode_mask_115(PyObject *self, PyObject *const *args, Py_s
     A_i64 a6; int64_t n6[3]; void *p6;
     if (arg_array(args[6], &v6, 1, 'i', 8, &p6, n6, "int64 (lst)", 7) != 0) goto done;
     h6 = 1; a6.p = p6; a6.n0 = n6[0]; a6.n1 = n6[1]; a6.n2 = n6[2];
-    int64_t r = f_encode_mask_115(a0, a1, a2, a3, a4, a5, a6);
+    int64_t r = f_encode_mask_111(a0, a1, a2, a3, a4, a5, a6);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6511,7 +6511,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim_seed_rng_116(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_seed_rng_112(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "seed_rng() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -6522,14 +6522,14 @@ static PyObject *w_f_sim_seed_rng_116(PyObject *self, PyObject *const *args, Py_
     if (arg_array(args[0], &v0, 1, 'i', 4, &p0, n0, "int32 (mt)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    f_sim_seed_rng_116(a0, a1);
+    f_sim_seed_rng_112(a0, a1);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_sim_derive_seeds_117(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_derive_seeds_113(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "derive_seeds() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -6547,7 +6547,7 @@ static PyObject *w_f_sim_derive_seeds_117(PyObject *self, PyObject *const *args,
     A_i64 a2; int64_t n2[3]; void *p2;
     if (arg_array(args[2], &v2, 1, 'i', 8, &p2, n2, "int64 (out)", 3) != 0) goto done;
     h2 = 1; a2.p = p2; a2.n0 = n2[0]; a2.n1 = n2[1]; a2.n2 = n2[2];
-    f_sim_derive_seeds_117(a0, a1, a2);
+    f_sim_derive_seeds_113(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6556,7 +6556,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim_mt_random_120(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_mt_random_116(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "mt_random() takes 1 arguments (%zd given)", nargs);
         return NULL;
@@ -6566,14 +6566,14 @@ static PyObject *w_f_sim_mt_random_120(PyObject *self, PyObject *const *args, Py
     A_i32 a0; int64_t n0[3]; void *p0;
     if (arg_array(args[0], &v0, 1, 'i', 4, &p0, n0, "int32 (mt)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
-    double r = f_sim_mt_random_120(a0);
+    double r = f_sim_mt_random_116(a0);
     result = PyFloat_FromDouble(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_sim__play_key_121(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim__play_key_117(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_play_key() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -6582,13 +6582,13 @@ static PyObject *w_f_sim__play_key_121(PyObject *self, PyObject *const *args, Py
     int64_t a0; if (arg_i64(args[0], &a0, 1) != 0) goto done;
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
-    int64_t r = f_sim__play_key_121(a0, a1, a2);
+    int64_t r = f_sim__play_key_117(a0, a1, a2);
     result = PyLong_FromLongLong(r);
 done:
     return result;
 }
 
-static PyObject *w_f_sim_ordered_legal_122(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_ordered_legal_118(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "ordered_legal() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -6615,7 +6615,7 @@ static PyObject *w_f_sim_ordered_legal_122(PyObject *self, PyObject *const *args
     A_i64 a5; int64_t n5[3]; void *p5;
     if (arg_array(args[5], &v5, 1, 'i', 8, &p5, n5, "int64 (out)", 6) != 0) goto done;
     h5 = 1; a5.p = p5; a5.n0 = n5[0]; a5.n1 = n5[1]; a5.n2 = n5[2];
-    int64_t r = f_sim_ordered_legal_122(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_sim_ordered_legal_118(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6626,7 +6626,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim_choose_123(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_choose_119(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 9) {
         PyErr_Format(PyExc_TypeError, "choose() takes 9 arguments (%zd given)", nargs);
         return NULL;
@@ -6662,7 +6662,7 @@ static PyObject *w_f_sim_choose_123(PyObject *self, PyObject *const *args, Py_ss
     A_i64 a8; int64_t n8[3]; void *p8;
     if (arg_array(args[8], &v8, 1, 'i', 8, &p8, n8, "int64 (lst)", 9) != 0) goto done;
     h8 = 1; a8.p = p8; a8.n0 = n8[0]; a8.n1 = n8[1]; a8.n2 = n8[2];
-    int64_t r = f_sim_choose_123(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    int64_t r = f_sim_choose_119(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6675,7 +6675,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim_react_124(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_react_120(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
         PyErr_Format(PyExc_TypeError, "react() takes 8 arguments (%zd given)", nargs);
         return NULL;
@@ -6701,7 +6701,7 @@ static PyObject *w_f_sim_react_124(PyObject *self, PyObject *const *args, Py_ssi
     h5 = 1; a5.p = p5; a5.n0 = n5[0]; a5.n1 = n5[1]; a5.n2 = n5[2];
     int64_t a6; if (arg_i64(args[6], &a6, 7) != 0) goto done;
     double a7; if (arg_f64(args[7], &a7, 8) != 0) goto done;
-    int64_t r = f_sim_react_124(a0, a1, a2, a3, a4, a5, a6, a7);
+    int64_t r = f_sim_react_120(a0, a1, a2, a3, a4, a5, a6, a7);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6711,20 +6711,20 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim_reacts_125(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_reacts_121(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "reacts() takes 1 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *result = NULL;
     int64_t a0; if (arg_i64(args[0], &a0, 1) != 0) goto done;
-    int64_t r = f_sim_reacts_125(a0);
+    int64_t r = f_sim_reacts_121(a0);
     result = PyBool_FromLong((long)(r));
 done:
     return result;
 }
 
-static PyObject *w_f_sim__act_126(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim__act_122(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "_act() takes 5 arguments (%zd given)", nargs);
         return NULL;
@@ -6744,7 +6744,7 @@ static PyObject *w_f_sim__act_126(PyObject *self, PyObject *const *args, Py_ssiz
     A_i64 a4; int64_t n4[3]; void *p4;
     if (arg_array(args[4], &v4, 1, 'i', 8, &p4, n4, "int64 (stats)", 5) != 0) goto done;
     h4 = 1; a4.p = p4; a4.n0 = n4[0]; a4.n1 = n4[1]; a4.n2 = n4[2];
-    f_sim__act_126(a0, a1, a2, a3, a4);
+    f_sim__act_122(a0, a1, a2, a3, a4);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6753,7 +6753,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim__reaction_127(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim__reaction_123(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 9) {
         PyErr_Format(PyExc_TypeError, "_reaction() takes 9 arguments (%zd given)", nargs);
         return NULL;
@@ -6789,7 +6789,7 @@ static PyObject *w_f_sim__reaction_127(PyObject *self, PyObject *const *args, Py
     if (arg_array(args[7], &v7, 1, 'i', 8, &p7, n7, "int64 (actions)", 8) != 0) goto done;
     h7 = 1; a7.p = p7; a7.n0 = n7[0]; a7.n1 = n7[1]; a7.n2 = n7[2];
     double a8; if (arg_f64(args[8], &a8, 9) != 0) goto done;
-    T_i64_i64 r = f_sim__reaction_127(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+    T_i64_i64 r = f_sim__reaction_123(a0, a1, a2, a3, a4, a5, a6, a7, a8);
     result = Py_BuildValue("(NN)", PyLong_FromLongLong(r.f0), PyLong_FromLongLong(r.f1));
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6802,7 +6802,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim__record_128(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim__record_124(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "_record() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -6816,7 +6816,7 @@ static PyObject *w_f_sim__record_128(PyObject *self, PyObject *const *args, Py_s
     A_i64 a1; int64_t n1[3]; void *p1;
     if (arg_array(args[1], &v1, 1, 'i', 8, &p1, n1, "int64 (stats)", 2) != 0) goto done;
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
-    f_sim__record_128(a0, a1);
+    f_sim__record_124(a0, a1);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6824,7 +6824,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_sim_play_games_129(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_sim_play_games_125(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 16) {
         PyErr_Format(PyExc_TypeError, "play_games() takes 16 arguments (%zd given)", nargs);
         return NULL;
@@ -6885,7 +6885,7 @@ static PyObject *w_f_sim_play_games_129(PyObject *self, PyObject *const *args, P
     h13 = 1; a13.p = p13; a13.n0 = n13[0]; a13.n1 = n13[1]; a13.n2 = n13[2];
     int64_t a14; if (arg_i64(args[14], &a14, 15) != 0) goto done;
     double a15; if (arg_f64(args[15], &a15, 16) != 0) goto done;
-    int64_t r = f_sim_play_games_129(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
+    int64_t r = f_sim_play_games_125(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6904,7 +6904,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__splitmix_130(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__splitmix_126(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "_splitmix() takes 2 arguments (%zd given)", nargs);
         return NULL;
@@ -6915,14 +6915,14 @@ static PyObject *w_f_vector__splitmix_130(PyObject *self, PyObject *const *args,
     if (arg_array(args[0], &v0, 1, 'u', 8, &p0, n0, "uint64 (rng)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
-    uint64_t r = f_vector__splitmix_130(a0, a1);
+    uint64_t r = f_vector__splitmix_126(a0, a1);
     result = PyLong_FromUnsignedLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_vector_random_choose_131(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_random_choose_127(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "random_choose() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -6949,7 +6949,7 @@ static PyObject *w_f_vector_random_choose_131(PyObject *self, PyObject *const *a
     A_u64 a5; int64_t n5[3]; void *p5;
     if (arg_array(args[5], &v5, 1, 'u', 8, &p5, n5, "uint64 (rng)", 6) != 0) goto done;
     h5 = 1; a5.p = p5; a5.n0 = n5[0]; a5.n1 = n5[1]; a5.n2 = n5[2];
-    int64_t r = f_vector_random_choose_131(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_vector_random_choose_127(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -6960,7 +6960,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector_choose_132(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_choose_128(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) {
         PyErr_Format(PyExc_TypeError, "choose() takes 8 arguments (%zd given)", nargs);
         return NULL;
@@ -6992,7 +6992,7 @@ static PyObject *w_f_vector_choose_132(PyObject *self, PyObject *const *args, Py
     A_u64 a7; int64_t n7[3]; void *p7;
     if (arg_array(args[7], &v7, 1, 'u', 8, &p7, n7, "uint64 (rng)", 8) != 0) goto done;
     h7 = 1; a7.p = p7; a7.n0 = n7[0]; a7.n1 = n7[1]; a7.n2 = n7[2];
-    int64_t r = f_vector_choose_132(a0, a1, a2, a3, a4, a5, a6, a7);
+    int64_t r = f_vector_choose_128(a0, a1, a2, a3, a4, a5, a6, a7);
     result = PyLong_FromLongLong(r);
 done:
     if (h1) PyBuffer_Release(&v1);
@@ -7004,7 +7004,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector_react_133(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_react_129(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) {
         PyErr_Format(PyExc_TypeError, "react() takes 6 arguments (%zd given)", nargs);
         return NULL;
@@ -7025,7 +7025,7 @@ static PyObject *w_f_vector_react_133(PyObject *self, PyObject *const *args, Py_
     if (arg_array(args[4], &v4, 1, 'u', 8, &p4, n4, "uint64 (rng)", 5) != 0) goto done;
     h4 = 1; a4.p = p4; a4.n0 = n4[0]; a4.n1 = n4[1]; a4.n2 = n4[2];
     double a5; if (arg_f64(args[5], &a5, 6) != 0) goto done;
-    int64_t r = f_vector_react_133(a0, a1, a2, a3, a4, a5);
+    int64_t r = f_vector_react_129(a0, a1, a2, a3, a4, a5);
     result = PyLong_FromLongLong(r);
 done:
     if (h1) PyBuffer_Release(&v1);
@@ -7034,20 +7034,20 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector_reacts_134(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_reacts_130(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "reacts() takes 1 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *result = NULL;
     int64_t a0; if (arg_i64(args[0], &a0, 1) != 0) goto done;
-    int64_t r = f_vector_reacts_134(a0);
+    int64_t r = f_vector_reacts_130(a0);
     result = PyBool_FromLong((long)(r));
 done:
     return result;
 }
 
-static PyObject *w_f_vector__note_135(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__note_131(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_note() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -7063,7 +7063,7 @@ static PyObject *w_f_vector__note_135(PyObject *self, PyObject *const *args, Py_
     h1 = 1; a1.p = p1; a1.n0 = n1[0]; a1.n1 = n1[1]; a1.n2 = n1[2];
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     int64_t a3; if (arg_i64(args[3], &a3, 4) != 0) goto done;
-    f_vector__note_135(a0, a1, a2, a3);
+    f_vector__note_131(a0, a1, a2, a3);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7071,7 +7071,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__reactions_136(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__reactions_132(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 13) {
         PyErr_Format(PyExc_TypeError, "_reactions() takes 13 arguments (%zd given)", nargs);
         return NULL;
@@ -7114,7 +7114,7 @@ static PyObject *w_f_vector__reactions_136(PyObject *self, PyObject *const *args
     if (arg_array(args[11], &v11, 1, 'i', 8, &p11, n11, "int64 (logn)", 12) != 0) goto done;
     h11 = 1; a11.p = p11; a11.n0 = n11[0]; a11.n1 = n11[1]; a11.n2 = n11[2];
     int64_t a12; if (arg_i64(args[12], &a12, 13) != 0) goto done;
-    f_vector__reactions_136(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+    f_vector__reactions_132(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7128,7 +7128,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__opponents_137(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__opponents_133(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 13) {
         PyErr_Format(PyExc_TypeError, "_opponents() takes 13 arguments (%zd given)", nargs);
         return NULL;
@@ -7174,7 +7174,7 @@ static PyObject *w_f_vector__opponents_137(PyObject *self, PyObject *const *args
     if (arg_array(args[11], &v11, 1, 'i', 8, &p11, n11, "int64 (logn)", 12) != 0) goto done;
     h11 = 1; a11.p = p11; a11.n0 = n11[0]; a11.n1 = n11[1]; a11.n2 = n11[2];
     int64_t a12; if (arg_i64(args[12], &a12, 13) != 0) goto done;
-    f_vector__opponents_137(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+    f_vector__opponents_133(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7189,7 +7189,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__seed_from_138(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__seed_from_134(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "_seed_from() takes 1 arguments (%zd given)", nargs);
         return NULL;
@@ -7199,14 +7199,14 @@ static PyObject *w_f_vector__seed_from_138(PyObject *self, PyObject *const *args
     A_u64 a0; int64_t n0[3]; void *p0;
     if (arg_array(args[0], &v0, 1, 'u', 8, &p0, n0, "uint64 (words)", 1) != 0) goto done;
     h0 = 1; a0.p = p0; a0.n0 = n0[0]; a0.n1 = n0[1]; a0.n2 = n0[2];
-    int64_t r = f_vector__seed_from_138(a0);
+    int64_t r = f_vector__seed_from_134(a0);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_vector__deal_142(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__deal_135(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 16) {
         PyErr_Format(PyExc_TypeError, "_deal() takes 16 arguments (%zd given)", nargs);
         return NULL;
@@ -7258,7 +7258,7 @@ static PyObject *w_f_vector__deal_142(PyObject *self, PyObject *const *args, Py_
     h13 = 1; a13.p = p13; a13.n0 = n13[0]; a13.n1 = n13[1]; a13.n2 = n13[2];
     int64_t a14; if (arg_i64(args[14], &a14, 15) != 0) goto done;
     int64_t a15; if (arg_i64(args[15], &a15, 16) != 0) goto done;
-    int64_t r = f_vector__deal_142(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
+    int64_t r = f_vector__deal_135(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7274,7 +7274,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__deal_rows_143(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__deal_rows_136(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 23) {
         PyErr_Format(PyExc_TypeError, "_deal_rows() takes 23 arguments (%zd given)", nargs);
         return NULL;
@@ -7357,7 +7357,7 @@ static PyObject *w_f_vector__deal_rows_143(PyObject *self, PyObject *const *args
     A_i64 a22; int64_t n22[3]; void *p22;
     if (arg_array(args[22], &v22, 1, 'i', 8, &p22, n22, "int64 (logn)", 23) != 0) goto done;
     h22 = 1; a22.p = p22; a22.n0 = n22[0]; a22.n1 = n22[1]; a22.n2 = n22[2];
-    int64_t r = f_vector__deal_rows_143(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
+    int64_t r = f_vector__deal_rows_136(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7381,7 +7381,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__reward_146(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__reward_139(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "_reward() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -7394,14 +7394,14 @@ static PyObject *w_f_vector__reward_146(PyObject *self, PyObject *const *args, P
     int64_t a1; if (arg_i64(args[1], &a1, 2) != 0) goto done;
     int64_t a2; if (arg_i64(args[2], &a2, 3) != 0) goto done;
     double a3; if (arg_f64(args[3], &a3, 4) != 0) goto done;
-    double r = f_vector__reward_146(a0, a1, a2, a3);
+    double r = f_vector__reward_139(a0, a1, a2, a3);
     result = PyFloat_FromDouble(r);
 done:
     if (h0) PyBuffer_Release(&v0);
     return result;
 }
 
-static PyObject *w_f_vector__encode_147(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__encode_140(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11) {
         PyErr_Format(PyExc_TypeError, "_encode() takes 11 arguments (%zd given)", nargs);
         return NULL;
@@ -7445,7 +7445,7 @@ static PyObject *w_f_vector__encode_147(PyObject *self, PyObject *const *args, P
     if (arg_array(args[9], &v9, 1, 'i', 8, &p9, n9, "int64 (lst)", 10) != 0) goto done;
     h9 = 1; a9.p = p9; a9.n0 = n9[0]; a9.n1 = n9[1]; a9.n2 = n9[2];
     int64_t a10; if (arg_i64(args[10], &a10, 11) != 0) goto done;
-    f_vector__encode_147(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+    f_vector__encode_140(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7460,7 +7460,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector_reset_152(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_reset_145(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 22) {
         PyErr_Format(PyExc_TypeError, "reset() takes 22 arguments (%zd given)", nargs);
         return NULL;
@@ -7542,7 +7542,7 @@ static PyObject *w_f_vector_reset_152(PyObject *self, PyObject *const *args, Py_
     A_i32 a21; int64_t n21[3]; void *p21;
     if (arg_array(args[21], &v21, 2, 'i', 4, &p21, n21, "int32 (generators)", 22) != 0) goto done;
     h21 = 1; a21.p = p21; a21.n0 = n21[0]; a21.n1 = n21[1]; a21.n2 = n21[2];
-    int64_t r = f_vector_reset_152(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
+    int64_t r = f_vector_reset_145(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7566,7 +7566,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector_step_153(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_step_146(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 28) {
         PyErr_Format(PyExc_TypeError, "step() takes 28 arguments (%zd given)", nargs);
         return NULL;
@@ -7666,7 +7666,7 @@ static PyObject *w_f_vector_step_153(PyObject *self, PyObject *const *args, Py_s
     A_i32 a27; int64_t n27[3]; void *p27;
     if (arg_array(args[27], &v27, 2, 'i', 4, &p27, n27, "int32 (generators)", 28) != 0) goto done;
     h27 = 1; a27.p = p27; a27.n0 = n27[0]; a27.n1 = n27[1]; a27.n2 = n27[2];
-    int64_t r = f_vector_step_153(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27);
+    int64_t r = f_vector_step_146(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7694,7 +7694,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector_take_actions_154(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_take_actions_147(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_Format(PyExc_TypeError, "take_actions() takes 4 arguments (%zd given)", nargs);
         return NULL;
@@ -7716,7 +7716,7 @@ static PyObject *w_f_vector_take_actions_154(PyObject *self, PyObject *const *ar
     A_i64 a3; int64_t n3[3]; void *p3;
     if (arg_array(args[3], &v3, 1, 'i', 8, &p3, n3, "int64 (out)", 4) != 0) goto done;
     h3 = 1; a3.p = p3; a3.n0 = n3[0]; a3.n1 = n3[1]; a3.n2 = n3[2];
-    int64_t r = f_vector_take_actions_154(a0, a1, a2, a3);
+    int64_t r = f_vector_take_actions_147(a0, a1, a2, a3);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7726,20 +7726,20 @@ done:
     return result;
 }
 
-static PyObject *w_f_vector__flags_155(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector__flags_148(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "_flags() takes 1 arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *result = NULL;
     int64_t a0; if (arg_i64(args[0], &a0, 1) != 0) goto done;
-    int64_t r = f_vector__flags_155(a0);
+    int64_t r = f_vector__flags_148(a0);
     result = PyLong_FromLongLong(r);
 done:
     return result;
 }
 
-static PyObject *w_f_vector_sample_156(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_vector_sample_149(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "sample() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -7757,7 +7757,7 @@ static PyObject *w_f_vector_sample_156(PyObject *self, PyObject *const *args, Py
     A_i64 a2; int64_t n2[3]; void *p2;
     if (arg_array(args[2], &v2, 1, 'i', 8, &p2, n2, "int64 (out)", 3) != 0) goto done;
     h2 = 1; a2.p = p2; a2.n0 = n2[0]; a2.n1 = n2[1]; a2.n2 = n2[2];
-    f_vector_sample_156(a0, a1, a2);
+    f_vector_sample_149(a0, a1, a2);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7766,7 +7766,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_playout__evaluate_158(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_playout__evaluate_151(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_Format(PyExc_TypeError, "_evaluate() takes 3 arguments (%zd given)", nargs);
         return NULL;
@@ -7781,7 +7781,7 @@ static PyObject *w_f_playout__evaluate_158(PyObject *self, PyObject *const *args
     A_f64 a2; int64_t n2[3]; void *p2;
     if (arg_array(args[2], &v2, 1, 'f', 8, &p2, n2, "float64 (weights)", 3) != 0) goto done;
     h2 = 1; a2.p = p2; a2.n0 = n2[0]; a2.n1 = n2[1]; a2.n2 = n2[2];
-    double r = f_playout__evaluate_158(a0, a1, a2);
+    double r = f_playout__evaluate_151(a0, a1, a2);
     result = PyFloat_FromDouble(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7789,7 +7789,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_playout_playout_values_159(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_playout_playout_values_152(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 14) {
         PyErr_Format(PyExc_TypeError, "playout_values() takes 14 arguments (%zd given)", nargs);
         return NULL;
@@ -7845,7 +7845,7 @@ static PyObject *w_f_playout_playout_values_159(PyObject *self, PyObject *const 
     A_f64 a13; int64_t n13[3]; void *p13;
     if (arg_array(args[13], &v13, 1, 'f', 8, &p13, n13, "float64 (theirs)", 14) != 0) goto done;
     h13 = 1; a13.p = p13; a13.n0 = n13[0]; a13.n1 = n13[1]; a13.n2 = n13[2];
-    f_playout_playout_values_159(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
+    f_playout_playout_values_152(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
     result = Py_None; Py_INCREF(result);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7863,7 +7863,7 @@ done:
     return result;
 }
 
-static PyObject *w_f_policy__duel_160(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *w_f_policy__duel_153(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 12) {
         PyErr_Format(PyExc_TypeError, "_duel() takes 12 arguments (%zd given)", nargs);
         return NULL;
@@ -7911,7 +7911,7 @@ static PyObject *w_f_policy__duel_160(PyObject *self, PyObject *const *args, Py_
     A_i64 a11; int64_t n11[3]; void *p11;
     if (arg_array(args[11], &v11, 1, 'i', 8, &p11, n11, "int64 (wins)", 12) != 0) goto done;
     h11 = 1; a11.p = p11; a11.n0 = n11[0]; a11.n1 = n11[1]; a11.n2 = n11[2];
-    int64_t r = f_policy__duel_160(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+    int64_t r = f_policy__duel_153(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
     result = PyLong_FromLongLong(r);
 done:
     if (h0) PyBuffer_Release(&v0);
@@ -7987,90 +7987,90 @@ static PyMethodDef methods[] = {
     {"kernels__needs_call", (PyCFunction)(void (*)(void))w_f_kernels__needs_call_49, METH_FASTCALL, "U1: ``card``'s plays come with an Uno variant (the play leaves ``seat`` one card)."},
     {"kernels__variant_count", (PyCFunction)(void (*)(void))w_f_kernels__variant_count_50, METH_FASTCALL, "How many plays ``card`` has for ``seat``: colours, Seven targets, Uno variants."},
     {"kernels__variant_at", (PyCFunction)(void (*)(void))w_f_kernels__variant_at_51, METH_FASTCALL, "The action index of play ``j`` (0 <= j < :func:`_variant_count`) of ``card``: the targets (or colours) in order, each followed by its Uno variant where there is one."},
-    {"kernels__out_of_turn", (PyCFunction)(void (*)(void))w_f_kernels__out_of_turn_54, METH_FASTCALL, ""},
-    {"kernels_legal", (PyCFunction)(void (*)(void))w_f_kernels_legal_55, METH_FASTCALL, "``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``, which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action indices in the order above). Returns how many actions are legal."},
-    {"kernels_legal_mask", (PyCFunction)(void (*)(void))w_f_kernels_legal_mask_60, METH_FASTCALL, "``GameState.legal_actions(seat)`` as a mask over the action table (``seat`` -1: the deciding seat), ``lst`` as for :func:`legal`. Returns how many actions are legal."},
-    {"kernels_legal_count", (PyCFunction)(void (*)(void))w_f_kernels_legal_count_61, METH_FASTCALL, "How many legal actions the deciding seat has (0 when the round is over), without listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for ``2 * NUM_CARDS + 1``) keeps what :func:`legal_at` reads: ``cards[0]`` distinct cards the seat may play, then each one and its number of plays."},
-    {"kernels_legal_at", (PyCFunction)(void (*)(void))w_f_kernels_legal_at_62, METH_FASTCALL, "The action index of legal action ``j`` (0 <= j < the count) of the deciding seat, in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table unchanged since)."},
-    {"kernels__finish", (PyCFunction)(void (*)(void))w_f_kernels__finish_63, METH_FASTCALL, "E3: count the round's points and end it."},
-    {"kernels__reshuffle", (PyCFunction)(void (*)(void))w_f_kernels__reshuffle_64, METH_FASTCALL, "T4: the discard pile under its top card, then the set-aside hands, shuffled into the draw pile. False when there is nothing to shuffle."},
-    {"kernels__draw_cards", (PyCFunction)(void (*)(void))w_f_kernels__draw_cards_65, METH_FASTCALL, "``seat`` draws one card at a time (``engine._draw_cards``): returns the card the search stopped at (-1: none) and whether the Mercy limit was reached."},
-    {"kernels__knock_out", (PyCFunction)(void (*)(void))w_f_kernels__knock_out_66, METH_FASTCALL, "M1-M4: out of the round; the hand is set aside (or under the discard pile)."},
-    {"kernels__give", (PyCFunction)(void (*)(void))w_f_kernels__give_67, METH_FASTCALL, ""},
-    {"kernels__went_out", (PyCFunction)(void (*)(void))w_f_kernels__went_out_68, METH_FASTCALL, ""},
-    {"kernels_effect", (PyCFunction)(void (*)(void))w_f_kernels_effect_69, METH_FASTCALL, "Apply the effect of ``card`` played by ``seat`` and pass the turn on."},
-    {"kernels__swap_hands", (PyCFunction)(void (*)(void))w_f_kernels__swap_hands_70, METH_FASTCALL, ""},
-    {"kernels__copy_hand", (PyCFunction)(void (*)(void))w_f_kernels__copy_hand_71, METH_FASTCALL, ""},
-    {"kernels__play", (PyCFunction)(void (*)(void))w_f_kernels__play_72, METH_FASTCALL, "Apply a checked play whose card has left the hand already (``engine._play``)."},
-    {"kernels__draw", (PyCFunction)(void (*)(void))w_f_kernels__draw_73, METH_FASTCALL, "T2/T4: draw until playable (or one card)."},
-    {"kernels__take", (PyCFunction)(void (*)(void))w_f_kernels__take_75, METH_FASTCALL, ""},
-    {"kernels__challenge", (PyCFunction)(void (*)(void))w_f_kernels__challenge_76, METH_FASTCALL, ""},
-    {"kernels__roulette", (PyCFunction)(void (*)(void))w_f_kernels__roulette_77, METH_FASTCALL, ""},
-    {"kernels__catch", (PyCFunction)(void (*)(void))w_f_kernels__catch_78, METH_FASTCALL, ""},
-    {"kernels_apply_action", (PyCFunction)(void (*)(void))w_f_kernels_apply_action_79, METH_FASTCALL, "Apply a *legal* action (an index of the action table) by ``seat`` (-1: the deciding seat). The caller checks legality (``step`` does)."},
-    {"kernels_step", (PyCFunction)(void (*)(void))w_f_kernels_step_80, METH_FASTCALL, "Check ``action`` by ``seat`` (-1: the deciding seat) against the legal actions and apply it: 0 when applied, -1 when illegal (the table is left unchanged)."},
-    {"kernels_deal", (PyCFunction)(void (*)(void))w_f_kernels_deal_81, METH_FASTCALL, "``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."},
-    {"kernels_deal_seeded", (PyCFunction)(void (*)(void))w_f_kernels_deal_seeded_84, METH_FASTCALL, ":func:`deal` with shuffle 0's generator seeded already: ``mt`` holds the 625 words :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds many at once)."},
-    {"kernels__deal_start", (PyCFunction)(void (*)(void))w_f_kernels__deal_start_82, METH_FASTCALL, "A cleared table holding the seed and the unshuffled deck as its draw pile."},
-    {"kernels__deal_rest", (PyCFunction)(void (*)(void))w_f_kernels__deal_rest_83, METH_FASTCALL, "The deal once shuffle 0's generator is seeded: shuffle, dealer, hands, first card."},
-    {"kernels__rand", (PyCFunction)(void (*)(void))w_f_kernels__rand_85, METH_FASTCALL, "xorshift64*: the random player's generator (not the game's: shuffles use MT19937). Returns 32 bits."},
-    {"kernels__below", (PyCFunction)(void (*)(void))w_f_kernels__below_86, METH_FASTCALL, "A uniform integer in ``0..n-1`` (``0 < n < 2**32``), exactly: Lemire's multiply and shift, drawing again on the rare low products that would bias it (no division on the usual path)."},
-    {"kernels_random_play", (PyCFunction)(void (*)(void))w_f_kernels_random_play_87, METH_FASTCALL, "Play ``decisions`` random legal actions of the deciding seats over the tables of ``S``: a table's round is played to its end, then dealt again with the next seed (``seeds[0]``, counted up), and play moves on to the next table. (Whole rounds keep a table's few kilobytes in the first-level cache; moving to another table after every decision made most decisions wait on memory.) Each action is uniform over the deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is: :func:`legal_count` counts them, one exactly uniform draw (:func:`_below`) picks an index, :func:`legal_at` makes that action alone (the list :func:`legal` would build holds the same actions in the same order). New rounds' shuffle 0 generators are seeded side by side (:func:`mt_seed_lanes`, ``pool`` and ``generators`` its scratch, as many rounds as ``pool`` has columns); a reshuffle's generator is seeded only when a round reshuffles (:func:`shuffle_region`): most rounds never do (1.9% of the ``rlcard`` preset's). ``lst`` has room for every action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros). Returns the rounds finished."},
-    {"heuristic_mt_random", (PyCFunction)(void (*)(void))w_f_heuristic_mt_random_89, METH_FASTCALL, "``random.Random.random()``: 53 bits from two words, as CPython's random_random."},
-    {"heuristic__seed_generator", (PyCFunction)(void (*)(void))w_f_heuristic__seed_generator_90, METH_FASTCALL, "``random.Random(seed)`` for ``0 <= seed < 2**63`` into ``mt[m0:m0+625]``."},
-    {"heuristic__random_kernel", (PyCFunction)(void (*)(void))w_f_heuristic__random_kernel_91, METH_FASTCALL, ""},
-    {"heuristic__held", (PyCFunction)(void (*)(void))w_f_heuristic__held_92, METH_FASTCALL, "How many cards of ``color`` the seat's own hand holds."},
-    {"heuristic__victim", (PyCFunction)(void (*)(void))w_f_heuristic__victim_93, METH_FASTCALL, "``engine.draw_victim``: who answers the Draw card ``card`` played by ``seat``."},
-    {"heuristic__is_turn", (PyCFunction)(void (*)(void))w_f_heuristic__is_turn_94, METH_FASTCALL, "A turn action the reference bot scores: not out of turn, and of a play offered with and without the Uno call, only the one with it (U1)."},
-    {"heuristic__rank", (PyCFunction)(void (*)(void))w_f_heuristic__rank_95, METH_FASTCALL, "The action's place in the reference's legal order (ties go to the lowest)."},
-    {"heuristic__color_score", (PyCFunction)(void (*)(void))w_f_heuristic__color_score_98, METH_FASTCALL, "``heuristic._score_colors``: as a Roulette's victim the most unseen color (the deck less the own hand and the face-up discard pile), else the most held."},
-    {"heuristic__context", (PyCFunction)(void (*)(void))w_f_heuristic__context_99, METH_FASTCALL, "What every score of ``seat``'s turn reads besides the action: its hand size, the pending total, the Mercy limit, the smallest other hand and whether it is about to go out, its high Draw cards, the active seats, and the seats after and before it."},
-    {"heuristic_heuristic_choose", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_choose_100, METH_FASTCALL, "``HeuristicBot.choose`` for the deciding ``seat`` of table ``s``: an action index."},
-    {"heuristic_weighted_choose", (PyCFunction)(void (*)(void))w_f_heuristic_weighted_choose_105, METH_FASTCALL, ":func:`heuristic_choose` with the weights ``P`` (float64, ``WEIGHT_NAMES`` long) in place of the reference's constants: the same rules, other trade-offs (:mod:`nomercy.native.policy` tunes them). ``BASE_WEIGHTS`` chooses as the reference."},
-    {"heuristic__choose", (PyCFunction)(void (*)(void))w_f_heuristic__choose_101, METH_FASTCALL, "The body of :func:`heuristic_choose`, weighted by ``P``."},
-    {"heuristic_heuristic_offer", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_offer_106, METH_FASTCALL, "What ``HeuristicBot.react`` would take for ``seat`` before its generator has a say: a late Uno call (U1) if the seat is open to a catch, else the catch of the first seat open to one (U2), else -1. A catch is then made unless a ``random()`` draw falls below ``catch_miss`` (:func:`heuristic_react`; a caller with another generator draws its own)."},
-    {"heuristic_heuristic_react", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_react_107, METH_FASTCALL, "``HeuristicBot.react`` for ``seat``: :func:`heuristic_offer`, a catch kept unless ``mt_random(mt, m0) < catch_miss``; -1 for no action. ``mt[m0:m0+625]`` is the bot's generator (drawn only when a catch is offered, as the reference draws)."},
-    {"heuristic__hands_total", (PyCFunction)(void (*)(void))w_f_heuristic__hands_total_108, METH_FASTCALL, ""},
-    {"heuristic__forced_play", (PyCFunction)(void (*)(void))w_f_heuristic__forced_play_109, METH_FASTCALL, "How many cards a draw action played, after a reshuffle (``_apply_counted``): a forced play of the card drawn (``play_drawn_at_once``) lies on the discard pile above the old top card, or, when its Draw effect made a reshuffle after it, is the only face-up card: then another seat drew, was knocked out, or play turned round."},
-    {"heuristic__apply_counted", (PyCFunction)(void (*)(void))w_f_heuristic__apply_counted_110, METH_FASTCALL, "Apply the legal action ``a`` by ``seat`` and count what the simulator's row counts: cards drawn, stacks grown, catches, reshuffles. Without a reshuffle the cards drawn are what left the draw pile; with one, what the hands gained plus what left them (the cards played, and each knocked-out hand, which holds the Mercy limit)."},
-    {"heuristic__play_on", (PyCFunction)(void (*)(void))w_f_heuristic__play_on_111, METH_FASTCALL, "Play table ``s`` to the end with the bots whose generators ``mt`` holds, counting into ``out[g]`` (:func:`heuristic_play`'s loop); False if it ran past ``max_steps``."},
-    {"heuristic_heuristic_play", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_play_112, METH_FASTCALL, "Play game ``g`` for every ``g < len(game_seeds)`` with a heuristic bot in every seat."},
-    {"heuristic_heuristic_play_on", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_play_on_113, METH_FASTCALL, "Play every table of ``S`` on from where it stands to the end of its round, table ``g`` with ``HeuristicBot(seed=bot_seeds[g, seat], catch_miss=catch_miss)`` in every seat, as :func:`heuristic_play` plays a dealt game (the playouts of a sampled position). ``out[g]`` counts the continuation only (``O_DEALER`` and ``O_FIRST`` are the table's dealer and the seat deciding when it starts); the arguments are :func:`heuristic_play`'s. Returns the tables played: ``g`` when table ``g`` ran past ``max_steps`` turns, else all of them."},
-    {"encode_observe", (PyCFunction)(void (*)(void))w_f_encode_observe_114, METH_FASTCALL, "``StateEncoder().observe(to_state(s), seat)`` into the float32 vector ``out``."},
-    {"encode_mask", (PyCFunction)(void (*)(void))w_f_encode_mask_115, METH_FASTCALL, "``StateEncoder().mask(to_state(s), seat)`` into the int8 vector ``out``: the legal actions of ``seat`` (``kernels.legal``) through the lookup table ``rl_of_native``. ``scratch`` is an all-zero mask over the native table (left so), ``lst`` as for ``legal``. Returns how many actions are legal."},
-    {"sim_seed_rng", (PyCFunction)(void (*)(void))w_f_sim_seed_rng_116, METH_FASTCALL, "``random.Random(seed)`` into ``mt`` (625 int32 words), for 0 <= seed < 2**64."},
-    {"sim_derive_seeds", (PyCFunction)(void (*)(void))w_f_sim_derive_seeds_117, METH_FASTCALL, "``random.Random(key).getrandbits(63)`` for each row of ``keys`` (a key's 32-bit words, least significant first; zero words on top are padding) into ``out``: ``nomercy.seeding.derive_seed`` once its string is hashed into a key. ``mt`` is scratch of 625 words."},
-    {"sim_mt_random", (PyCFunction)(void (*)(void))w_f_sim_mt_random_120, METH_FASTCALL, "``random.random()``: 53 random bits as a float in [0, 1) (genrand_res53)."},
-    {"sim__play_key", (PyCFunction)(void (*)(void))w_f_sim__play_key_121, METH_FASTCALL, "Where ``legal_actions()`` lists a play: by card, then a Seven's target seat (with Uno after without), else without Uno before with, colors in order."},
-    {"sim_ordered_legal", (PyCFunction)(void (*)(void))w_f_sim_ordered_legal_122, METH_FASTCALL, "``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) as action indices in the reference's order into ``out`` (``out[0]``: how many). ``mask`` must be all zeros and is left so; ``lst`` is scratch. Returns how many actions are legal."},
-    {"sim_choose", (PyCFunction)(void (*)(void))w_f_sim_choose_123, METH_FASTCALL, "The action seat ``seat``'s policy ``kind`` takes on its turn: one of the deciding seat's legal actions, which a policy that picks by position lists in the reference's order into ``actions`` (:func:`ordered_legal`; the heuristic scores them itself)."},
-    {"sim_react", (PyCFunction)(void (*)(void))w_f_sim_react_124, METH_FASTCALL, "The out-of-turn action (catch, late Uno) policy ``kind`` takes for ``seat``, from ``actions[1..count]`` (that seat's legal actions, reference order), or -1 for none. Asked only for a policy that :func:`reacts`: the heuristic calls a late Uno, else catches the first seat open to one unless ``random() < catch_miss`` (``HeuristicBot.react``, drawing only when a catch is offered)."},
-    {"sim_reacts", (PyCFunction)(void (*)(void))w_f_sim_reacts_125, METH_FASTCALL, "Whether a policy may act out of turn (the reaction round is skipped otherwise)."},
-    {"sim__act", (PyCFunction)(void (*)(void))w_f_sim__act_126, METH_FASTCALL, "Apply ``action`` by ``seat`` and count it. The cards drawn are what left the draw pile, plus what a reshuffle put into it (the table's ``PILE_IN`` counter)."},
-    {"sim__reaction", (PyCFunction)(void (*)(void))w_f_sim__reaction_127, METH_FASTCALL, "``bots.runner.reactions``, one round: the first seat after ``after`` whose policy acts out of turn, and its action; (-1, -1) if none does."},
-    {"sim__record", (PyCFunction)(void (*)(void))w_f_sim__record_128, METH_FASTCALL, "The round's outcome into ``stats`` (the knock-outs the outcome lists)."},
-    {"sim_play_games", (PyCFunction)(void (*)(void))w_f_sim_play_games_129, METH_FASTCALL, "Play game ``cursor[C_GAME]`` onwards of ``seeds`` on the table ``s``: game ``g`` is dealt as ``new_game(players, rules, seeds[g])``, seat ``x``'s policy ``kinds[x]`` draws from ``random.Random(bot_seeds[g, x])``, and every action is counted into ``stats[g]``. After each turn the seats whose policy reacts are asked in order (``bots.runner``), until none acts."},
-    {"vector__splitmix", (PyCFunction)(void (*)(void))w_f_vector__splitmix_130, METH_FASTCALL, "splitmix64 over word ``k`` of ``rng``: the next 64-bit value of that stream."},
-    {"vector_random_choose", (PyCFunction)(void (*)(void))w_f_vector_random_choose_131, METH_FASTCALL, "A uniformly random legal action of ``seat``, the deciding seat (the opponent kind :data:`RANDOM`): the ``_rand(rng) % count``-th of :func:`~nomercy.native.kernels.legal`'s list, made alone by ``legal_count`` and ``legal_at`` (nothing listed, ``mask`` untouched)."},
-    {"vector_choose", (PyCFunction)(void (*)(void))w_f_vector_choose_132, METH_FASTCALL, "The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point (inlined into the opponents' loop with the random kind: two calls between kernels cost as much as a random decision)."},
-    {"vector_react", (PyCFunction)(void (*)(void))w_f_vector_react_133, METH_FASTCALL, "The out-of-turn action of an opponent of kind ``kind`` at ``seat``, or -1: the heuristic's (a catch kept unless ``_rand(rng) / 2**32 < catch_miss``); the random bot never reacts."},
-    {"vector_reacts", (PyCFunction)(void (*)(void))w_f_vector_reacts_134, METH_FASTCALL, "Whether an opponent kind may act out of turn."},
-    {"vector__note", (PyCFunction)(void (*)(void))w_f_vector__note_135, METH_FASTCALL, ""},
-    {"vector__reactions", (PyCFunction)(void (*)(void))w_f_vector__reactions_136, METH_FASTCALL, "``bots.runner.reactions`` after ``after``'s action: while a seat is open to a catch, the first opponent (seat order after ``after``) whose kind acts out of turn acts."},
-    {"vector__opponents", (PyCFunction)(void (*)(void))w_f_vector__opponents_137, METH_FASTCALL, "Let the opponents play until the learner decides, is knocked out, or the round ends (each turn followed by its reaction round)."},
-    {"vector__seed_from", (PyCFunction)(void (*)(void))w_f_vector__seed_from_138, METH_FASTCALL, "The next deal seed of a row's stream (word 1 of its generator words)."},
-    {"vector__deal", (PyCFunction)(void (*)(void))w_f_vector__deal_142, METH_FASTCALL, "Deal rounds from the row's seed stream until one reaches the learner's decision: 0, or -1 after ``tries`` deals that did not."},
-    {"vector__deal_rows", (PyCFunction)(void (*)(void))w_f_vector__deal_rows_143, METH_FASTCALL, ":func:`_deal` for the rows ``waiting[:count]`` and encode each one's first decision, their first deals' generators seeded side by side, half of :data:`~nomercy.native.kernels.SEED_LANES` rows at a time (``kernels.mt_seed_lanes``; ``pool`` and ``generators`` are its scratch): the same seeds from each row's own stream, the same deals. Each deal's first reshuffle is seeded in the same pass and waits in the table (``MT_READY``), as in random play. A row whose first deal does not reach the learner deals again as :func:`_deal` does. Returns 0, or -1 - row for a row where no deal reached the learner."},
-    {"vector__reward", (PyCFunction)(void (*)(void))w_f_vector__reward_146, METH_FASTCALL, "The learner's reward at the end of its round (``nomercy.rl.common``): ``knockout`` when it was knocked out, else +1/-1, or with ``points`` its round points less the points of the cards a loser still holds."},
-    {"vector__encode", (PyCFunction)(void (*)(void))w_f_vector__encode_147, METH_FASTCALL, ""},
-    {"vector_reset", (PyCFunction)(void (*)(void))w_f_vector_reset_152, METH_FASTCALL, "Deal every row (from its seed stream) and encode its learner's first decision. ``reacting``: whether any opponent kind reacts (the reaction rounds are skipped otherwise), ``catch_miss`` the heuristic's chance to miss a catch; ``waiting`` (a row index per row), ``pool`` and ``generators`` (``kernels.mt_seed_lanes``) are scratch. Returns 0, or -1 - row for a row where no deal reached the learner."},
-    {"vector_step", (PyCFunction)(void (*)(void))w_f_vector_step_153, METH_FASTCALL, "Apply ``actions[row]`` (a native index, checked legal by the caller) for the learner of every row, play the opponents, reset a row whose round ended for the learner (its last observation into ``final_obs``), and encode every row's next decision. The rows to deal again are dealt together after the others (:func:`_deal_rows`): each row's cards and generators are its own, so the order in which rows are dealt changes nothing. Returns how many rows finished a round, or -1 - row where no new deal reached the learner."},
-    {"vector_take_actions", (PyCFunction)(void (*)(void))w_f_vector_take_actions_154, METH_FASTCALL, "Check one RL action index per row and write its native index into ``out``: -1 when every action is in range (``0..len(native_of_rl) - 1``) and flagged in its row of ``legal``, else the first row out of range, or failing that the first illegal one (``out`` then partly written: the caller reports the row and applies nothing). Compiled: the numpy checks it replaces cost about a twentieth of a 256-row step."},
-    {"vector__flags", (PyCFunction)(void (*)(void))w_f_vector__flags_155, METH_FASTCALL, "How many of the eight one-byte 0/1 flags of ``word`` are set."},
-    {"vector_sample", (PyCFunction)(void (*)(void))w_f_vector_sample_156, METH_FASTCALL, "A uniformly random legal action per row, from word 2 of the row's generator; -1 for a row with none. ``words`` is the int8 mask array (one 0/1 byte per action) viewed as uint64 words, eight flags a word in memory order (little-endian): a row is counted and searched a word at a time instead of a byte at a time."},
-    {"playout__evaluate", (PyCFunction)(void (*)(void))w_f_playout__evaluate_158, METH_FASTCALL, "``expert._evaluate``: 1/0 when the round is over, else the seat's weight share."},
-    {"playout_playout_values", (PyCFunction)(void (*)(void))w_f_playout_playout_values_159, METH_FASTCALL, "For every ``j``: copy table ``W[world[j]]`` into ``s``, apply the legal action ``action[j]`` by ``seat``, play the heuristic for every deciding seat for up to ``depth`` decisions and write the score for ``seat`` into ``values[j]``."},
-    {"policy__duel", (PyCFunction)(void (*)(void))w_f_policy__duel_160, METH_FASTCALL, "Deal ``seeds[k]`` once for every seat ``c`` and play it to the end with the weights ``P0`` in seat ``c`` and ``P1`` in the others; ``wins[k]`` counts the deals that ``P0``'s seat won. Nobody reacts out of turn (the heuristic always calls Uno). Returns -1, or the first ``k`` whose game ran past ``max_steps`` turns."},
+    {"kernels__out_of_turn", (PyCFunction)(void (*)(void))w_f_kernels__out_of_turn_52, METH_FASTCALL, ""},
+    {"kernels_legal", (PyCFunction)(void (*)(void))w_f_kernels_legal_53, METH_FASTCALL, "``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``, which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action indices in the order above). Returns how many actions are legal."},
+    {"kernels_legal_mask", (PyCFunction)(void (*)(void))w_f_kernels_legal_mask_58, METH_FASTCALL, "``GameState.legal_actions(seat)`` as a mask over the action table (``seat`` -1: the deciding seat), ``lst`` as for :func:`legal`. Returns how many actions are legal."},
+    {"kernels_legal_count", (PyCFunction)(void (*)(void))w_f_kernels_legal_count_59, METH_FASTCALL, "How many legal actions the deciding seat has (0 when the round is over), without listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for ``2 * NUM_CARDS + 1``) keeps what :func:`legal_at` reads: ``cards[0]`` distinct cards the seat may play, then each one and its number of plays."},
+    {"kernels_legal_at", (PyCFunction)(void (*)(void))w_f_kernels_legal_at_60, METH_FASTCALL, "The action index of legal action ``j`` (0 <= j < the count) of the deciding seat, in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table unchanged since)."},
+    {"kernels__finish", (PyCFunction)(void (*)(void))w_f_kernels__finish_61, METH_FASTCALL, "E3: count the round's points and end it."},
+    {"kernels__reshuffle", (PyCFunction)(void (*)(void))w_f_kernels__reshuffle_62, METH_FASTCALL, "T4: the discard pile under its top card, then the set-aside hands, shuffled into the draw pile. False when there is nothing to shuffle."},
+    {"kernels__draw_cards", (PyCFunction)(void (*)(void))w_f_kernels__draw_cards_63, METH_FASTCALL, "``seat`` draws one card at a time (``engine._draw_cards``): returns the card the search stopped at (-1: none) and whether the Mercy limit was reached."},
+    {"kernels__knock_out", (PyCFunction)(void (*)(void))w_f_kernels__knock_out_64, METH_FASTCALL, "M1-M4: out of the round; the hand is set aside (or under the discard pile)."},
+    {"kernels__give", (PyCFunction)(void (*)(void))w_f_kernels__give_65, METH_FASTCALL, ""},
+    {"kernels__went_out", (PyCFunction)(void (*)(void))w_f_kernels__went_out_66, METH_FASTCALL, ""},
+    {"kernels_effect", (PyCFunction)(void (*)(void))w_f_kernels_effect_67, METH_FASTCALL, "Apply the effect of ``card`` played by ``seat`` and pass the turn on."},
+    {"kernels__swap_hands", (PyCFunction)(void (*)(void))w_f_kernels__swap_hands_68, METH_FASTCALL, ""},
+    {"kernels__copy_hand", (PyCFunction)(void (*)(void))w_f_kernels__copy_hand_69, METH_FASTCALL, ""},
+    {"kernels__play", (PyCFunction)(void (*)(void))w_f_kernels__play_70, METH_FASTCALL, "Apply a checked play whose card has left the hand already (``engine._play``)."},
+    {"kernels__draw", (PyCFunction)(void (*)(void))w_f_kernels__draw_71, METH_FASTCALL, "T2/T4: draw until playable (or one card)."},
+    {"kernels__take", (PyCFunction)(void (*)(void))w_f_kernels__take_73, METH_FASTCALL, ""},
+    {"kernels__challenge", (PyCFunction)(void (*)(void))w_f_kernels__challenge_74, METH_FASTCALL, ""},
+    {"kernels__roulette", (PyCFunction)(void (*)(void))w_f_kernels__roulette_75, METH_FASTCALL, ""},
+    {"kernels__catch", (PyCFunction)(void (*)(void))w_f_kernels__catch_76, METH_FASTCALL, ""},
+    {"kernels_apply_action", (PyCFunction)(void (*)(void))w_f_kernels_apply_action_77, METH_FASTCALL, "Apply a *legal* action (an index of the action table) by ``seat`` (-1: the deciding seat). The caller checks legality (``step`` does)."},
+    {"kernels_step", (PyCFunction)(void (*)(void))w_f_kernels_step_78, METH_FASTCALL, "Check ``action`` by ``seat`` (-1: the deciding seat) against the legal actions and apply it: 0 when applied, -1 when illegal (the table is left unchanged)."},
+    {"kernels_deal", (PyCFunction)(void (*)(void))w_f_kernels_deal_79, METH_FASTCALL, "``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."},
+    {"kernels_deal_seeded", (PyCFunction)(void (*)(void))w_f_kernels_deal_seeded_82, METH_FASTCALL, ":func:`deal` with shuffle 0's generator seeded already: ``mt`` holds the 625 words :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds many at once)."},
+    {"kernels__deal_start", (PyCFunction)(void (*)(void))w_f_kernels__deal_start_80, METH_FASTCALL, "A cleared table holding the seed and the unshuffled deck as its draw pile."},
+    {"kernels__deal_rest", (PyCFunction)(void (*)(void))w_f_kernels__deal_rest_81, METH_FASTCALL, "The deal once shuffle 0's generator is seeded: shuffle, dealer, hands, first card."},
+    {"kernels__rand", (PyCFunction)(void (*)(void))w_f_kernels__rand_83, METH_FASTCALL, "xorshift64*: the random player's generator (not the game's: shuffles use MT19937). Returns 32 bits."},
+    {"kernels__below", (PyCFunction)(void (*)(void))w_f_kernels__below_84, METH_FASTCALL, "A uniform integer in ``0..n-1`` (``0 < n < 2**32``), exactly: Lemire's multiply and shift, drawing again on the rare low products that would bias it (no division on the usual path)."},
+    {"kernels_random_play", (PyCFunction)(void (*)(void))w_f_kernels_random_play_85, METH_FASTCALL, "Play ``decisions`` random legal actions of the deciding seats over the tables of ``S``: a table's round is played to its end, then dealt again with the next seed (``seeds[0]``, counted up), and play moves on to the next table. (Whole rounds keep a table's few kilobytes in the first-level cache; moving to another table after every decision made most decisions wait on memory.) Each action is uniform over the deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is: :func:`legal_count` counts them, one exactly uniform draw (:func:`_below`) picks an index, :func:`legal_at` makes that action alone (the list :func:`legal` would build holds the same actions in the same order). New rounds' shuffle 0 generators are seeded side by side (:func:`mt_seed_lanes`, ``pool`` and ``generators`` its scratch, as many rounds as ``pool`` has columns); a reshuffle's generator is seeded only when a round reshuffles (:func:`shuffle_region`): most rounds never do (1.9% of the ``rlcard`` preset's). ``lst`` has room for every action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros). Returns the rounds finished."},
+    {"heuristic_mt_random", (PyCFunction)(void (*)(void))w_f_heuristic_mt_random_87, METH_FASTCALL, "``random.Random.random()``: 53 bits from two words, as CPython's random_random."},
+    {"heuristic__seed_generator", (PyCFunction)(void (*)(void))w_f_heuristic__seed_generator_88, METH_FASTCALL, "``random.Random(seed)`` for ``0 <= seed < 2**63`` into ``mt[m0:m0+625]``."},
+    {"heuristic__random_kernel", (PyCFunction)(void (*)(void))w_f_heuristic__random_kernel_89, METH_FASTCALL, ""},
+    {"heuristic__held", (PyCFunction)(void (*)(void))w_f_heuristic__held_90, METH_FASTCALL, "How many cards of ``color`` the seat's own hand holds."},
+    {"heuristic__victim", (PyCFunction)(void (*)(void))w_f_heuristic__victim_91, METH_FASTCALL, "``engine.draw_victim``: who answers the Draw card ``card`` played by ``seat``."},
+    {"heuristic__is_turn", (PyCFunction)(void (*)(void))w_f_heuristic__is_turn_92, METH_FASTCALL, "A turn action the reference bot scores: not out of turn, and of a play offered with and without the Uno call, only the one with it (U1)."},
+    {"heuristic__rank", (PyCFunction)(void (*)(void))w_f_heuristic__rank_93, METH_FASTCALL, "The action's place in the reference's legal order (ties go to the lowest)."},
+    {"heuristic__color_score", (PyCFunction)(void (*)(void))w_f_heuristic__color_score_94, METH_FASTCALL, "``heuristic._score_colors``: as a Roulette's victim the most unseen color (the deck less the own hand and the face-up discard pile), else the most held."},
+    {"heuristic__context", (PyCFunction)(void (*)(void))w_f_heuristic__context_95, METH_FASTCALL, "What every score of ``seat``'s turn reads besides the action: its hand size, the pending total, the Mercy limit, the smallest other hand and whether it is about to go out, its high Draw cards, the active seats, and the seats after and before it."},
+    {"heuristic_heuristic_choose", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_choose_96, METH_FASTCALL, "``HeuristicBot.choose`` for the deciding ``seat`` of table ``s``: an action index."},
+    {"heuristic_weighted_choose", (PyCFunction)(void (*)(void))w_f_heuristic_weighted_choose_101, METH_FASTCALL, ":func:`heuristic_choose` with the weights ``P`` (float64, ``WEIGHT_NAMES`` long) in place of the reference's constants: the same rules, other trade-offs (:mod:`nomercy.native.policy` tunes them). ``BASE_WEIGHTS`` chooses as the reference."},
+    {"heuristic__choose", (PyCFunction)(void (*)(void))w_f_heuristic__choose_97, METH_FASTCALL, "The body of :func:`heuristic_choose`, weighted by ``P``."},
+    {"heuristic_heuristic_offer", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_offer_102, METH_FASTCALL, "What ``HeuristicBot.react`` would take for ``seat`` before its generator has a say: a late Uno call (U1) if the seat is open to a catch, else the catch of the first seat open to one (U2), else -1. A catch is then made unless a ``random()`` draw falls below ``catch_miss`` (:func:`heuristic_react`; a caller with another generator draws its own)."},
+    {"heuristic_heuristic_react", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_react_103, METH_FASTCALL, "``HeuristicBot.react`` for ``seat``: :func:`heuristic_offer`, a catch kept unless ``mt_random(mt, m0) < catch_miss``; -1 for no action. ``mt[m0:m0+625]`` is the bot's generator (drawn only when a catch is offered, as the reference draws)."},
+    {"heuristic__hands_total", (PyCFunction)(void (*)(void))w_f_heuristic__hands_total_104, METH_FASTCALL, ""},
+    {"heuristic__forced_play", (PyCFunction)(void (*)(void))w_f_heuristic__forced_play_105, METH_FASTCALL, "How many cards a draw action played, after a reshuffle (``_apply_counted``): a forced play of the card drawn (``play_drawn_at_once``) lies on the discard pile above the old top card, or, when its Draw effect made a reshuffle after it, is the only face-up card: then another seat drew, was knocked out, or play turned round."},
+    {"heuristic__apply_counted", (PyCFunction)(void (*)(void))w_f_heuristic__apply_counted_106, METH_FASTCALL, "Apply the legal action ``a`` by ``seat`` and count what the simulator's row counts: cards drawn, stacks grown, catches, reshuffles. Without a reshuffle the cards drawn are what left the draw pile; with one, what the hands gained plus what left them (the cards played, and each knocked-out hand, which holds the Mercy limit)."},
+    {"heuristic__play_on", (PyCFunction)(void (*)(void))w_f_heuristic__play_on_107, METH_FASTCALL, "Play table ``s`` to the end with the bots whose generators ``mt`` holds, counting into ``out[g]`` (:func:`heuristic_play`'s loop); False if it ran past ``max_steps``."},
+    {"heuristic_heuristic_play", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_play_108, METH_FASTCALL, "Play game ``g`` for every ``g < len(game_seeds)`` with a heuristic bot in every seat."},
+    {"heuristic_heuristic_play_on", (PyCFunction)(void (*)(void))w_f_heuristic_heuristic_play_on_109, METH_FASTCALL, "Play every table of ``S`` on from where it stands to the end of its round, table ``g`` with ``HeuristicBot(seed=bot_seeds[g, seat], catch_miss=catch_miss)`` in every seat, as :func:`heuristic_play` plays a dealt game (the playouts of a sampled position). ``out[g]`` counts the continuation only (``O_DEALER`` and ``O_FIRST`` are the table's dealer and the seat deciding when it starts); the arguments are :func:`heuristic_play`'s. Returns the tables played: ``g`` when table ``g`` ran past ``max_steps`` turns, else all of them."},
+    {"encode_observe", (PyCFunction)(void (*)(void))w_f_encode_observe_110, METH_FASTCALL, "``StateEncoder().observe(to_state(s), seat)`` into the float32 vector ``out``."},
+    {"encode_mask", (PyCFunction)(void (*)(void))w_f_encode_mask_111, METH_FASTCALL, "``StateEncoder().mask(to_state(s), seat)`` into the int8 vector ``out``: the legal actions of ``seat`` (``kernels.legal``) through the lookup table ``rl_of_native``. ``scratch`` is an all-zero mask over the native table (left so), ``lst`` as for ``legal``. Returns how many actions are legal."},
+    {"sim_seed_rng", (PyCFunction)(void (*)(void))w_f_sim_seed_rng_112, METH_FASTCALL, "``random.Random(seed)`` into ``mt`` (625 int32 words), for 0 <= seed < 2**64."},
+    {"sim_derive_seeds", (PyCFunction)(void (*)(void))w_f_sim_derive_seeds_113, METH_FASTCALL, "``random.Random(key).getrandbits(63)`` for each row of ``keys`` (a key's 32-bit words, least significant first; zero words on top are padding) into ``out``: ``nomercy.seeding.derive_seed`` once its string is hashed into a key. ``mt`` is scratch of 625 words."},
+    {"sim_mt_random", (PyCFunction)(void (*)(void))w_f_sim_mt_random_116, METH_FASTCALL, "``random.random()``: 53 random bits as a float in [0, 1) (genrand_res53)."},
+    {"sim__play_key", (PyCFunction)(void (*)(void))w_f_sim__play_key_117, METH_FASTCALL, "Where ``legal_actions()`` lists a play: by card, then a Seven's target seat (with Uno after without), else without Uno before with, colors in order."},
+    {"sim_ordered_legal", (PyCFunction)(void (*)(void))w_f_sim_ordered_legal_118, METH_FASTCALL, "``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) as action indices in the reference's order into ``out`` (``out[0]``: how many). ``mask`` must be all zeros and is left so; ``lst`` is scratch. Returns how many actions are legal."},
+    {"sim_choose", (PyCFunction)(void (*)(void))w_f_sim_choose_119, METH_FASTCALL, "The action seat ``seat``'s policy ``kind`` takes on its turn: one of the deciding seat's legal actions, which a policy that picks by position lists in the reference's order into ``actions`` (:func:`ordered_legal`; the heuristic scores them itself)."},
+    {"sim_react", (PyCFunction)(void (*)(void))w_f_sim_react_120, METH_FASTCALL, "The out-of-turn action (catch, late Uno) policy ``kind`` takes for ``seat``, from ``actions[1..count]`` (that seat's legal actions, reference order), or -1 for none. Asked only for a policy that :func:`reacts`: the heuristic calls a late Uno, else catches the first seat open to one unless ``random() < catch_miss`` (``HeuristicBot.react``, drawing only when a catch is offered)."},
+    {"sim_reacts", (PyCFunction)(void (*)(void))w_f_sim_reacts_121, METH_FASTCALL, "Whether a policy may act out of turn (the reaction round is skipped otherwise)."},
+    {"sim__act", (PyCFunction)(void (*)(void))w_f_sim__act_122, METH_FASTCALL, "Apply ``action`` by ``seat`` and count it. The cards drawn are what left the draw pile, plus what a reshuffle put into it (the table's ``PILE_IN`` counter)."},
+    {"sim__reaction", (PyCFunction)(void (*)(void))w_f_sim__reaction_123, METH_FASTCALL, "``bots.runner.reactions``, one round: the first seat after ``after`` whose policy acts out of turn, and its action; (-1, -1) if none does."},
+    {"sim__record", (PyCFunction)(void (*)(void))w_f_sim__record_124, METH_FASTCALL, "The round's outcome into ``stats`` (the knock-outs the outcome lists)."},
+    {"sim_play_games", (PyCFunction)(void (*)(void))w_f_sim_play_games_125, METH_FASTCALL, "Play game ``cursor[C_GAME]`` onwards of ``seeds`` on the table ``s``: game ``g`` is dealt as ``new_game(players, rules, seeds[g])``, seat ``x``'s policy ``kinds[x]`` draws from ``random.Random(bot_seeds[g, x])``, and every action is counted into ``stats[g]``. After each turn the seats whose policy reacts are asked in order (``bots.runner``), until none acts."},
+    {"vector__splitmix", (PyCFunction)(void (*)(void))w_f_vector__splitmix_126, METH_FASTCALL, "splitmix64 over word ``k`` of ``rng``: the next 64-bit value of that stream."},
+    {"vector_random_choose", (PyCFunction)(void (*)(void))w_f_vector_random_choose_127, METH_FASTCALL, "A uniformly random legal action of ``seat``, the deciding seat (the opponent kind :data:`RANDOM`): the ``_rand(rng) % count``-th of :func:`~nomercy.native.kernels.legal`'s list, made alone by ``legal_count`` and ``legal_at`` (nothing listed, ``mask`` untouched)."},
+    {"vector_choose", (PyCFunction)(void (*)(void))w_f_vector_choose_128, METH_FASTCALL, "The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point (inlined into the opponents' loop with the random kind: two calls between kernels cost as much as a random decision)."},
+    {"vector_react", (PyCFunction)(void (*)(void))w_f_vector_react_129, METH_FASTCALL, "The out-of-turn action of an opponent of kind ``kind`` at ``seat``, or -1: the heuristic's (a catch kept unless ``_rand(rng) / 2**32 < catch_miss``); the random bot never reacts."},
+    {"vector_reacts", (PyCFunction)(void (*)(void))w_f_vector_reacts_130, METH_FASTCALL, "Whether an opponent kind may act out of turn."},
+    {"vector__note", (PyCFunction)(void (*)(void))w_f_vector__note_131, METH_FASTCALL, ""},
+    {"vector__reactions", (PyCFunction)(void (*)(void))w_f_vector__reactions_132, METH_FASTCALL, "``bots.runner.reactions`` after ``after``'s action: while a seat is open to a catch, the first opponent (seat order after ``after``) whose kind acts out of turn acts."},
+    {"vector__opponents", (PyCFunction)(void (*)(void))w_f_vector__opponents_133, METH_FASTCALL, "Let the opponents play until the learner decides, is knocked out, or the round ends (each turn followed by its reaction round)."},
+    {"vector__seed_from", (PyCFunction)(void (*)(void))w_f_vector__seed_from_134, METH_FASTCALL, "The next deal seed of a row's stream (word 1 of its generator words)."},
+    {"vector__deal", (PyCFunction)(void (*)(void))w_f_vector__deal_135, METH_FASTCALL, "Deal rounds from the row's seed stream until one reaches the learner's decision: 0, or -1 after ``tries`` deals that did not."},
+    {"vector__deal_rows", (PyCFunction)(void (*)(void))w_f_vector__deal_rows_136, METH_FASTCALL, ":func:`_deal` for the rows ``waiting[:count]`` and encode each one's first decision, their first deals' generators seeded side by side, half of :data:`~nomercy.native.kernels.SEED_LANES` rows at a time (``kernels.mt_seed_lanes``; ``pool`` and ``generators`` are its scratch): the same seeds from each row's own stream, the same deals. Each deal's first reshuffle is seeded in the same pass and waits in the table (``MT_READY``), as in random play. A row whose first deal does not reach the learner deals again as :func:`_deal` does. Returns 0, or -1 - row for a row where no deal reached the learner."},
+    {"vector__reward", (PyCFunction)(void (*)(void))w_f_vector__reward_139, METH_FASTCALL, "The learner's reward at the end of its round (``nomercy.rl.common``): ``knockout`` when it was knocked out, else +1/-1, or with ``points`` its round points less the points of the cards a loser still holds."},
+    {"vector__encode", (PyCFunction)(void (*)(void))w_f_vector__encode_140, METH_FASTCALL, ""},
+    {"vector_reset", (PyCFunction)(void (*)(void))w_f_vector_reset_145, METH_FASTCALL, "Deal every row (from its seed stream) and encode its learner's first decision. ``reacting``: whether any opponent kind reacts (the reaction rounds are skipped otherwise), ``catch_miss`` the heuristic's chance to miss a catch; ``waiting`` (a row index per row), ``pool`` and ``generators`` (``kernels.mt_seed_lanes``) are scratch. Returns 0, or -1 - row for a row where no deal reached the learner."},
+    {"vector_step", (PyCFunction)(void (*)(void))w_f_vector_step_146, METH_FASTCALL, "Apply ``actions[row]`` (a native index, checked legal by the caller) for the learner of every row, play the opponents, reset a row whose round ended for the learner (its last observation into ``final_obs``), and encode every row's next decision. The rows to deal again are dealt together after the others (:func:`_deal_rows`): each row's cards and generators are its own, so the order in which rows are dealt changes nothing. Returns how many rows finished a round, or -1 - row where no new deal reached the learner."},
+    {"vector_take_actions", (PyCFunction)(void (*)(void))w_f_vector_take_actions_147, METH_FASTCALL, "Check one RL action index per row and write its native index into ``out``: -1 when every action is in range (``0..len(native_of_rl) - 1``) and flagged in its row of ``legal``, else the first row out of range, or failing that the first illegal one (``out`` then partly written: the caller reports the row and applies nothing). Compiled: the numpy checks it replaces cost about a twentieth of a 256-row step."},
+    {"vector__flags", (PyCFunction)(void (*)(void))w_f_vector__flags_148, METH_FASTCALL, "How many of the eight one-byte 0/1 flags of ``word`` are set."},
+    {"vector_sample", (PyCFunction)(void (*)(void))w_f_vector_sample_149, METH_FASTCALL, "A uniformly random legal action per row, from word 2 of the row's generator; -1 for a row with none. ``words`` is the int8 mask array (one 0/1 byte per action) viewed as uint64 words, eight flags a word in memory order (little-endian): a row is counted and searched a word at a time instead of a byte at a time."},
+    {"playout__evaluate", (PyCFunction)(void (*)(void))w_f_playout__evaluate_151, METH_FASTCALL, "``expert._evaluate``: 1/0 when the round is over, else the seat's weight share."},
+    {"playout_playout_values", (PyCFunction)(void (*)(void))w_f_playout_playout_values_152, METH_FASTCALL, "For every ``j``: copy table ``W[world[j]]`` into ``s``, apply the legal action ``action[j]`` by ``seat``, play the heuristic for every deciding seat for up to ``depth`` decisions and write the score for ``seat`` into ``values[j]``."},
+    {"policy__duel", (PyCFunction)(void (*)(void))w_f_policy__duel_153, METH_FASTCALL, "Deal ``seeds[k]`` once for every seat ``c`` and play it to the end with the weights ``P0`` in seat ``c`` and ``P1`` in the others; ``wins[k]`` counts the deals that ``P0``'s seat won. Nobody reacts out of turn (the heuristic always calls Uno). Returns -1, or the first ``k`` whose game ran past ``max_steps`` turns."},
     {"cpu_v3", (PyCFunction)(void (*)(void))w_cpu_v3, METH_NOARGS, "Whether this processor runs the x86-64-v3 build."},
     {NULL, NULL, 0, NULL}
 };

@@ -23,6 +23,7 @@ from typing import Final
 from nomercy.encoding.actions import NUM_ACTIONS
 from nomercy.encoding.sections import START
 from nomercy.native._compiled import kernel
+from nomercy.native.cdecl import F32Array, I8Array, I32Array, I64Array, U8Array
 from nomercy.native.kernels import _wrap, legal
 from nomercy.native.layout import (
     ACTIVE,
@@ -79,7 +80,7 @@ _kernel = kernel
 
 
 @_kernel
-def observe(s, seat, offsets, out):
+def observe(s: I32Array, seat: int, offsets: I64Array, out: F32Array):
     """``StateEncoder().observe(to_state(s), seat)`` into the float32 vector ``out``."""
     for i in range(out.shape[0]):
         out[i] = 0.0
@@ -121,7 +122,9 @@ def observe(s, seat, offsets, out):
 
 
 @_kernel
-def mask(s, R, seat, rl_of_native, out, scratch, lst):
+def mask(
+    s: I32Array, R: I64Array, seat: int, rl_of_native: I64Array, out: I8Array, scratch: U8Array, lst: I64Array
+):
     """``StateEncoder().mask(to_state(s), seat)`` into the int8 vector ``out``: the legal
     actions of ``seat`` (``kernels.legal``) through the lookup table ``rl_of_native``.
     ``scratch`` is an all-zero mask over the native table (left so), ``lst`` as for

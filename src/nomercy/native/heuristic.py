@@ -38,6 +38,7 @@ import numpy.typing as npt
 from nomercy.actions import Action
 from nomercy.engine import GameState
 from nomercy.native.batch import Batch, index_action
+from nomercy.native.cdecl import F64Array, I32Array, I32Array2, I64Array, I64Array2, U8Array
 from nomercy.native.kernels import (
     D_CHOOSE_COLOR,
     D_PLAY_DRAWN,
@@ -226,7 +227,7 @@ BASE_WEIGHTS.flags.writeable = False
 
 
 @_inline
-def mt_random(mt, m0):
+def mt_random(mt: I32Array, m0: int):
     """``random.Random.random()``: 53 bits from two words, as CPython's random_random."""
     a = mt_next(mt, m0) >> 5
     b = mt_next(mt, m0) >> 6
@@ -234,13 +235,13 @@ def mt_random(mt, m0):
 
 
 @_kernel
-def _seed_generator(mt, m0, seed):
+def _seed_generator(mt: I32Array, m0: int, seed: int):
     """``random.Random(seed)`` for ``0 <= seed < 2**63`` into ``mt[m0:m0+625]``."""
     mt_seed(mt, m0, (seed >> 32) & M32, 0, seed & M32)
 
 
 @_kernel
-def _random_kernel(mt, m0):
+def _random_kernel(mt: I32Array, m0: int):
     return mt_random(mt, m0)
 
 
@@ -248,7 +249,7 @@ def _random_kernel(mt, m0):
 
 
 @_inline
-def _held(s, seat, color):
+def _held(s: I32Array, seat: int, color: int):
     """How many cards of ``color`` the seat's own hand holds."""
     h0 = HANDS + seat * s[DECK]
     k = 0
@@ -259,7 +260,7 @@ def _held(s, seat, color):
 
 
 @_inline
-def _victim(s, R, seat, card, n_active):
+def _victim(s: I32Array, R: I64Array, seat: int, card: int, n_active: int):
     """``engine.draw_victim``: who answers the Draw card ``card`` played by ``seat``."""
     if C_FACE[card] == F_WRD4:
         if R[R_TPRD_SELF] and n_active == 2:
@@ -269,7 +270,7 @@ def _victim(s, R, seat, card, n_active):
 
 
 @_inline
-def _is_turn(mask, a):
+def _is_turn(mask: U8Array, a: int):
     """A turn action the reference bot scores: not out of turn, and of a play offered
     with and without the Uno call, only the one with it (U1)."""
     kind = A_KIND[a]
@@ -284,7 +285,7 @@ def _is_turn(mask, a):
 
 
 @_inline
-def _rank(s, seat, a):
+def _rank(s: I32Array, seat: int, a: int):
     """The action's place in the reference's legal order (ties go to the lowest)."""
     kind = A_KIND[a]
     if kind == K_PLAY:
@@ -398,7 +399,7 @@ def _score(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, 
 
 
 @_inline
-def _color_score(s, deck, seat, color, roulette):
+def _color_score(s: I32Array, deck: I32Array, seat: int, color: int, roulette: int):
     """``heuristic._score_colors``: as a Roulette's victim the most unseen color (the deck
     less the own hand and the face-up discard pile), else the most held."""
     held = _held(s, seat, color)
@@ -417,7 +418,7 @@ def _color_score(s, deck, seat, color, roulette):
 
 
 @_inline
-def _context(s, R, seat):
+def _context(s: I32Array, R: I64Array, seat: int):
     """What every score of ``seat``'s turn reads besides the action: its hand size, the
     pending total, the Mercy limit, the smallest other hand and whether it is about to go
     out, its high Draw cards, the active seats, and the seats after and before it."""
@@ -442,7 +443,7 @@ def _context(s, R, seat):
 
 
 @_kernel
-def heuristic_choose(s, R, seat, deck, mask, lst):
+def heuristic_choose(s: I32Array, R: I64Array, seat: int, deck: I32Array, mask: U8Array, lst: I64Array):
     """``HeuristicBot.choose`` for the deciding ``seat`` of table ``s``: an action index.
 
     ``R`` is the encoded rules, ``deck`` the deck's card indices (``Batch.deck``: a
@@ -455,7 +456,9 @@ def heuristic_choose(s, R, seat, deck, mask, lst):
 
 
 @_kernel
-def weighted_choose(s, R, seat, deck, mask, lst, P):
+def weighted_choose(
+    s: I32Array, R: I64Array, seat: int, deck: I32Array, mask: U8Array, lst: I64Array, P: F64Array
+):
     """:func:`heuristic_choose` with the weights ``P`` (float64, ``WEIGHT_NAMES`` long) in
     place of the reference's constants: the same rules, other trade-offs
     (:mod:`nomercy.native.policy` tunes them). ``BASE_WEIGHTS`` chooses as the reference."""
@@ -463,7 +466,7 @@ def weighted_choose(s, R, seat, deck, mask, lst, P):
 
 
 @_inline
-def _choose(s, R, seat, deck, mask, lst, P):
+def _choose(s: I32Array, R: I64Array, seat: int, deck: I32Array, mask: U8Array, lst: I64Array, P: F64Array):
     """The body of :func:`heuristic_choose`, weighted by ``P``."""
     if s[CURRENT] < 0 or seat != s[CURRENT]:
         return -1
@@ -513,7 +516,7 @@ def _choose(s, R, seat, deck, mask, lst, P):
 
 
 @_kernel
-def heuristic_offer(s, R, seat):
+def heuristic_offer(s: I32Array, R: I64Array, seat: int):
     """What ``HeuristicBot.react`` would take for ``seat`` before its generator has a say:
     a late Uno call (U1) if the seat is open to a catch, else the catch of the first seat
     open to one (U2), else -1. A catch is then made unless a ``random()`` draw falls below
@@ -528,7 +531,7 @@ def heuristic_offer(s, R, seat):
 
 
 @_kernel
-def heuristic_react(s, R, seat, mt, m0, catch_miss):
+def heuristic_react(s: I32Array, R: I64Array, seat: int, mt: I32Array, m0: int, catch_miss: float):
     """``HeuristicBot.react`` for ``seat``: :func:`heuristic_offer`, a catch kept unless
     ``mt_random(mt, m0) < catch_miss``; -1 for no action. ``mt[m0:m0+625]`` is the bot's
     generator (drawn only when a catch is offered, as the reference draws)."""
@@ -544,7 +547,7 @@ def heuristic_react(s, R, seat, mt, m0, catch_miss):
 
 
 @_inline
-def _hands_total(s, n):
+def _hands_total(s: I32Array, n: int):
     total = 0
     for seat in range(n):
         total += s[HLEN + seat]
@@ -552,7 +555,7 @@ def _hands_total(s, n):
 
 
 @_inline
-def _forced_play(s, seat, top, others, ko, direction):
+def _forced_play(s: I32Array, seat: int, top: int, others: int, ko: int, direction: int):
     """How many cards a draw action played, after a reshuffle (``_apply_counted``): a
     forced play of the card drawn (``play_drawn_at_once``) lies on the discard pile above
     the old top card, or, when its Draw effect made a reshuffle after it, is the only
@@ -572,7 +575,7 @@ def _forced_play(s, seat, top, others, ko, direction):
 
 
 @_kernel
-def _apply_counted(s, R, seat, a, out, g):
+def _apply_counted(s: I32Array, R: I64Array, seat: int, a: int, out: I64Array2, g: int):
     """Apply the legal action ``a`` by ``seat`` and count what the simulator's row counts:
     cards drawn, stacks grown, catches, reshuffles. Without a reshuffle the cards drawn
     are what left the draw pile; with one, what the hands gained plus what left them
@@ -610,7 +613,19 @@ def _apply_counted(s, R, seat, a, out, g):
 
 
 @_inline
-def _play_on(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst):
+def _play_on(
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    catch_miss: float,
+    max_steps: int,
+    out: I64Array2,
+    g: int,
+    mt: I32Array,
+    mask: U8Array,
+    lst: I64Array,
+):
     """Play table ``s`` to the end with the bots whose generators ``mt`` holds, counting
     into ``out[g]`` (:func:`heuristic_play`'s loop); False if it ran past ``max_steps``."""
     out[g, O_DEALER] = s[DEALER]
@@ -650,7 +665,19 @@ def _play_on(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst):
 
 @_kernel
 def heuristic_play(
-    S, R, deck, players, game_seeds, bot_seeds, catch_miss, max_steps, out, mt, mask, lst, sitting
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    game_seeds: I64Array,
+    bot_seeds: I64Array2,
+    catch_miss: float,
+    max_steps: int,
+    out: I64Array2,
+    mt: I32Array,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
 ):
     """Play game ``g`` for every ``g < len(game_seeds)`` with a heuristic bot in every seat.
 
@@ -686,7 +713,19 @@ def heuristic_play(
 
 
 @_kernel
-def heuristic_play_on(S, R, deck, players, bot_seeds, catch_miss, max_steps, out, mt, mask, lst):
+def heuristic_play_on(
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    bot_seeds: I64Array2,
+    catch_miss: float,
+    max_steps: int,
+    out: I64Array2,
+    mt: I32Array,
+    mask: U8Array,
+    lst: I64Array,
+):
     """Play every table of ``S`` on from where it stands to the end of its round, table
     ``g`` with ``HeuristicBot(seed=bot_seeds[g, seat], catch_miss=catch_miss)`` in every
     seat, as :func:`heuristic_play` plays a dealt game (the playouts of a sampled

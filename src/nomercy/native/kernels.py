@@ -7,14 +7,15 @@ translated to C (``scripts/native_c.py``) and compiled with the package, into
 ``nomercy.native._engine``: importing this module loads them, with nothing to compile.
 """
 
-# The kernels are unannotated: their types are what the translator infers from the arrays passed in
-# (pyproject.toml's [[tool.mypy.overrides]] for this module says so).
+# Each kernel's parameters carry their C types (nomercy.native.cdecl), which the translator reads;
+# the results are what it infers (pyproject.toml's [[tool.mypy.overrides]] for this module).
 
 from __future__ import annotations
 
 import numpy as np
 
 from nomercy.native._compiled import inline, kernel, source
+from nomercy.native.cdecl import I32Array, I32Array2, I64Array, I64Array2, U8Array, U64Array
 from nomercy.native.layout import (
     A_CARD,
     A_CATCH0,
@@ -159,7 +160,7 @@ _MT_START = _init_genrand(19650218)
 
 
 @_kernel
-def mt_seed(s, m0, seed_lo, seed_hi, number):
+def mt_seed(s: I32Array, m0: int, seed_lo: int, seed_hi: int, number: int):
     """``random.Random(key)`` for key = seed * 2**32 + number into ``s[m0:m0+625]``:
     init_by_array over the key's 32-bit words, least significant first, as many as the key
     needs (one for 0). Words are stored in int32 slots and read back masked."""
@@ -207,7 +208,7 @@ POOL_ROWS = MT_WORDS + 7
 
 
 @_inline
-def _key_length(seed_lo, seed_hi):
+def _key_length(seed_lo: int, seed_hi: int):
     """How many 32-bit words ``init_by_array`` takes from the key seed * 2**32 + number."""
     if seed_hi != 0:
         return 3
@@ -215,7 +216,7 @@ def _key_length(seed_lo, seed_hi):
 
 
 @_kernel
-def lane_key(pool, lane, seed, number):
+def lane_key(pool: I64Array2, lane: int, seed: int, number: int):
     """Set column ``lane`` of ``pool`` to seed the key ``seed * 2**32 + number`` (seed
     below 2**64): rows 625 to 630 take what ``init_by_array``'s first pass adds at its
     step t, the key's word j = t mod (key length) plus j. A key has one to three words,
@@ -232,7 +233,7 @@ def lane_key(pool, lane, seed, number):
 
 
 @_kernel
-def mt_seed_lanes(pool, lanes, generators):
+def mt_seed_lanes(pool: I64Array2, lanes: int, generators: I32Array2):
     """:func:`mt_seed` for the keys of columns ``0 .. lanes-1`` of ``pool`` (an int64
     ``(POOL_ROWS, columns)`` scratch array, keys set by :func:`lane_key`), into the rows
     ``0 .. lanes-1`` of ``generators`` (int32, ``(rows, MT_WORDS)``): the same words as
@@ -274,7 +275,7 @@ def mt_seed_lanes(pool, lanes, generators):
 
 
 @_inline
-def _load_generator(s, mt):
+def _load_generator(s: I32Array, mt: I32Array):
     """A seeded generator's 625 words (``mt``) into the table's MT19937 region."""
     m0 = _mt0(s)
     for i in range(MT_WORDS):
@@ -282,7 +283,7 @@ def _load_generator(s, mt):
 
 
 @_inline
-def seeded_reshuffle(s, mt):
+def seeded_reshuffle(s: I32Array, mt: I32Array):
     """Right after a deal: ``mt``, the round's shuffle 1 seeded early (with the deal's
     own generator, by :func:`mt_seed_lanes`), into the table's generator region, which
     nothing reads until the round's first reshuffle; ``MT_READY`` tells
@@ -293,12 +294,12 @@ def seeded_reshuffle(s, mt):
 
 
 @_inline
-def _mt_word(s, at):
+def _mt_word(s: I32Array, at: int):
     return np.int64(s[at]) & M32
 
 
 @_inline
-def _temper(y):
+def _temper(y: int):
     """MT19937's output function over a state word."""
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
@@ -308,7 +309,7 @@ def _temper(y):
 
 
 @_inline
-def _twisted(word, after, far):
+def _twisted(word: int, after: int, far: int):
     """The twist of one state word from itself, the word after it and the word 397 on
     (all as stored: int32 slots, read back masked)."""
     y = (np.int64(word) & 0x80000000) | (np.int64(after) & 0x7FFFFFFF)
@@ -316,7 +317,7 @@ def _twisted(word, after, far):
 
 
 @_inline
-def _mt_twisted(s, m0, i):
+def _mt_twisted(s: I32Array, m0: int, i: int):
     """Word ``i`` of the next block, regenerated in place, then tempered."""
     other = i + 397 if i < 227 else i - 227
     y = _twisted(s[m0 + i], s[m0 + (i + 1 if i < 623 else 0)], s[m0 + other])
@@ -325,7 +326,7 @@ def _mt_twisted(s, m0, i):
 
 
 @_inline
-def _twist_block(mt):
+def _twist_block(mt: I32Array):
     """genrand_uint32's block twist of the 624 words ``mt[:624]`` in place, the whole
     block at once: two straight loops over one view that the compiler turns into vector
     code (word i reads words i+1 and i+397 not yet regenerated, or i-227 already
@@ -338,7 +339,7 @@ def _twist_block(mt):
 
 
 @_inline
-def _block_word(mt, at):
+def _block_word(mt: I32Array, at: int):
     """The tempered word at position ``at`` of a generator in the block form, the block
     twisted first when ``at`` has reached its end; and the next position."""
     if at >= 624:
@@ -348,7 +349,7 @@ def _block_word(mt, at):
 
 
 @_inline
-def mt_next(s, m0):
+def mt_next(s: I32Array, m0: int):
     """genrand_uint32, twisting lazily: word ``i`` of the next block is regenerated when it
     is drawn, in the order the block twist would regenerate it in place (it reads words
     i+1 and i+397 not yet regenerated, or i-227 already regenerated), so the words are
@@ -361,7 +362,7 @@ def mt_next(s, m0):
 
 
 @_inline
-def _bit_length(n):
+def _bit_length(n: int):
     k = 0
     while n:
         n >>= 1
@@ -370,7 +371,7 @@ def _bit_length(n):
 
 
 @_kernel
-def mt_below(s, m0, n):
+def mt_below(s: I32Array, m0: int, n: int):
     """``_randbelow(n)``: getrandbits(k) until below n, k = n.bit_length()."""
     k = _bit_length(n)
     r = mt_next(s, m0) >> (32 - k)
@@ -380,12 +381,12 @@ def mt_below(s, m0, n):
 
 
 @_inline
-def _mt0(s):
+def _mt0(s: I32Array):
     return HANDS + (MAX_PLAYERS + 4) * s[DECK]
 
 
 @_inline
-def _shuffle(s, m0, start, length):
+def _shuffle(s: I32Array, m0: int, start: int, length: int):
     """``random.shuffle`` of ``s[start:start+length]`` by the freshly seeded generator at
     ``m0``: swap ``i`` with ``_randbelow(i + 1)``, drawn as :func:`mt_below` draws it,
     with the bit count and the generator's position kept in registers across the draws.
@@ -418,7 +419,7 @@ def _shuffle(s, m0, start, length):
 
 
 @_inline
-def _below_block(s, m0, n):
+def _below_block(s: I32Array, m0: int, n: int):
     """:func:`mt_below` from a generator in the block form :func:`_shuffle` leaves."""
     mt = s[m0 : m0 + MT_WORDS]
     k = _bit_length(n)
@@ -431,7 +432,7 @@ def _below_block(s, m0, n):
 
 
 @_kernel
-def shuffle_region(s, start, length, number):
+def shuffle_region(s: I32Array, start: int, length: int, number: int):
     """``dealing.shuffle`` of ``s[start:start+length]`` with shuffle ``number`` of the seed."""
     m0 = _mt0(s)
     ready = s[MT_READY]
@@ -445,32 +446,32 @@ def shuffle_region(s, start, length, number):
 
 
 @_inline
-def _pile0(s):
+def _pile0(s: I32Array):
     return HANDS + MAX_PLAYERS * s[DECK]
 
 
 @_inline
-def _disc0(s):
+def _disc0(s: I32Array):
     return HANDS + (MAX_PLAYERS + 1) * s[DECK]
 
 
 @_inline
-def _aside0(s):
+def _aside0(s: I32Array):
     return HANDS + (MAX_PLAYERS + 2) * s[DECK]
 
 
 @_inline
-def _hand0(s, seat):
+def _hand0(s: I32Array, seat: int):
     return HANDS + seat * s[DECK]
 
 
 @_inline
-def top_card(s):
+def top_card(s: I32Array):
     return s[_disc0(s) + s[DISC_LEN] - 1]
 
 
 @_inline
-def _wrap(x, n):
+def _wrap(x: int, n: int):
     """``x % n`` for ``-n <= x < 2 * n`` (a seat, or a seat offset, one step out of range):
     compares instead of an integer division, on the path of every decision."""
     if x < 0:
@@ -481,7 +482,7 @@ def _wrap(x, n):
 
 
 @_inline
-def seat_after(s, direction, seat):
+def seat_after(s: I32Array, direction: int, seat: int):
     n = s[PLAYERS]
     seat = _wrap(seat + direction, n)
     while not s[ACTIVE + seat]:
@@ -490,23 +491,23 @@ def seat_after(s, direction, seat):
 
 
 @_inline
-def next_seat(s, seat):
+def next_seat(s: I32Array, seat: int):
     return seat_after(s, s[DIRECTION], seat)
 
 
 @_inline
-def previous_seat(s, seat):
+def previous_seat(s: I32Array, seat: int):
     return seat_after(s, -s[DIRECTION], seat)
 
 
 @_inline
-def _advance(s, seat):
+def _advance(s: I32Array, seat: int):
     s[CURRENT] = seat
     s[DECISION] = D_PLAY
 
 
 @_inline
-def _uo_remove(s, seat):
+def _uo_remove(s: I32Array, seat: int):
     n = s[UO_LEN]
     k = 0
     for i in range(n):
@@ -518,7 +519,7 @@ def _uo_remove(s, seat):
 
 
 @_inline
-def _uo_has(s, seat):
+def _uo_has(s: I32Array, seat: int):
     for i in range(s[UO_LEN]):  # noqa: SIM110 - a plain loop: the C translation takes loops
         if s[UO + i] == seat:
             return True
@@ -526,7 +527,7 @@ def _uo_has(s, seat):
 
 
 @_inline
-def _matches(s, card):
+def _matches(s: I32Array, card: int):
     """T1 ``MATCH_BY_TOP`` / ``match_set``: may ``card`` be played on the top card."""
     if C_WILD[card]:
         return True
@@ -537,7 +538,7 @@ def _matches(s, card):
 
 
 @_inline
-def playable(s, R, card, seat):
+def playable(s: I32Array, R: I64Array, card: int, seat: int):
     """T1: may ``card`` from ``seat``'s hand be played now, outside a stack?"""
     if C_WILD[card]:
         if C_FACE[card] == F_WD4 and R[R_WD4_RESTRICTED]:
@@ -551,7 +552,7 @@ def playable(s, R, card, seat):
 
 
 @_inline
-def _size_after(s, R, seat, card):
+def _size_after(s: I32Array, R: I64Array, seat: int, card: int):
     """How many cards ``seat`` holds after playing ``card`` without a target (N2, A5)."""
     left = s[HLEN + seat] - 1
     if left == 0:
@@ -611,33 +612,33 @@ for _bit in range(64):
 
 
 @_inline
-def _lowest(word):
+def _lowest(word: int):
     """The index of the lowest set bit of a non-zero word."""
     return _BIT_INDEX[((word & (~word + np.uint64(1))) * _DEBRUIJN) >> np.uint64(58)]
 
 
 @_inline
-def _word64(s, at):
+def _word64(s: I32Array, at: int):
     """The 64-bit word kept in the int32 slots ``at`` (low half) and ``at + 1``."""
     return np.uint64(np.int64(s[at]) & M32) | (np.uint64(np.int64(s[at + 1]) & M32) << np.uint64(32))
 
 
 @_inline
-def _int32(word):
+def _int32(word: int):
     """The low 32 bits of ``word`` as the int32 a slot holds."""
     v = np.int64(word & np.uint64(M32))
     return v - (1 << 32) if v >= (1 << 31) else v
 
 
 @_inline
-def _hand_set(s, seat):
+def _hand_set(s: I32Array, seat: int):
     """The kinds of the cards in ``seat``'s hand, as kept in ``HSET`` (two words)."""
     at = HSET + 4 * seat
     return _word64(s, at), _word64(s, at + 2)
 
 
 @_inline
-def _store_set(s, seat, lo, hi):
+def _store_set(s: I32Array, seat: int, lo: int, hi: int):
     at = HSET + 4 * seat
     s[at] = _int32(lo)
     s[at + 1] = _int32(lo >> np.uint64(32))
@@ -646,21 +647,21 @@ def _store_set(s, seat, lo, hi):
 
 
 @_inline
-def _set_kind(s, seat, card):
+def _set_kind(s: I32Array, seat: int, card: int):
     """``card`` joined ``seat``'s hand: its kind is in the hand's set."""
     at = HSET + 4 * seat + (card >> 5)  # 32-bit word card // 32 of the set
     s[at] = _int32((np.uint64(np.int64(s[at]) & M32)) | (np.uint64(1) << np.uint64(card & 31)))
 
 
 @_inline
-def _clear_kind(s, seat, card):
+def _clear_kind(s: I32Array, seat: int, card: int):
     """The last copy of ``card`` left ``seat``'s hand."""
     at = HSET + 4 * seat + (card >> 5)
     s[at] = _int32((np.uint64(np.int64(s[at]) & M32)) & ~(np.uint64(1) << np.uint64(card & 31)))
 
 
 @_kernel
-def rebuild_set(s, seat):
+def rebuild_set(s: I32Array, seat: int):
     """``seat``'s hand set (``HSET``) from its cards (one pass, no branch on the cards):
     after a deal, a Discard All, or a hand written from Python (``convert``)."""
     h0 = _hand0(s, seat)
@@ -676,7 +677,7 @@ def rebuild_set(s, seat):
 
 
 @_inline
-def _left_hand(s, seat, card):
+def _left_hand(s: I32Array, seat: int, card: int):
     """A copy of ``card`` has left ``seat``'s hand: the kind leaves the set unless
     another copy stays."""
     h0 = _hand0(s, seat)
@@ -687,7 +688,7 @@ def _left_hand(s, seat, card):
 
 
 @_inline
-def _play_set(s, R, seat, stack):
+def _play_set(s: I32Array, R: I64Array, seat: int, stack: int):
     """The kinds ``seat`` may play from its hand now: onto a stack (K1-K3: a Draw card of
     at least the last value, none on a Draw 10 unless it stacks, a coloured one matching
     the top card under ``stack_color`` match) or onto the top card (T1, as ``playable``:
@@ -716,7 +717,7 @@ def _play_set(s, R, seat, stack):
 
 
 @_inline
-def _set(mask, lst, i):
+def _set(mask: U8Array, lst: I64Array, i: int):
     """Mark action ``i`` legal: in the mask, and once in the list (``lst[0]`` counts)."""
     if not mask[i]:
         mask[i] = 1
@@ -725,13 +726,13 @@ def _set(mask, lst, i):
 
 
 @_inline
-def _targets_seven(s, R, seat, card):
+def _targets_seven(s: I32Array, R: I64Array, seat: int, card: int):
     """N1: a Seven played by ``seat`` names the seat it swaps hands with."""
     return C_FACE[card] == F_SEVEN and R[R_SEVEN_ZERO] and s[HLEN + seat] > 1
 
 
 @_inline
-def _needs_call(s, R, seat, card):
+def _needs_call(s: I32Array, R: I64Array, seat: int, card: int):
     """U1: ``card``'s plays come with an Uno variant (the play leaves ``seat`` one card)."""
     if not R[R_UNO_CALLS]:
         return False
@@ -749,7 +750,7 @@ _BASE_PLAYS = np.where(C_WILD.astype(np.bool_) & np.not_equal(C_FACE, F_ROULETTE
 
 
 @_inline
-def _variant_count(s, R, seat, card):
+def _variant_count(s: I32Array, R: I64Array, seat: int, card: int):
     """How many plays ``card`` has for ``seat``: colours, Seven targets, Uno variants."""
     if not _SPECIAL_PLAYS[card]:  # one table read for most cards, no branch on the face
         if R[R_UNO_CALLS] and s[HLEN + seat] == 2:
@@ -768,7 +769,7 @@ def _variant_count(s, R, seat, card):
 
 
 @_inline
-def _variant_at(s, R, seat, card, j):
+def _variant_at(s: I32Array, R: I64Array, seat: int, card: int, j: int):
     """The action index of play ``j`` (0 <= j < :func:`_variant_count`) of ``card``: the
     targets (or colours) in order, each followed by its Uno variant where there is one."""
     if _targets_seven(s, R, seat, card):
@@ -837,7 +838,7 @@ def _rest_at(s, R, cur, decision, cards, j):
 
 
 @_inline
-def _out_of_turn(s, seat, mask, lst):
+def _out_of_turn(s: I32Array, seat: int, mask: U8Array, lst: I64Array):
     n = s[PLAYERS]
     if seat < 0 or seat >= n or not s[ACTIVE + seat]:
         return
@@ -850,7 +851,7 @@ def _out_of_turn(s, seat, mask, lst):
 
 
 @_kernel
-def legal(s, R, seat, mask, lst):
+def legal(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array):
     """``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) into ``mask``,
     which must be all zeros, and the list ``lst`` (``lst[0]``: how many, then the action
     indices in the order above). Returns how many actions are legal."""
@@ -884,7 +885,7 @@ def legal(s, R, seat, mask, lst):
 
 
 @_kernel
-def legal_mask(s, R, seat, mask, lst):
+def legal_mask(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array):
     """``GameState.legal_actions(seat)`` as a mask over the action table (``seat`` -1: the
     deciding seat), ``lst`` as for :func:`legal`. Returns how many actions are legal."""
     for i in range(NUM_ACTIONS):
@@ -893,7 +894,7 @@ def legal_mask(s, R, seat, mask, lst):
 
 
 @_inline
-def legal_count(s, R, cards):
+def legal_count(s: I32Array, R: I64Array, cards: I64Array):
     """How many legal actions the deciding seat has (0 when the round is over), without
     listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for
     ``2 * NUM_CARDS + 1``) keeps what :func:`legal_at` reads: ``cards[0]`` distinct cards
@@ -928,7 +929,7 @@ def legal_count(s, R, cards):
 
 
 @_inline
-def legal_at(s, R, cards, j):
+def legal_at(s: I32Array, R: I64Array, cards: I64Array, j: int):
     """The action index of legal action ``j`` (0 <= j < the count) of the deciding seat,
     in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table
     unchanged since)."""
@@ -946,7 +947,7 @@ def legal_at(s, R, cards, j):
 
 
 @_kernel
-def _finish(s, R, winner, reason):
+def _finish(s: I32Array, R: I64Array, winner: int, reason: int):
     """E3: count the round's points and end it."""
     n = s[PLAYERS]
     won = 0
@@ -973,7 +974,7 @@ def _finish(s, R, winner, reason):
 
 
 @_kernel
-def _reshuffle(s):
+def _reshuffle(s: I32Array):
     """T4: the discard pile under its top card, then the set-aside hands, shuffled into
     the draw pile. False when there is nothing to shuffle."""
     d0 = _disc0(s)
@@ -1002,7 +1003,7 @@ def _reshuffle(s):
 
 
 @_kernel
-def _draw_cards(s, R, seat, count, until, color):
+def _draw_cards(s: I32Array, R: I64Array, seat: int, count: int, until: int, color: int):
     """``seat`` draws one card at a time (``engine._draw_cards``): returns the card the
     search stopped at (-1: none) and whether the Mercy limit was reached."""
     limit = R[R_MERCY]
@@ -1041,7 +1042,7 @@ def _draw_cards(s, R, seat, count, until, color):
 
 
 @_kernel
-def _knock_out(s, R, seat, by):
+def _knock_out(s: I32Array, R: I64Array, seat: int, by: int):
     """M1-M4: out of the round; the hand is set aside (or under the discard pile)."""
     h0 = _hand0(s, seat)
     size = s[HLEN + seat]
@@ -1080,7 +1081,7 @@ def _knock_out(s, R, seat, by):
 
 
 @_kernel
-def _give(s, R, seat, count, by):
+def _give(s: I32Array, R: I64Array, seat: int, count: int, by: int):
     _found, knocked = _draw_cards(s, R, seat, count, _UNTIL_COUNT, -1)
     if knocked:
         _knock_out(s, R, seat, by)
@@ -1088,7 +1089,7 @@ def _give(s, R, seat, count, by):
 
 
 @_kernel
-def _went_out(s, R, seat, card):
+def _went_out(s: I32Array, R: I64Array, seat: int, card: int):
     s[CURRENT] = -1
     s[DECISION] = D_OVER
     if C_DRAW[card] and R[R_LAST_APPLY]:  # E2
@@ -1102,7 +1103,7 @@ def _went_out(s, R, seat, card):
 
 
 @_inline
-def effect(s, R, seat, card):
+def effect(s: I32Array, R: I64Array, seat: int, card: int):
     """Apply the effect of ``card`` played by ``seat`` and pass the turn on."""
     face = C_FACE[card]
     value = C_DRAW[card]
@@ -1152,7 +1153,7 @@ def effect(s, R, seat, card):
 
 
 @_kernel
-def _swap_hands(s, a, b):
+def _swap_hands(s: I32Array, a: int, b: int):
     ha = _hand0(s, a)
     hb = _hand0(s, b)
     la = s[HLEN + a]
@@ -1170,7 +1171,7 @@ def _swap_hands(s, a, b):
 
 
 @_kernel
-def _copy_hand(s, src, dst):
+def _copy_hand(s: I32Array, src: int, dst: int):
     hs = _hand0(s, src)
     hd = _hand0(s, dst)
     for i in range(s[HLEN + src]):
@@ -1181,7 +1182,7 @@ def _copy_hand(s, src, dst):
 
 
 @_inline
-def _play(s, R, seat, card, color, target, uno):
+def _play(s: I32Array, R: I64Array, seat: int, card: int, color: int, target: int, uno: int):
     """Apply a checked play whose card has left the hand already (``engine._play``)."""
     d0 = _disc0(s)
     s[d0 + s[DISC_LEN]] = card
@@ -1271,7 +1272,7 @@ def _play(s, R, seat, card, color, target, uno):
 
 
 @_inline
-def _draw(s, R, seat):
+def _draw(s: I32Array, R: I64Array, seat: int):
     """T2/T4: draw until playable (or one card)."""
     count = 1 if R[R_DRAW_ONE] else -1
     found, knocked = _draw_cards(s, R, seat, count, _UNTIL_PLAYABLE, -1)
@@ -1299,7 +1300,7 @@ def _draw(s, R, seat):
 
 
 @_inline
-def _take(s, R, seat):
+def _take(s: I32Array, R: I64Array, seat: int):
     total = s[PENDING]
     by = s[LAST_BY]
     s[PENDING] = 0
@@ -1314,7 +1315,7 @@ def _take(s, R, seat):
 
 
 @_kernel
-def _challenge(s, R, seat):
+def _challenge(s: I32Array, R: I64Array, seat: int):
     by = s[LAST_BY]
     guilty = s[WD4_GUILTY] != 0  # W6: fixed when the card was played
     total = s[PENDING]
@@ -1336,7 +1337,7 @@ def _challenge(s, R, seat):
 
 
 @_kernel
-def _roulette(s, R, seat, color):
+def _roulette(s: I32Array, R: I64Array, seat: int, color: int):
     start = s[HLEN + seat]
     _found, knocked = _draw_cards(s, R, seat, -1, _UNTIL_COLOR, color)
     s[COLOR] = color
@@ -1356,7 +1357,7 @@ def _roulette(s, R, seat, color):
 
 
 @_kernel
-def _catch(s, R, seat, target):
+def _catch(s: I32Array, R: I64Array, seat: int, target: int):
     _uo_remove(s, target)
     s[STEP] += 1
     knocked = _give(s, R, target, R[R_UNO_PENALTY], seat)
@@ -1368,7 +1369,7 @@ def _catch(s, R, seat, target):
 
 
 @_kernel
-def apply_action(s, R, seat, action):
+def apply_action(s: I32Array, R: I64Array, seat: int, action: int):
     """Apply a *legal* action (an index of the action table) by ``seat`` (-1: the
     deciding seat). The caller checks legality (``step`` does)."""
     cur = s[CURRENT]
@@ -1392,7 +1393,7 @@ def apply_action(s, R, seat, action):
         for i in range(at, size - 1):
             c = hand[i + 1]
             hand[i] = c
-            more |= np.int64(c == card)
+            more |= np.int64(c == card)  # type: ignore[assignment]
         s[HLEN + seat] = size - 1
         if not more:
             _clear_kind(s, seat, card)
@@ -1431,7 +1432,7 @@ apply_inline = _inline(source(apply_action))
 
 
 @_kernel
-def step(s, R, seat, action, mask, lst):
+def step(s: I32Array, R: I64Array, seat: int, action: int, mask: U8Array, lst: I64Array):
     """Check ``action`` by ``seat`` (-1: the deciding seat) against the legal actions and
     apply it: 0 when applied, -1 when illegal (the table is left unchanged)."""
     if action < 0 or action >= NUM_ACTIONS or s[CURRENT] < 0:
@@ -1447,7 +1448,16 @@ def step(s, R, seat, action, mask, lst):
 
 
 @_kernel
-def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
+def deal(
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    seed_lo: int,
+    seed_hi: int,
+    dealer: int,
+    sitting: I64Array,
+):
     """``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the
     first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."""
     _deal_start(s, deck, players, seed_lo, seed_hi)
@@ -1456,7 +1466,17 @@ def deal(s, R, deck, players, seed_lo, seed_hi, dealer, sitting):
 
 
 @_kernel
-def deal_seeded(s, R, deck, players, seed_lo, seed_hi, dealer, sitting, mt):
+def deal_seeded(
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    seed_lo: int,
+    seed_hi: int,
+    dealer: int,
+    sitting: I64Array,
+    mt: I32Array,
+):
     """:func:`deal` with shuffle 0's generator seeded already: ``mt`` holds the 625 words
     :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds many at once)."""
     _deal_start(s, deck, players, seed_lo, seed_hi)
@@ -1465,7 +1485,7 @@ def deal_seeded(s, R, deck, players, seed_lo, seed_hi, dealer, sitting, mt):
 
 
 @_inline
-def _deal_start(s, deck, players, seed_lo, seed_hi):
+def _deal_start(s: I32Array, deck: I32Array, players: int, seed_lo: int, seed_hi: int):
     """A cleared table holding the seed and the unshuffled deck as its draw pile."""
     for i in range(HANDS):
         s[i] = 0
@@ -1480,7 +1500,7 @@ def _deal_start(s, deck, players, seed_lo, seed_hi):
 
 
 @_inline
-def _deal_rest(s, R, deck, players, dealer, sitting):
+def _deal_rest(s: I32Array, R: I64Array, deck: I32Array, players: int, dealer: int, sitting: I64Array):
     """The deal once shuffle 0's generator is seeded: shuffle, dealer, hands, first card."""
     size = deck.shape[0]
     p0 = _pile0(s)
@@ -1555,7 +1575,7 @@ def _deal_rest(s, R, deck, players, dealer, sitting):
 
 
 @_kernel
-def _rand(state):
+def _rand(state: U64Array):
     """xorshift64*: the random player's generator (not the game's: shuffles use MT19937).
     Returns 32 bits."""
     x = state[0]
@@ -1567,11 +1587,11 @@ def _rand(state):
 
 
 @_inline
-def _below(state, n):
+def _below(state: U64Array, n: int):
     """A uniform integer in ``0..n-1`` (``0 < n < 2**32``), exactly: Lemire's multiply and
     shift, drawing again on the rare low products that would bias it (no division on the
     usual path)."""
-    n = np.uint64(n)
+    n = np.uint64(n)  # type: ignore[assignment]
     m = _rand(state) * n
     low = m & np.uint64(M32)
     if low < n:
@@ -1583,7 +1603,20 @@ def _below(state, n):
 
 
 @_kernel
-def random_play(S, R, deck, players, seeds, rng, decisions, mask, lst, sitting, pool, generators):
+def random_play(
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    seeds: I64Array,
+    rng: U64Array,
+    decisions: int,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
+    pool: I64Array2,
+    generators: I32Array2,
+):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
     ``S``: a table's round is played to its end, then dealt again with the next seed
     (``seeds[0]``, counted up), and play moves on to the next table. (Whole rounds keep a

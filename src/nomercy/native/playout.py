@@ -35,6 +35,7 @@ from nomercy.actions import Action
 from nomercy.cards import Card
 from nomercy.engine import GameState
 from nomercy.native.batch import Batch, action_index
+from nomercy.native.cdecl import F64Array, I32Array, I32Array2, I64Array, U8Array
 from nomercy.native.convert import write_cards, write_hidden
 from nomercy.native.heuristic import BASE_WEIGHTS, weighted_choose
 from nomercy.native.kernels import _inline, _kernel, apply_action
@@ -63,7 +64,7 @@ __all__ = ["Playouts", "playout_values"]
 
 
 @_inline
-def _evaluate(s, seat, weights):
+def _evaluate(s: I32Array, seat: int, weights: F64Array):
     """``expert._evaluate``: 1/0 when the round is over, else the seat's weight share."""
     winner = s[WINNER]
     if winner >= 0:
@@ -83,7 +84,22 @@ def _evaluate(s, seat, weights):
 
 
 @_kernel
-def playout_values(W, R, deck, world, action, seat, depth, weights, s, mask, lst, values, mine, theirs):
+def playout_values(
+    W: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    world: I64Array,
+    action: I64Array,
+    seat: int,
+    depth: int,
+    weights: F64Array,
+    s: I32Array,
+    mask: U8Array,
+    lst: I64Array,
+    values: F64Array,
+    mine: F64Array,
+    theirs: F64Array,
+):
     """For every ``j``: copy table ``W[world[j]]`` into ``s``, apply the legal action
     ``action[j]`` by ``seat``, play the heuristic for every deciding seat for up to
     ``depth`` decisions and write the score for ``seat`` into ``values[j]``.

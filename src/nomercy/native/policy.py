@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.native.batch import Batch
+from nomercy.native.cdecl import F64Array, I32Array, I32Array2, I64Array, U8Array
 from nomercy.native.heuristic import BASE_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weighted_choose
 from nomercy.native.kernels import M32, _kernel, apply_action, deal
 from nomercy.native.layout import CURRENT, WINNER
@@ -48,7 +49,20 @@ TUNED_WEIGHTS.flags.writeable = False
 
 
 @_kernel
-def _duel(S, R, deck, players, seeds, P0, P1, max_steps, mask, lst, sitting, wins):
+def _duel(
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    seeds: I64Array,
+    P0: F64Array,
+    P1: F64Array,
+    max_steps: int,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
+    wins: I64Array,
+):
     """Deal ``seeds[k]`` once for every seat ``c`` and play it to the end with the
     weights ``P0`` in seat ``c`` and ``P1`` in the others; ``wins[k]`` counts the deals
     that ``P0``'s seat won. Nobody reacts out of turn (the heuristic always calls Uno).

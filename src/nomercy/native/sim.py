@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from nomercy.native._compiled import inline, kernel
+from nomercy.native.cdecl import I32Array, I32Array2, I64Array, I64Array2, U8Array, U32Array2
 from nomercy.native.heuristic import heuristic_choose, heuristic_react
 from nomercy.native.kernels import apply_action, deal, legal, mt_below, mt_next, mt_seed
 from nomercy.native.layout import (
@@ -97,7 +98,7 @@ MT_WORDS = 625
 
 
 @_kernel
-def seed_rng(mt, seed):
+def seed_rng(mt: I32Array, seed: int):
     """``random.Random(seed)`` into ``mt`` (625 int32 words), for 0 <= seed < 2**64."""
     mt_seed(mt, 0, (seed >> np.int64(32)) & 0xFFFFFFFF, 0, seed & 0xFFFFFFFF)
 
@@ -118,7 +119,7 @@ _START = _genrand_start()
 
 
 @_kernel
-def derive_seeds(keys, mt, out):
+def derive_seeds(keys: U32Array2, mt: I64Array, out: I64Array):
     """``random.Random(key).getrandbits(63)`` for each row of ``keys`` (a key's 32-bit
     words, least significant first; zero words on top are padding) into ``out``:
     ``nomercy.seeding.derive_seed`` once its string is hashed into a key. ``mt`` is
@@ -156,7 +157,7 @@ def derive_seeds(keys, mt, out):
 
 
 @_kernel
-def mt_random(mt):
+def mt_random(mt: I32Array):
     """``random.random()``: 53 random bits as a float in [0, 1) (genrand_res53)."""
     a = mt_next(mt, 0) >> 5
     b = mt_next(mt, 0) >> 6
@@ -164,7 +165,7 @@ def mt_random(mt):
 
 
 @_inline
-def _play_key(action, seat, n):
+def _play_key(action: int, seat: int, n: int):
     """Where ``legal_actions()`` lists a play: by card, then a Seven's target seat (with
     Uno after without), else without Uno before with, colors in order."""
     off = A_OFF[action]
@@ -179,7 +180,7 @@ def _play_key(action, seat, n):
 
 
 @_kernel
-def ordered_legal(s, R, seat, mask, lst, out):
+def ordered_legal(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array, out: I64Array):
     """``GameState.legal_actions(seat)`` (``seat`` -1: the deciding seat) as action
     indices in the reference's order into ``out`` (``out[0]``: how many). ``mask`` must be
     all zeros and is left so; ``lst`` is scratch. Returns how many actions are legal.
@@ -211,7 +212,17 @@ def ordered_legal(s, R, seat, mask, lst, out):
 
 
 @_kernel
-def choose(s, R, deck, seat, kind, mt, actions, mask, lst):
+def choose(
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    seat: int,
+    kind: int,
+    mt: I32Array,
+    actions: I64Array,
+    mask: U8Array,
+    lst: I64Array,
+):
     """The action seat ``seat``'s policy ``kind`` takes on its turn: one of the deciding
     seat's legal actions, which a policy that picks by position lists in the reference's
     order into ``actions`` (:func:`ordered_legal`; the heuristic scores them itself).
@@ -233,7 +244,16 @@ def choose(s, R, deck, seat, kind, mt, actions, mask, lst):
 
 
 @_kernel
-def react(s, R, seat, kind, mt, actions, count, catch_miss):
+def react(
+    s: I32Array,
+    R: I64Array,
+    seat: int,
+    kind: int,
+    mt: I32Array,
+    actions: I64Array,
+    count: int,
+    catch_miss: float,
+):
     """The out-of-turn action (catch, late Uno) policy ``kind`` takes for ``seat``, from
     ``actions[1..count]`` (that seat's legal actions, reference order), or -1 for none.
     Asked only for a policy that :func:`reacts`: the heuristic calls a late Uno, else
@@ -245,13 +265,13 @@ def react(s, R, seat, kind, mt, actions, count, catch_miss):
 
 
 @_kernel
-def reacts(kind):
+def reacts(kind: int):
     """Whether a policy may act out of turn (the reaction round is skipped otherwise)."""
     return kind != P_RANDOM
 
 
 @_kernel
-def _act(s, R, seat, action, stats):
+def _act(s: I32Array, R: I64Array, seat: int, action: int, stats: I64Array):
     """Apply ``action`` by ``seat`` and count it. The cards drawn are what left the draw
     pile, plus what a reshuffle put into it (the table's ``PILE_IN`` counter)."""
     pile = s[PILE_LEN] - s[PILE_IN]
@@ -267,7 +287,17 @@ def _act(s, R, seat, action, stats):
 
 
 @_kernel
-def _reaction(s, R, kinds, mt, after, mask, lst, actions, catch_miss):
+def _reaction(
+    s: I32Array,
+    R: I64Array,
+    kinds: I64Array,
+    mt: I32Array2,
+    after: int,
+    mask: U8Array,
+    lst: I64Array,
+    actions: I64Array,
+    catch_miss: float,
+):
     """``bots.runner.reactions``, one round: the first seat after ``after`` whose policy
     acts out of turn, and its action; (-1, -1) if none does."""
     n = s[PLAYERS]
@@ -294,7 +324,7 @@ def _reaction(s, R, kinds, mt, after, mask, lst, actions, catch_miss):
 
 
 @_kernel
-def _record(s, stats):
+def _record(s: I32Array, stats: I64Array):
     """The round's outcome into ``stats`` (the knock-outs the outcome lists)."""
     n = s[PLAYERS]
     stats[S_WINNER] = s[WINNER]
@@ -310,22 +340,22 @@ def _record(s, stats):
 
 @_kernel
 def play_games(
-    s,
-    R,
-    deck,
-    players,
-    seeds,
-    bot_seeds,
-    kinds,
-    mt,
-    stats,
-    cursor,
-    mask,
-    lst,
-    actions,
-    sitting,
-    max_steps,
-    catch_miss,
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    seeds: I64Array,
+    bot_seeds: I64Array2,
+    kinds: I64Array,
+    mt: I32Array2,
+    stats: I64Array2,
+    cursor: I64Array,
+    mask: U8Array,
+    lst: I64Array,
+    actions: I64Array,
+    sitting: I64Array,
+    max_steps: int,
+    catch_miss: float,
 ):
     """Play game ``cursor[C_GAME]`` onwards of ``seeds`` on the table ``s``: game ``g``
     is dealt as ``new_game(players, rules, seeds[g])``, seat ``x``'s policy

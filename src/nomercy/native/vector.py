@@ -36,6 +36,18 @@ from __future__ import annotations
 import numpy as np
 
 from nomercy.native._compiled import inline, kernel
+from nomercy.native.cdecl import (
+    F32Array,
+    F32Array2,
+    I8Array2,
+    I32Array,
+    I32Array2,
+    I64Array,
+    I64Array2,
+    U8Array,
+    U64Array,
+    U64Array2,
+)
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
 from nomercy.native.kernels import (
@@ -96,7 +108,7 @@ _inline = inline
 
 
 @_kernel
-def _splitmix(rng, k):
+def _splitmix(rng: U64Array, k: int):
     """splitmix64 over word ``k`` of ``rng``: the next 64-bit value of that stream."""
     z = rng[k] + np.uint64(0x9E3779B97F4A7C15)
     rng[k] = z
@@ -106,7 +118,7 @@ def _splitmix(rng, k):
 
 
 @_inline
-def random_choose(s, R, seat, mask, lst, rng):
+def random_choose(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array, rng: U64Array):
     """A uniformly random legal action of ``seat``, the deciding seat (the opponent kind
     :data:`RANDOM`): the ``_rand(rng) % count``-th of :func:`~nomercy.native.kernels.legal`'s
     list, made alone by ``legal_count`` and ``legal_at`` (nothing listed, ``mask`` untouched)."""
@@ -115,7 +127,16 @@ def random_choose(s, R, seat, mask, lst, rng):
 
 
 @_inline
-def choose(kind, s, R, deck, seat, mask, lst, rng):
+def choose(
+    kind: int,
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    seat: int,
+    mask: U8Array,
+    lst: I64Array,
+    rng: U64Array,
+):
     """The action of an opponent of kind ``kind`` at ``seat``: the one dispatch point
     (inlined into the opponents' loop with the random kind: two calls between kernels
     cost as much as a random decision)."""
@@ -125,7 +146,7 @@ def choose(kind, s, R, deck, seat, mask, lst, rng):
 
 
 @_kernel
-def react(kind, s, R, seat, rng, catch_miss):
+def react(kind: int, s: I32Array, R: I64Array, seat: int, rng: U64Array, catch_miss: float):
     """The out-of-turn action of an opponent of kind ``kind`` at ``seat``, or -1: the
     heuristic's (a catch kept unless ``_rand(rng) / 2**32 < catch_miss``); the random
     bot never reacts."""
@@ -140,13 +161,13 @@ def react(kind, s, R, seat, rng, catch_miss):
 
 
 @_kernel
-def reacts(kind):
+def reacts(kind: int):
     """Whether an opponent kind may act out of turn."""
     return kind == HEURISTIC
 
 
 @_kernel
-def _note(log, logn, row, value):
+def _note(log: I64Array2, logn: I64Array, row: int, value: int):
     n = logn[row]
     if n < log.shape[1]:
         log[row, n] = value
@@ -154,7 +175,21 @@ def _note(log, logn, row, value):
 
 
 @_kernel
-def _reactions(s, R, learner, kinds, reacting, catch_miss, after, mask, lst, rng, log, logn, row):
+def _reactions(
+    s: I32Array,
+    R: I64Array,
+    learner: int,
+    kinds: I64Array,
+    reacting: int,
+    catch_miss: float,
+    after: int,
+    mask: U8Array,
+    lst: I64Array,
+    rng: U64Array,
+    log: I64Array2,
+    logn: I64Array,
+    row: int,
+):
     """``bots.runner.reactions`` after ``after``'s action: while a seat is open to a catch,
     the first opponent (seat order after ``after``) whose kind acts out of turn acts."""
     if not reacting:
@@ -187,7 +222,21 @@ def _reactions(s, R, learner, kinds, reacting, catch_miss, after, mask, lst, rng
 
 
 @_kernel
-def _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row):
+def _opponents(
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    learner: int,
+    kinds: I64Array,
+    reacting: int,
+    catch_miss: float,
+    mask: U8Array,
+    lst: I64Array,
+    rng: U64Array,
+    log: I64Array2,
+    logn: I64Array,
+    row: int,
+):
     """Let the opponents play until the learner decides, is knocked out, or the round ends
     (each turn followed by its reaction round)."""
     while s[WINNER] < 0 and s[CURRENT] != learner and s[ACTIVE + learner]:
@@ -199,7 +248,7 @@ def _opponents(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng,
 
 
 @_inline
-def _seed_from(words):
+def _seed_from(words: U64Array):
     """The next deal seed of a row's stream (word 1 of its generator words)."""
     return np.int64(_splitmix(words, 1) >> np.uint64(1))
 
@@ -211,7 +260,22 @@ def _next_seed(rng, row):
 
 @_kernel
 def _deal(
-    s, R, deck, players, learner, kinds, reacting, catch_miss, rng, mask, lst, sitting, log, logn, row, tries
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    learner: int,
+    kinds: I64Array,
+    reacting: int,
+    catch_miss: float,
+    rng: U64Array,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
+    log: I64Array2,
+    logn: I64Array,
+    row: int,
+    tries: int,
 ):
     """Deal rounds from the row's seed stream until one reaches the learner's decision:
     0, or -1 after ``tries`` deals that did not."""
@@ -227,9 +291,30 @@ def _deal(
 
 @_kernel
 def _deal_rows(
-    S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators,
-    offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
-):  # fmt: skip
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    learner: int,
+    kinds: I64Array,
+    reacting: int,
+    catch_miss: float,
+    rng: U64Array2,
+    waiting: I64Array,
+    count: int,
+    pool: I64Array2,
+    generators: I32Array2,
+    offsets: I64Array,
+    rl_of_native: I64Array,
+    obs: F32Array2,
+    masks: I8Array2,
+    legal_out: I8Array2,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
+    log: I64Array2,
+    logn: I64Array,
+):
     """:func:`_deal` for the rows ``waiting[:count]`` and encode each one's first decision,
     their first deals' generators seeded side by side, half of
     :data:`~nomercy.native.kernels.SEED_LANES` rows at a time (``kernels.mt_seed_lanes``;
@@ -265,7 +350,7 @@ def _deal_rows(
 
 
 @_kernel
-def _reward(s, learner, points, knockout):
+def _reward(s: I32Array, learner: int, points: int, knockout: float):
     """The learner's reward at the end of its round (``nomercy.rl.common``): ``knockout``
     when it was knocked out, else +1/-1, or with ``points`` its round points less the
     points of the cards a loser still holds."""
@@ -283,7 +368,19 @@ def _reward(s, learner, points, knockout):
 
 
 @_kernel
-def _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, scratch, lst, row):
+def _encode(
+    s: I32Array,
+    R: I64Array,
+    learner: int,
+    offsets: I64Array,
+    rl_of_native: I64Array,
+    obs: F32Array2,
+    masks: I8Array2,
+    legal_out: I8Array2,
+    scratch: I64Array,
+    lst: I64Array,
+    row: int,
+):
     observe(s, learner, offsets, obs[row])
     mask(s, R, learner, rl_of_native, masks[row], scratch, lst)
     for i in range(masks.shape[1]):
@@ -292,9 +389,29 @@ def _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, scratch
 
 @_kernel
 def reset(
-    S, R, deck, players, learner, kinds, reacting, catch_miss, rng,
-    offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn, waiting, pool, generators,
-):  # fmt: skip
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    learner: int,
+    kinds: I64Array,
+    reacting: int,
+    catch_miss: float,
+    rng: U64Array2,
+    offsets: I64Array,
+    rl_of_native: I64Array,
+    obs: F32Array2,
+    masks: I8Array2,
+    legal_out: I8Array2,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
+    log: I64Array2,
+    logn: I64Array,
+    waiting: I64Array,
+    pool: I64Array2,
+    generators: I32Array2,
+):
     """Deal every row (from its seed stream) and encode its learner's first decision.
     ``reacting``: whether any opponent kind reacts (the reaction rounds are skipped
     otherwise), ``catch_miss`` the heuristic's chance to miss a catch; ``waiting`` (a row
@@ -311,10 +428,35 @@ def reset(
 
 @_kernel
 def step(
-    S, R, deck, players, learner, kinds, reacting, catch_miss, rng, actions, points, knockout,
-    offsets, rl_of_native, obs, masks, legal_out, rewards, dones, final_obs, mask, lst, sitting,
-    log, logn, waiting, pool, generators,
-):  # fmt: skip
+    S: I32Array2,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    learner: int,
+    kinds: I64Array,
+    reacting: int,
+    catch_miss: float,
+    rng: U64Array2,
+    actions: I64Array,
+    points: int,
+    knockout: float,
+    offsets: I64Array,
+    rl_of_native: I64Array,
+    obs: F32Array2,
+    masks: I8Array2,
+    legal_out: I8Array2,
+    rewards: F32Array,
+    dones: U8Array,
+    final_obs: F32Array2,
+    mask: U8Array,
+    lst: I64Array,
+    sitting: I64Array,
+    log: I64Array2,
+    logn: I64Array,
+    waiting: I64Array,
+    pool: I64Array2,
+    generators: I32Array2,
+):
     """Apply ``actions[row]`` (a native index, checked legal by the caller) for the
     learner of every row, play the opponents, reset a row whose round ended for the
     learner (its last observation into ``final_obs``), and encode every row's next
@@ -350,7 +492,7 @@ def step(
 
 
 @_kernel
-def take_actions(actions, legal, native_of_rl, out):
+def take_actions(actions: I64Array, legal: I8Array2, native_of_rl: I64Array, out: I64Array):
     """Check one RL action index per row and write its native index into ``out``: -1
     when every action is in range (``0..len(native_of_rl) - 1``) and flagged in its row
     of ``legal``, else the first row out of range, or failing that the first illegal
@@ -374,13 +516,13 @@ _BYTES = np.uint64(0x0101010101010101)
 
 
 @_inline
-def _flags(word):
+def _flags(word: int):
     """How many of the eight one-byte 0/1 flags of ``word`` are set."""
     return np.int64((word * _BYTES) >> np.uint64(56))
 
 
 @_kernel
-def sample(words, rng, out):
+def sample(words: U64Array2, rng: U64Array2, out: I64Array):
     """A uniformly random legal action per row, from word 2 of the row's generator; -1
     for a row with none. ``words`` is the int8 mask array (one 0/1 byte per action)
     viewed as uint64 words, eight flags a word in memory order (little-endian): a row
