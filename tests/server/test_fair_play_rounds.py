@@ -140,6 +140,93 @@ def test_an_account_that_never_connects_gets_no_rated_round(db: str, start_serve
 
 
 @pytest.mark.parametrize("db", DATABASES)
+def test_the_room_says_how_long_it_waits_and_who_never_connected(db: str, start_server: Any) -> None:
+    """What the client shows of a wait and of its abort: the seconds left to connect, then
+    the seats whose persons never did (``RoomInfo.waiting_seconds``, ``never_connected``)."""
+    server = serve(db, start_server, NOMERCY_RATED_CONNECT_SECONDS="2")
+    ada = person(server, "Ada")
+    made = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 3, "bots": 2}).json()
+    start(ada, made)
+    watcher = hello(server, made["code"], None)
+    info = watcher.wait(lambda m: m["type"] == "room" and m["room"]["status"] == "playing")["room"]
+    assert info["waiting"] == [0] and 0 < info["waiting_seconds"] <= 2
+    assert info["never_connected"] == []
+    aborted = watcher.wait(lambda m: m["type"] == "room" and m["room"]["aborted"])["room"]
+    watcher.close()
+    assert aborted["never_connected"] == [0] and aborted["waiting_seconds"] is None
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_rated_round_rebuilt_before_it_began_waits_again(db: str, start_server: Any) -> None:
+    """The attack: start a rated round, have the server restart before anyone connects
+    (the wait lived in memory), and let the stand-ins play it. Rebuilt, the round waits
+    again for every person, and is aborted unrated when one never comes."""
+    env = {"NOMERCY_RATED_CONNECT_SECONDS": "2", "NOMERCY_GRACE_SECONDS": "0.1"}
+    first = serve(db, start_server, **env)
+    ada = person(first, "Ada")
+    made = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 3, "bots": 2}).json()
+    start(ada, made)  # and never connects
+    first.kill()
+    second = start_server(first.database_url, **env)
+    watcher = hello(second, made["code"], None)
+    info = watcher.wait(lambda m: m["type"] == "welcome")["room"]
+    assert info["status"] == "playing" and info["waiting"] == [0] and info["waiting_seconds"] > 0
+    aborted = watcher.wait(lambda m: m["type"] == "room" and m["room"]["aborted"])["room"]
+    assert aborted["status"] == "finished" and aborted["never_connected"] == [0]
+    assert watcher.latest_state()["version"] == 0  # no stand-in played a card
+    watcher.close()
+    assert rows(second, ratings) == [] and rows(second, rating_changes) == []
+    assert [f["room"] for f in wait_for(lambda: flags(second, "abort"))] == [made["code"]]
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_a_rated_round_rebuilt_once_begun_does_not_wait(db: str, start_server: Any) -> None:
+    """Only a round with no action yet waits again after a rebuild: one already played on
+    continues (its absent persons get the stand-in's forfeit, as before the restart)."""
+    env = {"NOMERCY_RATED_CONNECT_SECONDS": "30"}
+    first = serve(db, start_server, **env)
+    ada = person(first, "Ada")
+    made = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 2, "bots": 1}).json()
+    host = hello(first, made["code"], made["token"])
+    start(ada, made)
+    state = host.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+    if state["version"] == 0 and state["view"]["current_player"] == 0:  # Ada begins: one move
+        host.send({"type": "action", "action": state["view"]["legal_actions"][0], "version": 0})
+    host.wait(lambda m: m["type"] == "state" and m["version"] > 0)
+    first.kill()
+    host.wait_closed()
+    second = start_server(first.database_url, **env)
+    watcher = hello(second, made["code"], None)
+    info = watcher.wait(lambda m: m["type"] == "welcome")["room"]
+    watcher.close()
+    assert info["status"] in ("playing", "finished") and info["waiting"] == []
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_players_are_told_when_their_rated_room_stops_being_rated(db: str, start_server: Any) -> None:
+    """Two accounts seated from one address: the room's rounds are not rated, and every
+    player at the table is told why (``RoomInfo.unrated_reason``); an operator's allow
+    makes it rated again at the next connection's check."""
+    server = serve(db, start_server)
+    ada, bo = person(server, "Ada"), person(server, "Bo")
+    made = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 3, "bots": 1}).json()
+    joined = bo.post(f"/api/rooms/{made['code']}/join", json={"nickname": "x"}).json()
+    host = hello(server, made["code"], made["token"])
+    first = host.wait(lambda m: m["type"] == "welcome")["room"]
+    assert first["rated"] is True and first["unrated_reason"] is None  # one account: nothing shared
+    guest = hello(server, made["code"], joined["token"])
+    told = host.wait(lambda m: m["type"] == "room" and m["room"]["unrated_reason"] == "address")
+    assert told["room"]["rated"] is True  # still a rated room; its rounds are not rated now
+    guest.close()
+    friends(server, ada, bo)
+    mark = host.mark()
+    again = hello(server, made["code"], joined["token"])
+    host.wait(lambda m: m["type"] == "room" and m["room"]["unrated_reason"] is None, start=mark)
+    again.close()
+    host.close()
+
+
+@pytest.mark.parametrize("db", DATABASES)
 def test_a_rated_round_begins_when_everyone_has_connected(db: str, start_server: Any) -> None:
     """Nothing moves (no action, no bot) before the last person connects; then it is played."""
     server = serve(db, start_server, NOMERCY_RATED_CONNECT_SECONDS="30")

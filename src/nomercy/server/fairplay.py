@@ -243,19 +243,21 @@ OnShared = Callable[[Connection, int, str, tuple[str, str]], object]
 
 async def seat_connected(
     storage: Any, room: Any, seat: int | None, address: str, on_shared: OnShared
-) -> None:
+) -> bool | None:
     """A connection took its seat (``ws`` hello): at a rated table, the seat's account is
     noted with its address (:func:`note_seat`), and each pair it now shares an address with
     goes to ``on_shared``. Off the event loop; only a database storage keeps it, and a
-    failure never keeps a player from their seat."""
+    failure never keeps a player from their seat. Returns whether the room now has a pair
+    no operator allows (:func:`shared_pairs`: its rounds are not rated), None when no check
+    ran."""
     engine = getattr(storage, "engine", None)
     if seat is None or engine is None or not room.config.get("rated") or address in ("", "?"):
-        return
+        return None
     account = getattr(room.seats[seat], "account_id", None)
     if not account:
-        return
+        return None
 
-    def write() -> None:
+    def write() -> bool:
         key = secret(engine)
         with engine.begin() as conn:
             new = note_seat(
@@ -269,11 +271,13 @@ async def seat_connected(
             )
             for found in new:
                 on_shared(conn, room.id, room.code, found)
+            return bool(shared_pairs(conn, str(room.id)))
 
     try:
-        await asyncio.to_thread(write)
+        return await asyncio.to_thread(write)
     except Exception:
         log.warning("the fair-play address check failed for room %s", room.code, exc_info=True)
+        return None
 
 
 def allow(conn: Connection, a: str, b: str, note: str | None, now: float) -> bool:

@@ -210,6 +210,12 @@ class Lifecycle(FanOut):
                     room.last_actor = seat
             room.match = match
             room.version = len(stored.log)
+            last = stored.log[-1][1] if stored.log else None
+            begun = last is not None and last != NEXT_ROUND and not last.startswith(REMATCH)
+            if room.rated and status == "playing" and not match.round_over and not begun:
+                # The wait for people lives in memory: a rated round with no action yet, rebuilt
+                # (a restart, a hand-over), waits again for every person, its full connect time.
+                room.waiting_since, room.connect_seconds = now, self.settings.rated_connect_seconds
             if match.round_over and stored.last_at is not None:
                 # Between rounds: the pause counts from the round's end, not from this
                 # rebuild (a room taken over mid-pause waits only what was left of it).

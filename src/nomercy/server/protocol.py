@@ -241,8 +241,16 @@ class RoomInfo(_Model):
     rated: bool = False
     #: A rated round waits for these seats' persons to connect before anything is played.
     waiting: list[int] = []
+    #: Seconds left (when this message was sent) for them to connect: past it, the round
+    #: is aborted unrated. Null while nobody is waited for.
+    waiting_seconds: float | None = None
     #: The rated round was aborted unrated: someone did not connect in time.
     aborted: bool = False
+    #: With ``aborted``: the seats whose persons never connected.
+    never_connected: list[int] = []
+    #: A rated room whose rounds are not rated for now, and why: ``address`` (two of its
+    #: accounts were seen from one network address; an operator may allow the pair).
+    unrated_reason: Literal["address"] | None = None
     round: int
     scores: list[int]
     #: Finished rounds: number, winner, reason, points per seat.

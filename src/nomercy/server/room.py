@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from nomercy import bots as botlib
 from nomercy.errors import InvalidRules
@@ -184,8 +184,14 @@ class Room:
     #: A rated round was dealt before every person connected: ``time.monotonic()`` of the
     #: deal. Nothing is played until they all have; past the connect time it is aborted.
     waiting_since: float | None = None
+    #: How long a waiting rated round waits (``rated_connect_seconds``, set with the wait).
+    connect_seconds: float = 0.0
     #: The rated round was aborted unrated (someone never connected): the room is over.
     aborted: bool = False
+    #: With ``aborted``: the seats whose persons never connected.
+    never_connected: list[int] = field(default_factory=list)
+    #: Why this rated room's rounds are not rated for now (``address``), or None.
+    unrated_reason: Literal["address"] | None = None
 
     @property
     def rated(self) -> bool:
@@ -262,7 +268,12 @@ class Room:
             summary=[line.to_dict() for line in rules_summary(self.rules)],
             daily=(self.config.get("daily") or {}).get("day"),
             waiting=[s.seat for s in self.unconnected()] if self.waiting_since is not None else [],
+            waiting_seconds=None
+            if self.waiting_since is None
+            else round(max(0.0, self.waiting_since + self.connect_seconds - time.monotonic()), 1),
             aborted=self.aborted,
+            never_connected=list(self.never_connected),
+            unrated_reason=self.unrated_reason,
         )
 
     def winner(self) -> int | None:

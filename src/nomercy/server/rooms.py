@@ -32,7 +32,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
 from nomercy import bots as botlib
 from nomercy.actions import Action
@@ -584,7 +584,12 @@ class RoomManager(Lifecycle):
             still = room.rated and seat.kind == "human" and seat.standin
             seat.forfeit, seat.timeouts = ("standin" if still else None), 0
         if room.rated and room.unconnected():
-            room.waiting_since = self.clock.monotonic()
+            self.wait_for_people(room)
+
+    def wait_for_people(self, room: Room) -> None:
+        """The rated round waits for every person to connect, ``rated_connect_seconds`` from now."""
+        room.waiting_since = self.clock.monotonic()
+        room.connect_seconds = self.settings.rated_connect_seconds
 
     async def abort_unstarted(self, room: Room) -> None:
         """A rated round still waiting for a person past ``rated_connect_seconds`` ends
@@ -598,6 +603,7 @@ class RoomManager(Lifecycle):
             absent = room.unconnected()
             await self._write(room, self.storage.set_status, room.id, "finished")
             room.status, room.waiting_since, room.aborted = "finished", None, True
+            room.never_connected = [s.seat for s in absent]
             room.changed_at = self.clock.monotonic()
             log.info("rated round of room %s aborted: %d never connected", room.code, len(absent))
             self.broadcast_room(room, now=True)
@@ -608,6 +614,15 @@ class RoomManager(Lifecycle):
             "seconds": self.settings.rated_connect_seconds,
         }
         await self.fair_play_flag("abort", room, accounts, detail)
+
+    def address_shared(self, room: Room, shared: bool) -> None:
+        """The address check ran for a seat of ``room`` (``fairplay.seat_connected``):
+        while two of its accounts share an address no operator allows, its rounds are not
+        rated, and its players are told why (``RoomInfo.unrated_reason``)."""
+        reason: Literal["address"] | None = "address" if shared and room.rated else None
+        if room.unrated_reason != reason:
+            room.unrated_reason = reason
+            self.broadcast_room(room, now=True)
 
     def timed_out(self, room: Room, seat: int) -> None:
         """The turn timer played for ``seat``: at a rated table, a run of ``rated_timeouts``

@@ -281,7 +281,9 @@ class Connection:
         self.client = Client(seat, self.settings, self.address)
         self.manager.connect(room, self.client)
         log.info("joined as %s", "a spectator" if seat is None else f"seat {seat}")
-        await seat_connected(self.manager.storage, room, seat, self.address, void_together)
+        shared = await seat_connected(self.manager.storage, room, seat, self.address, void_together)
+        if shared is not None:  # the players learn why their rated room stopped being rated
+            self.manager.address_shared(room, shared)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
