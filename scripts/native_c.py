@@ -133,6 +133,14 @@ class Program:
         self.global_defs: list[str] = []
         self.tuples: dict[Any, str] = {}
         self.count = 0
+        # The layout's integer constants (offsets, rule slots, action codes: layout.py and
+        # slots.py), which the C names by #define rather than as bare numbers.
+        from nomercy.native import layout
+
+        self.layout = {
+            k: v for k, v in vars(layout).items() if k.isupper() and type(v) is int and not k.startswith("_")
+        }
+        self.defines: dict[str, str] = {}
 
     # -- globals -------------------------------------------------------------------------
     def global_array(self, module: str, name: str, value: Any) -> tuple[str, Any]:
@@ -202,10 +210,17 @@ class FunctionGen:
         self.ret: Any = None
         self.returns_value = False
         self.tmp = 0
+        # Where the source is, for the C's #line directives and the errors.
+        self.first = inspect.getsourcelines(fn)[1]
+        self.file = source_path(fn)
+
+    def line(self, node: ast.AST) -> int:
+        """``node``'s line in its source file."""
+        return int(self.first + getattr(node, "lineno", 1) - 1)
 
     def err(self, node: ast.AST, msg: str) -> Untranslatable:
         return Untranslatable(
-            f"{self.fn.__module__}.{self.fn.__name__} line {getattr(node, 'lineno', '?')}: {msg}"
+            f"{self.fn.__module__}.{self.fn.__name__} ({self.file} line {self.line(node)}): {msg}"
         )
 
     def run(self) -> Any:
@@ -235,7 +250,8 @@ class FunctionGen:
             if v not in self.params and t is not None
         )
         self.prog.protos.append(proto + ";")
-        self.prog.bodies.append(f"{proto} {{\n{decls}{body}}}\n")
+        here = f'#line {self.line(self.tree)} "{self.file}"\n'
+        self.prog.bodies.append(f"{here}{proto} {{\n{decls}{body}}}\n")
         return self.ret
 
     # -- inference -----------------------------------------------------------------------------
@@ -303,7 +319,13 @@ class FunctionGen:
 
     # -- statements ---------------------------------------------------------------------------
     def block(self, stmts: list[ast.stmt], depth: int) -> str:
-        return "".join(self.stmt(st, depth) for st in stmts)
+        """The statements' C, each after a ``#line`` naming its line in the kernel's file."""
+        out = []
+        for st in stmts:
+            code = self.stmt(st, depth)
+            if code:
+                out.append(f'#line {self.line(st)} "{self.file}"\n{code}')
+        return "".join(out)
 
     def new_tmp(self) -> str:
         self.tmp += 1
@@ -480,7 +502,11 @@ class FunctionGen:
             return ("1" if e.id == "True" else "0"), "b"
         if e.id not in self.g:
             raise KeyError(e.id)
-        return self.global_value(e, self.g[e.id], e.id)
+        v = self.g[e.id]
+        if type(v) is int and self.prog.layout.get(e.id) == v:  # the layout's name, #defined
+            self.prog.defines[e.id] = self.int_lit(v)[0]
+            return e.id, self.int_lit(v)[1]
+        return self.global_value(e, v, e.id)
 
     def global_value(self, e: ast.expr, v: Any, name: str) -> tuple[str, Any]:
         import numpy as np
@@ -936,6 +962,16 @@ ELEM_DESC = {
 }
 
 
+def source_path(fn: Any) -> str:
+    """``fn``'s file as the C's #line names it: from the repository's root where it is in it."""
+    path = Path(inspect.getsourcefile(fn) or "?").resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
+
+
+#: Where a #line directive sends the compiler back to the C file itself (set in generate).
+C_HERE = "#line __C__"
+
+
 def _tree(fn: Any) -> ast.FunctionDef:
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
     assert isinstance(tree, ast.FunctionDef)
@@ -1058,7 +1094,9 @@ static PyObject *w_cpu_v3(PyObject *self, PyObject *unused) {
 """
 
 
-def generate(sources: list[tuple[str, Any]] | None = None) -> str:
+def generate(
+    sources: list[tuple[str, Any]] | None = None, c_file: str = "src/nomercy/native/_engine.c"
+) -> str:
     """The C extension of ``sources`` ((kind, function) pairs; by default every kernel of
     :data:`MODULES`)."""
     prog = Program(sources)
@@ -1094,8 +1132,11 @@ def generate(sources: list[tuple[str, Any]] | None = None) -> str:
         + "PyMODINIT_FUNC NOMERCY_CAT(PyInit_, NOMERCY_MODULE)(void) {\n"
         + "    return PyModule_Create(&engine_module);\n}\n"
     )
-    return (
+    defines = "".join(f"#define {k} {v}\n" for k, v in sorted(prog.defines.items()))
+    text = (
         PRELUDE
+        + "\n/* The layout's names (nomercy/native/layout.py and slots.py). */\n"
+        + defines
         + "\n"
         + arrays
         + "\n"
@@ -1106,12 +1147,19 @@ def generate(sources: list[tuple[str, Any]] | None = None) -> str:
         + "\n".join(prog.protos)
         + "\n\n"
         + "\n".join(prog.bodies)
+        + C_HERE
+        + "\n"
         + ARG_HELPERS
         + "\n"
         + "\n".join(wrappers)
         + "\n"
         + module
     )
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line == C_HERE:
+            lines[i] = f'#line {i + 2} "{c_file}"'
+    return "\n".join(lines)
 
 
 def main() -> int:

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from nomercy.native.cdecl import F64Array, I32Array, I64Array, I64Array2
+from nomercy.native.layout import CURRENT, HANDS, NUM_ACTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -199,19 +200,29 @@ def renamed(out: I32Array, s: F64Array) -> None:
     out[0] = np.int32(s[0] * 2.0)
 
 
+def hand_start(seat: int) -> int:
+    return HANDS + seat
+
+
 KERNELS = [
     floordiv, mod, float_floordiv, float_mod, less_chain, equal_chain, or_value, and_value, not_value,
     add_at, floordiv_at, mod_at, scale_at, last_of_range, countdown, last_element, word32, store32,
-    add64, mul64, grows, mul_u64, renamed,
+    add64, mul64, grows, mul_u64, renamed, hand_start,
 ]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+def translated() -> str:
+    """The C of the kernels above."""
+    return str(native_c.generate([("kernel", fn) for fn in KERNELS]))
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory, translated: str) -> ModuleType:
     """The kernels above as one extension, built as the package builds ``_engine.c``."""
     folder = tmp_path_factory.mktemp("translation")
     source = folder / "translated.c"
-    source.write_text(native_c.generate([("kernel", fn) for fn in KERNELS]))
+    source.write_text(translated)
     name = "_nomercy_translated"
     target = folder / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     cc = shlex.split(os.environ.get("CC") or "gcc")
@@ -365,3 +376,35 @@ def test_every_kernel_parameter_is_annotated() -> None:
         if kind == "kernel":
             missing = [p.name for p in inspect.signature(fn).parameters.values() if p.annotation is p.empty]
             assert not missing, (fn.__qualname__, missing)
+
+
+# -- the C as a reader and a debugger see it ------------------------------------------------
+
+
+def test_the_layouts_names_are_named_constants_in_the_c(translated: str, compiled: ModuleType) -> None:
+    """A layout constant is a ``#define`` of its name and the code says the name, not the
+    number; the compiled kernel still computes Python's value."""
+    assert f"#define HANDS {HANDS}LL\n" in translated
+    assert "(HANDS + seat)" in translated
+    assert _c(compiled, hand_start)(2) == hand_start(2) == HANDS + 2
+    engine = (ROOT / "src" / "nomercy" / "native" / "_engine.c").read_text(encoding="utf-8")
+    assert f"#define CURRENT {CURRENT}LL\n" in engine
+    assert f"#define NUM_ACTIONS {NUM_ACTIONS}LL\n" in engine
+    assert "(action >= NUM_ACTIONS)" in engine
+
+
+def test_c_lines_map_back_to_the_kernels_lines(translated: str) -> None:
+    """Each statement's C follows a ``#line`` naming its file and line, so that a compiler's
+    message or a debugger points at the kernel; the C after the kernels names itself again."""
+    first = inspect.getsourcelines(floordiv)[1]
+    assert f'#line {first + 1} "tests/native/test_translation.py"\nreturn' in translated.replace("    ", "")
+
+    from nomercy.native import _compiled, kernels
+
+    lines, first = inspect.getsourcelines(_compiled.source(kernels.step))
+    check = first + next(i for i, line in enumerate(lines) if "action >= NUM_ACTIONS" in line)
+    engine = (ROOT / "src" / "nomercy" / "native" / "_engine.c").read_text(encoding="utf-8").split("\n")
+    at = engine.index(f'#line {check} "src/nomercy/native/kernels.py"')
+    assert "(action >= NUM_ACTIONS)" in engine[at + 1]
+    back = [i for i, line in enumerate(engine) if line.endswith('"src/nomercy/native/_engine.c"')]
+    assert len(back) == 1 and engine[back[0]] == f'#line {back[0] + 2} "src/nomercy/native/_engine.c"'

@@ -52,6 +52,98 @@ static inline double py_min_f(double a, double b) { return b < a ? b : a; }
 static inline double py_max_f(double a, double b) { return b > a ? b : a; }
 static inline int64_t py_abs_i(int64_t a) { return a < 0 ? -a : a; }
 
+/* The layout's names (nomercy/native/layout.py and slots.py). */
+#define ACTIVE 32LL
+#define ACTIVE_COUNT 11LL
+#define ASIDE_LEN 26LL
+#define A_CATCH0 218LL
+#define A_CHALLENGE 213LL
+#define A_COLOR0 214LL
+#define A_DRAW 210LL
+#define A_PASS 211LL
+#define A_TAKE 212LL
+#define A_UNO_CALL 218LL
+#define BONUS 62LL
+#define BURIED 12LL
+#define COLOR 2LL
+#define CURRENT 4LL
+#define DEALER 1LL
+#define DECISION 5LL
+#define DECK 27LL
+#define DIRECTION 3LL
+#define DISC_LEN 25LL
+#define DRAWN 9LL
+#define F_DISCARD_ALL 14LL
+#define F_REVERSE 11LL
+#define F_ROULETTE 19LL
+#define F_SEVEN 7LL
+#define F_SKIP 10LL
+#define F_SKIP_EVERYONE 15LL
+#define F_WD4 21LL
+#define F_WRD4 16LL
+#define F_ZERO 0LL
+#define HANDS 104LL
+#define HLEN 74LL
+#define HSET 80LL
+#define KO_BY 50LL
+#define KO_LEN 17LL
+#define KO_SEAT 44LL
+#define K_CATCH 7LL
+#define K_CHALLENGE 4LL
+#define K_COLOR 5LL
+#define K_DRAW 1LL
+#define K_PASS 2LL
+#define K_PLAY 0LL
+#define K_TAKE 3LL
+#define K_UNO 6LL
+#define LAST_BY 8LL
+#define LAST_VALUE 7LL
+#define MAX_PLAYERS 6LL
+#define MT_READY 29LL
+#define MT_WORDS 625LL
+#define NUM_ACTIONS 224LL
+#define OUT_KO_LEN 21LL
+#define PENDING 6LL
+#define PILE_IN 28LL
+#define PILE_LEN 24LL
+#define PLAYERS 0LL
+#define POINTS 68LL
+#define REASON 20LL
+#define ROULETTE_BY 10LL
+#define R_AT_ONCE 20LL
+#define R_D10_STACKABLE 8LL
+#define R_DRAW_ONE 1LL
+#define R_DRAW_WHEN_PLAYABLE 3LL
+#define R_FIRST 0LL
+#define R_HAND_SIZE 21LL
+#define R_HOLDING_ONE 15LL
+#define R_KNOCKER 17LL
+#define R_KO_BOTTOM 12LL
+#define R_LAST_APPLY 16LL
+#define R_MERCY 11LL
+#define R_MUST_PLAY_DRAWN 2LL
+#define R_REVEALED 6LL
+#define R_SEVEN_ZERO 10LL
+#define R_STACKING 7LL
+#define R_STACK_MATCH 9LL
+#define R_TPRD_SELF 5LL
+#define R_TPR_SELF 4LL
+#define R_UNO_CALLS 13LL
+#define R_UNO_PENALTY 14LL
+#define R_WD4_CHALLENGE 19LL
+#define R_WD4_RESTRICTED 18LL
+#define SEED_HI 23LL
+#define SEED_LO 22LL
+#define SHUFFLES 13LL
+#define SITTING 38LL
+#define STEP 14LL
+#define UO 56LL
+#define UO_LEN 18LL
+#define WD4_CARDS 16LL
+#define WD4_COLOR 15LL
+#define WD4_GUILTY 30LL
+#define WINNER 19LL
+
 typedef struct { int32_t *p; int64_t n0, n1, n2; } A_i32;
 typedef struct { int64_t *p; int64_t n0, n1, n2; } A_i64;
 typedef struct { uint64_t *p; int64_t n0, n1, n2; } A_u64;
@@ -306,6 +398,7 @@ static inline __attribute__((always_inline)) double f_playout__evaluate_151(A_i3
 static void f_playout_playout_values_152(A_i32 W, A_i64 R, A_i32 deck, A_i64 world, A_i64 action, int64_t seat, int64_t depth, A_f64 weights, A_i32 s, A_u8 mask, A_i64 lst, A_f64 values, A_f64 mine, A_f64 theirs);
 static int64_t f_policy__duel_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_f64 P0, A_f64 P1, int64_t max_steps, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 wins);
 
+#line 163 "src/nomercy/native/kernels.py"
 static void f_kernels_mt_seed_1(A_i32 s, int64_t m0, int64_t seed_lo, int64_t seed_hi, int64_t number) {
     int64_t k0 = 0;
     int64_t n = 0;
@@ -315,59 +408,96 @@ static void f_kernels_mt_seed_1(A_i32 s, int64_t m0, int64_t seed_lo, int64_t se
     int64_t key = 0;
     int64_t v = 0;
     int64_t _ = 0;
+#line 167 "src/nomercy/native/kernels.py"
     k0 = (number & 4294967295LL);
+#line 168 "src/nomercy/native/kernels.py"
     if ((seed_hi != 0LL)) {
+#line 169 "src/nomercy/native/kernels.py"
         n = 3LL;
     } else {
+#line 170 "src/nomercy/native/kernels.py"
         if ((seed_lo != 0LL)) {
+#line 171 "src/nomercy/native/kernels.py"
             n = 2LL;
         } else {
+#line 173 "src/nomercy/native/kernels.py"
             n = 1LL;
         }
     }
+#line 175 "src/nomercy/native/kernels.py"
     prev = ((int64_t)G_kernels__MT_START.p[0LL]);
+#line 176 "src/nomercy/native/kernels.py"
     j = 0LL;
+#line 177 "src/nomercy/native/kernels.py"
     { int64_t _t2 = 624LL; int64_t _t3 = 1;
     for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 178 "src/nomercy/native/kernels.py"
         key = (((j == 0LL)) ? k0 : (((j == 1LL)) ? seed_lo : seed_hi));
+#line 179 "src/nomercy/native/kernels.py"
         v = ((((((int64_t)G_kernels__MT_START.p[i]) ^ (int64_t)((uint64_t)((prev ^ (prev >> 30LL))) * (uint64_t)(1664525LL))) + key) + j) & 4294967295LL);
+#line 180 "src/nomercy/native/kernels.py"
         s.p[(m0 + i)] = (int32_t)(v);
+#line 181 "src/nomercy/native/kernels.py"
         prev = v;
+#line 182 "src/nomercy/native/kernels.py"
         j = (j + 1LL);
+#line 183 "src/nomercy/native/kernels.py"
         if ((j >= n)) {
+#line 184 "src/nomercy/native/kernels.py"
             j = 0LL;
         }
     } }
+#line 185 "src/nomercy/native/kernels.py"
     s.p[m0] = (int32_t)(prev);
+#line 186 "src/nomercy/native/kernels.py"
     key = (((j == 0LL)) ? k0 : (((j == 1LL)) ? seed_lo : seed_hi));
+#line 187 "src/nomercy/native/kernels.py"
     v = (((((((int64_t)s.p[(m0 + 1LL)]) & 4294967295LL) ^ (int64_t)((uint64_t)((prev ^ (prev >> 30LL))) * (uint64_t)(1664525LL))) + key) + j) & 4294967295LL);
+#line 188 "src/nomercy/native/kernels.py"
     s.p[(m0 + 1LL)] = (int32_t)(v);
+#line 189 "src/nomercy/native/kernels.py"
     prev = v;
+#line 190 "src/nomercy/native/kernels.py"
     i = 2LL;
+#line 191 "src/nomercy/native/kernels.py"
     { int64_t _t5 = 623LL; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         _ = _t4;
+#line 192 "src/nomercy/native/kernels.py"
         v = ((((((int64_t)s.p[(m0 + i)]) & 4294967295LL) ^ (int64_t)((uint64_t)((prev ^ (prev >> 30LL))) * (uint64_t)(1566083941LL))) - i) & 4294967295LL);
+#line 193 "src/nomercy/native/kernels.py"
         s.p[(m0 + i)] = (int32_t)(v);
+#line 194 "src/nomercy/native/kernels.py"
         prev = v;
+#line 195 "src/nomercy/native/kernels.py"
         i = (i + 1LL);
+#line 196 "src/nomercy/native/kernels.py"
         if ((i >= 624LL)) {
+#line 197 "src/nomercy/native/kernels.py"
             s.p[m0] = (int32_t)(v);
+#line 198 "src/nomercy/native/kernels.py"
             i = 1LL;
         }
     } }
+#line 199 "src/nomercy/native/kernels.py"
     s.p[m0] = (int32_t)(2147483648LL);
+#line 200 "src/nomercy/native/kernels.py"
     s.p[(m0 + 624LL)] = (int32_t)(624LL);
 }
 
+#line 211 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__key_length_2(int64_t seed_lo, int64_t seed_hi) {
+#line 213 "src/nomercy/native/kernels.py"
     if ((seed_hi != 0LL)) {
+#line 214 "src/nomercy/native/kernels.py"
         return 3LL;
     }
+#line 215 "src/nomercy/native/kernels.py"
     return (((seed_lo != 0LL)) ? 2LL : 1LL);
 }
 
+#line 219 "src/nomercy/native/kernels.py"
 static void f_kernels_lane_key_3(A_i64 pool, int64_t lane, int64_t seed, int64_t number) {
     int64_t lo = 0;
     int64_t hi = 0;
@@ -375,19 +505,28 @@ static void f_kernels_lane_key_3(A_i64 pool, int64_t lane, int64_t seed, int64_t
     int64_t r = 0;
     int64_t j = 0;
     int64_t word = 0;
-    pool.p[((625LL + 6LL)) * pool.n1 + (lane)] = seed;
+#line 225 "src/nomercy/native/kernels.py"
+    pool.p[((MT_WORDS + 6LL)) * pool.n1 + (lane)] = seed;
+#line 226 "src/nomercy/native/kernels.py"
     lo = (seed & 4294967295LL);
+#line 227 "src/nomercy/native/kernels.py"
     hi = ((seed >> 32LL) & 4294967295LL);
+#line 228 "src/nomercy/native/kernels.py"
     n = f_kernels__key_length_2(lo, hi);
+#line 229 "src/nomercy/native/kernels.py"
     { int64_t _t2 = 6LL; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         r = _t1;
+#line 230 "src/nomercy/native/kernels.py"
         j = py_mod(r, n);
+#line 231 "src/nomercy/native/kernels.py"
         word = (((j == 0LL)) ? (number & 4294967295LL) : (((j == 1LL)) ? lo : hi));
-        pool.p[((625LL + r)) * pool.n1 + (lane)] = (word + j);
+#line 232 "src/nomercy/native/kernels.py"
+        pool.p[((MT_WORDS + r)) * pool.n1 + (lane)] = (word + j);
     } }
 }
 
+#line 236 "src/nomercy/native/kernels.py"
 static void f_kernels_mt_seed_lanes_4(A_i64 pool, int64_t lanes, A_i32 generators) {
     int64_t q = 0;
     int64_t r = 0;
@@ -396,167 +535,249 @@ static void f_kernels_mt_seed_lanes_4(A_i64 pool, int64_t lanes, A_i32 generator
     int64_t p = 0;
     int64_t b = 0;
     int64_t k = 0;
+#line 249 "src/nomercy/native/kernels.py"
     { int64_t _t2 = lanes; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         q = _t1;
+#line 250 "src/nomercy/native/kernels.py"
         pool.p[(0LL) * pool.n1 + (q)] = ((int64_t)G_kernels__MT_START.p[0LL]);
     } }
+#line 251 "src/nomercy/native/kernels.py"
     r = 0LL;
+#line 252 "src/nomercy/native/kernels.py"
     { int64_t _t5 = 624LL; int64_t _t6 = 1;
     for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 253 "src/nomercy/native/kernels.py"
         start = ((int64_t)G_kernels__MT_START.p[i]);
+#line 254 "src/nomercy/native/kernels.py"
         { int64_t _t8 = lanes; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             q = _t7;
+#line 255 "src/nomercy/native/kernels.py"
             p = ((int64_t)pool.p[((i - 1LL)) * pool.n1 + (q)]);
-            pool.p[(i) * pool.n1 + (q)] = (((start ^ (int64_t)((uint64_t)((p ^ (p >> 30LL))) * (uint64_t)(1664525LL))) + ((int64_t)pool.p[((625LL + r)) * pool.n1 + (q)])) & 4294967295LL);
+#line 256 "src/nomercy/native/kernels.py"
+            pool.p[(i) * pool.n1 + (q)] = (((start ^ (int64_t)((uint64_t)((p ^ (p >> 30LL))) * (uint64_t)(1664525LL))) + ((int64_t)pool.p[((MT_WORDS + r)) * pool.n1 + (q)])) & 4294967295LL);
         } }
+#line 257 "src/nomercy/native/kernels.py"
         r = (((r < 5LL)) ? (r + 1LL) : 0LL);
     } }
+#line 258 "src/nomercy/native/kernels.py"
     { int64_t _t11 = lanes; int64_t _t12 = 1;
     for (int64_t _t10 = 0; _t10 < _t11; _t10 += _t12) {
         q = _t10;
+#line 259 "src/nomercy/native/kernels.py"
         p = ((int64_t)pool.p[(623LL) * pool.n1 + (q)]);
+#line 260 "src/nomercy/native/kernels.py"
         pool.p[(0LL) * pool.n1 + (q)] = p;
-        pool.p[(1LL) * pool.n1 + (q)] = (((((int64_t)pool.p[(1LL) * pool.n1 + (q)]) ^ (int64_t)((uint64_t)((p ^ (p >> 30LL))) * (uint64_t)(1664525LL))) + ((int64_t)pool.p[((625LL + r)) * pool.n1 + (q)])) & 4294967295LL);
+#line 261 "src/nomercy/native/kernels.py"
+        pool.p[(1LL) * pool.n1 + (q)] = (((((int64_t)pool.p[(1LL) * pool.n1 + (q)]) ^ (int64_t)((uint64_t)((p ^ (p >> 30LL))) * (uint64_t)(1664525LL))) + ((int64_t)pool.p[((MT_WORDS + r)) * pool.n1 + (q)])) & 4294967295LL);
     } }
+#line 262 "src/nomercy/native/kernels.py"
     { int64_t _t14 = 624LL; int64_t _t15 = 16LL;
     for (int64_t _t13 = 0LL; _t13 < _t14; _t13 += _t15) {
         b = _t13;
+#line 263 "src/nomercy/native/kernels.py"
         { int64_t _t17 = (b + 16LL); int64_t _t18 = 1;
         for (int64_t _t16 = py_max_i(b, 2LL); _t16 < _t17; _t16 += _t18) {
             i = _t16;
+#line 264 "src/nomercy/native/kernels.py"
             { int64_t _t20 = lanes; int64_t _t21 = 1;
             for (int64_t _t19 = 0; _t19 < _t20; _t19 += _t21) {
                 q = _t19;
+#line 265 "src/nomercy/native/kernels.py"
                 p = ((int64_t)pool.p[((i - 1LL)) * pool.n1 + (q)]);
+#line 266 "src/nomercy/native/kernels.py"
                 pool.p[(i) * pool.n1 + (q)] = (((((int64_t)pool.p[(i) * pool.n1 + (q)]) ^ (int64_t)((uint64_t)((p ^ (p >> 30LL))) * (uint64_t)(1566083941LL))) - i) & 4294967295LL);
             } }
         } }
+#line 267 "src/nomercy/native/kernels.py"
         { int64_t _t23 = lanes; int64_t _t24 = 1;
         for (int64_t _t22 = 0; _t22 < _t23; _t22 += _t24) {
             q = _t22;
+#line 268 "src/nomercy/native/kernels.py"
             { int64_t _t26 = 16LL; int64_t _t27 = 1;
             for (int64_t _t25 = 0; _t25 < _t26; _t25 += _t27) {
                 k = _t25;
+#line 269 "src/nomercy/native/kernels.py"
                 generators.p[(q) * generators.n1 + ((b + k))] = (int32_t)(((int64_t)pool.p[((b + k)) * pool.n1 + (q)]));
             } }
         } }
     } }
+#line 270 "src/nomercy/native/kernels.py"
     { int64_t _t29 = lanes; int64_t _t30 = 1;
     for (int64_t _t28 = 0; _t28 < _t29; _t28 += _t30) {
         q = _t28;
+#line 271 "src/nomercy/native/kernels.py"
         p = ((int64_t)pool.p[(623LL) * pool.n1 + (q)]);
+#line 272 "src/nomercy/native/kernels.py"
         generators.p[(q) * generators.n1 + (1LL)] = (int32_t)((((((int64_t)pool.p[(1LL) * pool.n1 + (q)]) ^ (int64_t)((uint64_t)((p ^ (p >> 30LL))) * (uint64_t)(1566083941LL))) - 1LL) & 4294967295LL));
+#line 273 "src/nomercy/native/kernels.py"
         generators.p[(q) * generators.n1 + (0LL)] = (int32_t)(2147483648LL);
+#line 274 "src/nomercy/native/kernels.py"
         generators.p[(q) * generators.n1 + (624LL)] = (int32_t)(624LL);
     } }
 }
 
+#line 384 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__mt0_6(A_i32 s) {
-    return (104LL + (int64_t)((uint64_t)((6LL + 4LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 385 "src/nomercy/native/kernels.py"
+    return (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 4LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
 }
 
+#line 278 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__load_generator_5(A_i32 s, A_i32 mt) {
     int64_t m0 = 0;
     int64_t i = 0;
+#line 280 "src/nomercy/native/kernels.py"
     m0 = f_kernels__mt0_6(s);
-    { int64_t _t2 = 625LL; int64_t _t3 = 1;
+#line 281 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = MT_WORDS; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 282 "src/nomercy/native/kernels.py"
         s.p[(m0 + i)] = (int32_t)(((int64_t)mt.p[i]));
     } }
 }
 
+#line 286 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels_seeded_reshuffle_7(A_i32 s, A_i32 mt) {
-    if ((((int64_t)s.p[13LL]) == 0LL)) {
+#line 291 "src/nomercy/native/kernels.py"
+    if ((((int64_t)s.p[SHUFFLES]) == 0LL)) {
+#line 292 "src/nomercy/native/kernels.py"
         f_kernels__load_generator_5(s, mt);
-        s.p[29LL] = (int32_t)(1LL);
+#line 293 "src/nomercy/native/kernels.py"
+        s.p[MT_READY] = (int32_t)(1LL);
     }
 }
 
+#line 297 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__mt_word_8(A_i32 s, int64_t at) {
+#line 298 "src/nomercy/native/kernels.py"
     return (((int64_t)s.p[at]) & 4294967295LL);
 }
 
+#line 302 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__temper_9(int64_t y) {
+#line 304 "src/nomercy/native/kernels.py"
     y = (y ^ (y >> 11LL));
+#line 305 "src/nomercy/native/kernels.py"
     y = (y ^ ((int64_t)((uint64_t)(y) << (7LL)) & 2636928640LL));
+#line 306 "src/nomercy/native/kernels.py"
     y = (y ^ ((int64_t)((uint64_t)(y) << (15LL)) & 4022730752LL));
+#line 307 "src/nomercy/native/kernels.py"
     y = (y ^ (y >> 18LL));
+#line 308 "src/nomercy/native/kernels.py"
     return (y & 4294967295LL);
 }
 
+#line 312 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__twisted_10(int64_t word, int64_t after, int64_t far) {
     int64_t y = 0;
+#line 315 "src/nomercy/native/kernels.py"
     y = ((word & 2147483648LL) | (after & 2147483647LL));
+#line 316 "src/nomercy/native/kernels.py"
     return (((far & 4294967295LL) ^ (y >> 1LL)) ^ (int64_t)((uint64_t)((y & 1LL)) * (uint64_t)(2567483615LL)));
 }
 
+#line 320 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_11(A_i32 s, int64_t m0, int64_t i) {
     int64_t other = 0;
     int64_t y = 0;
+#line 322 "src/nomercy/native/kernels.py"
     other = (((i < 227LL)) ? (i + 397LL) : (i - 227LL));
+#line 323 "src/nomercy/native/kernels.py"
     y = f_kernels__twisted_10(((int64_t)s.p[(m0 + i)]), ((int64_t)s.p[(m0 + (((i < 623LL)) ? (i + 1LL) : 0LL))]), ((int64_t)s.p[(m0 + other)]));
+#line 324 "src/nomercy/native/kernels.py"
     s.p[(m0 + i)] = (int32_t)(y);
+#line 325 "src/nomercy/native/kernels.py"
     return f_kernels__temper_9(y);
 }
 
+#line 329 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__twist_block_12(A_i32 mt) {
     int64_t i = 0;
+#line 334 "src/nomercy/native/kernels.py"
     { int64_t _t2 = 227LL; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 335 "src/nomercy/native/kernels.py"
         mt.p[i] = (int32_t)(f_kernels__twisted_10(((int64_t)mt.p[i]), ((int64_t)mt.p[(i + 1LL)]), ((int64_t)mt.p[(i + 397LL)])));
     } }
+#line 336 "src/nomercy/native/kernels.py"
     { int64_t _t5 = 623LL; int64_t _t6 = 1;
     for (int64_t _t4 = 227LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 337 "src/nomercy/native/kernels.py"
         mt.p[i] = (int32_t)(f_kernels__twisted_10(((int64_t)mt.p[i]), ((int64_t)mt.p[(i + 1LL)]), ((int64_t)mt.p[(i - 227LL)])));
     } }
+#line 338 "src/nomercy/native/kernels.py"
     mt.p[623LL] = (int32_t)(f_kernels__twisted_10(((int64_t)mt.p[623LL]), ((int64_t)mt.p[0LL]), ((int64_t)mt.p[396LL])));
 }
 
+#line 342 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) T_i64_i64 f_kernels__block_word_13(A_i32 mt, int64_t at) {
+#line 345 "src/nomercy/native/kernels.py"
     if ((at >= 624LL)) {
+#line 346 "src/nomercy/native/kernels.py"
         f_kernels__twist_block_12(mt);
+#line 347 "src/nomercy/native/kernels.py"
         at = 0LL;
     }
+#line 348 "src/nomercy/native/kernels.py"
     return (T_i64_i64){f_kernels__temper_9((((int64_t)mt.p[at]) & 4294967295LL)), (at + 1LL)};
 }
 
+#line 352 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_mt_next_14(A_i32 s, int64_t m0) {
     int64_t i = 0;
+#line 357 "src/nomercy/native/kernels.py"
     i = ((int64_t)s.p[(m0 + 624LL)]);
+#line 358 "src/nomercy/native/kernels.py"
     if ((i >= 624LL)) {
+#line 359 "src/nomercy/native/kernels.py"
         i = 0LL;
     }
+#line 360 "src/nomercy/native/kernels.py"
     s.p[(m0 + 624LL)] = (int32_t)((i + 1LL));
+#line 361 "src/nomercy/native/kernels.py"
     return f_kernels__mt_twisted_11(s, m0, i);
 }
 
+#line 365 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__bit_length_15(int64_t n) {
     int64_t k = 0;
+#line 366 "src/nomercy/native/kernels.py"
     k = 0LL;
+#line 367 "src/nomercy/native/kernels.py"
     while (n) {
+#line 368 "src/nomercy/native/kernels.py"
         n = (n >> 1LL);
+#line 369 "src/nomercy/native/kernels.py"
         k = (k + 1LL);
     }
+#line 370 "src/nomercy/native/kernels.py"
     return k;
 }
 
+#line 374 "src/nomercy/native/kernels.py"
 static int64_t f_kernels_mt_below_16(A_i32 s, int64_t m0, int64_t n) {
     int64_t k = 0;
     int64_t r = 0;
+#line 376 "src/nomercy/native/kernels.py"
     k = f_kernels__bit_length_15(n);
+#line 377 "src/nomercy/native/kernels.py"
     r = (f_kernels_mt_next_14(s, m0) >> (32LL - k));
+#line 378 "src/nomercy/native/kernels.py"
     while ((r >= n)) {
+#line 379 "src/nomercy/native/kernels.py"
         r = (f_kernels_mt_next_14(s, m0) >> (32LL - k));
     }
+#line 380 "src/nomercy/native/kernels.py"
     return r;
 }
 
+#line 389 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__shuffle_17(A_i32 s, int64_t m0, int64_t start, int64_t length) {
     A_i32 mt = {0};
     A_i32 deck = {0};
@@ -568,263 +789,402 @@ static inline __attribute__((always_inline)) void f_kernels__shuffle_17(A_i32 s,
     int64_t taken = 0;
     int64_t j = 0;
     int64_t a = 0;
-    mt = ((A_i32){s.p + (m0), ((m0 + 625LL)) - (m0), 0, 0});
+#line 399 "src/nomercy/native/kernels.py"
+    mt = ((A_i32){s.p + (m0), ((m0 + MT_WORDS)) - (m0), 0, 0});
+#line 400 "src/nomercy/native/kernels.py"
     deck = ((A_i32){s.p + (start), ((start + length)) - (start), 0, 0});
+#line 401 "src/nomercy/native/kernels.py"
     k = f_kernels__bit_length_15(length);
+#line 402 "src/nomercy/native/kernels.py"
     at = ((int64_t)mt.p[624LL]);
+#line 403 "src/nomercy/native/kernels.py"
     i = (length - 1LL);
+#line 404 "src/nomercy/native/kernels.py"
     while ((i > 0LL)) {
+#line 409 "src/nomercy/native/kernels.py"
         k = (k - (int64_t)(((i + 1LL) < (int64_t)((uint64_t)(1LL) << ((k - 1LL))))));
+#line 410 "src/nomercy/native/kernels.py"
         { T_i64_i64 _t1 = f_kernels__block_word_13(mt, at);
             word = _t1.f0;
             at = _t1.f1;
         }
+#line 411 "src/nomercy/native/kernels.py"
         r = (word >> (32LL - k));
+#line 412 "src/nomercy/native/kernels.py"
         taken = (r <= i);
+#line 413 "src/nomercy/native/kernels.py"
         j = ((taken) ? r : i);
+#line 414 "src/nomercy/native/kernels.py"
         a = ((int64_t)deck.p[i]);
+#line 415 "src/nomercy/native/kernels.py"
         deck.p[i] = (int32_t)(((int64_t)deck.p[j]));
+#line 416 "src/nomercy/native/kernels.py"
         deck.p[j] = (int32_t)(a);
+#line 417 "src/nomercy/native/kernels.py"
         i = (i - (int64_t)(taken));
     }
+#line 418 "src/nomercy/native/kernels.py"
     mt.p[624LL] = (int32_t)(at);
 }
 
+#line 422 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__below_block_18(A_i32 s, int64_t m0, int64_t n) {
     A_i32 mt = {0};
     int64_t k = 0;
     int64_t word = 0;
     int64_t at = 0;
     int64_t r = 0;
-    mt = ((A_i32){s.p + (m0), ((m0 + 625LL)) - (m0), 0, 0});
+#line 424 "src/nomercy/native/kernels.py"
+    mt = ((A_i32){s.p + (m0), ((m0 + MT_WORDS)) - (m0), 0, 0});
+#line 425 "src/nomercy/native/kernels.py"
     k = f_kernels__bit_length_15(n);
+#line 426 "src/nomercy/native/kernels.py"
     while (1) {
+#line 427 "src/nomercy/native/kernels.py"
         { T_i64_i64 _t1 = f_kernels__block_word_13(mt, ((int64_t)mt.p[624LL]));
             word = _t1.f0;
             at = _t1.f1;
         }
+#line 428 "src/nomercy/native/kernels.py"
         mt.p[624LL] = (int32_t)(at);
+#line 429 "src/nomercy/native/kernels.py"
         r = (word >> (32LL - k));
+#line 430 "src/nomercy/native/kernels.py"
         if ((r < n)) {
+#line 431 "src/nomercy/native/kernels.py"
             return r;
         }
     }
 }
 
+#line 435 "src/nomercy/native/kernels.py"
 static void f_kernels_shuffle_region_19(A_i32 s, int64_t start, int64_t length, int64_t number) {
     int64_t m0 = 0;
     int64_t ready = 0;
+#line 437 "src/nomercy/native/kernels.py"
     m0 = f_kernels__mt0_6(s);
-    ready = ((int64_t)s.p[29LL]);
+#line 438 "src/nomercy/native/kernels.py"
+    ready = ((int64_t)s.p[MT_READY]);
+#line 439 "src/nomercy/native/kernels.py"
     if (((ready == 0LL) || (ready != number))) {
-        f_kernels_mt_seed_1(s, m0, (((int64_t)s.p[22LL]) & 4294967295LL), (((int64_t)s.p[23LL]) & 4294967295LL), number);
+#line 440 "src/nomercy/native/kernels.py"
+        f_kernels_mt_seed_1(s, m0, (((int64_t)s.p[SEED_LO]) & 4294967295LL), (((int64_t)s.p[SEED_HI]) & 4294967295LL), number);
     }
-    s.p[29LL] = (int32_t)(0LL);
+#line 441 "src/nomercy/native/kernels.py"
+    s.p[MT_READY] = (int32_t)(0LL);
+#line 442 "src/nomercy/native/kernels.py"
     f_kernels__shuffle_17(s, m0, start, length);
 }
 
+#line 449 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__pile0_20(A_i32 s) {
-    return (104LL + (int64_t)((uint64_t)(6LL) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 450 "src/nomercy/native/kernels.py"
+    return (HANDS + (int64_t)((uint64_t)(MAX_PLAYERS) * (uint64_t)(((int64_t)s.p[DECK]))));
 }
 
+#line 454 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__disc0_21(A_i32 s) {
-    return (104LL + (int64_t)((uint64_t)((6LL + 1LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 455 "src/nomercy/native/kernels.py"
+    return (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 1LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
 }
 
+#line 459 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__aside0_22(A_i32 s) {
-    return (104LL + (int64_t)((uint64_t)((6LL + 2LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 460 "src/nomercy/native/kernels.py"
+    return (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 2LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
 }
 
+#line 464 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__hand0_23(A_i32 s, int64_t seat) {
-    return (104LL + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 465 "src/nomercy/native/kernels.py"
+    return (HANDS + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[DECK]))));
 }
 
+#line 469 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_top_card_24(A_i32 s) {
-    return ((int64_t)s.p[((f_kernels__disc0_21(s) + ((int64_t)s.p[25LL])) - 1LL)]);
+#line 470 "src/nomercy/native/kernels.py"
+    return ((int64_t)s.p[((f_kernels__disc0_21(s) + ((int64_t)s.p[DISC_LEN])) - 1LL)]);
 }
 
+#line 474 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__wrap_25(int64_t x, int64_t n) {
+#line 477 "src/nomercy/native/kernels.py"
     if ((x < 0LL)) {
+#line 478 "src/nomercy/native/kernels.py"
         return (x + n);
     }
+#line 479 "src/nomercy/native/kernels.py"
     if ((x >= n)) {
+#line 480 "src/nomercy/native/kernels.py"
         return (x - n);
     }
+#line 481 "src/nomercy/native/kernels.py"
     return x;
 }
 
+#line 485 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_seat_after_26(A_i32 s, int64_t direction, int64_t seat) {
     int64_t n = 0;
-    n = ((int64_t)s.p[0LL]);
+#line 486 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 487 "src/nomercy/native/kernels.py"
     seat = f_kernels__wrap_25((seat + direction), n);
-    while ((!(((int64_t)s.p[(32LL + seat)])))) {
+#line 488 "src/nomercy/native/kernels.py"
+    while ((!(((int64_t)s.p[(ACTIVE + seat)])))) {
+#line 489 "src/nomercy/native/kernels.py"
         seat = f_kernels__wrap_25((seat + direction), n);
     }
+#line 490 "src/nomercy/native/kernels.py"
     return seat;
 }
 
+#line 494 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_next_seat_27(A_i32 s, int64_t seat) {
-    return f_kernels_seat_after_26(s, ((int64_t)s.p[3LL]), seat);
+#line 495 "src/nomercy/native/kernels.py"
+    return f_kernels_seat_after_26(s, ((int64_t)s.p[DIRECTION]), seat);
 }
 
+#line 499 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_previous_seat_28(A_i32 s, int64_t seat) {
-    return f_kernels_seat_after_26(s, (-(((int64_t)s.p[3LL]))), seat);
+#line 500 "src/nomercy/native/kernels.py"
+    return f_kernels_seat_after_26(s, (-(((int64_t)s.p[DIRECTION]))), seat);
 }
 
+#line 504 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__advance_29(A_i32 s, int64_t seat) {
-    s.p[4LL] = (int32_t)(seat);
-    s.p[5LL] = (int32_t)(0LL);
+#line 505 "src/nomercy/native/kernels.py"
+    s.p[CURRENT] = (int32_t)(seat);
+#line 506 "src/nomercy/native/kernels.py"
+    s.p[DECISION] = (int32_t)(0LL);
 }
 
+#line 510 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__uo_remove_30(A_i32 s, int64_t seat) {
     int64_t n = 0;
     int64_t k = 0;
     int64_t i = 0;
     int64_t x = 0;
-    n = ((int64_t)s.p[18LL]);
+#line 511 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[UO_LEN]);
+#line 512 "src/nomercy/native/kernels.py"
     k = 0LL;
+#line 513 "src/nomercy/native/kernels.py"
     { int64_t _t2 = n; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
-        x = ((int64_t)s.p[(56LL + i)]);
+#line 514 "src/nomercy/native/kernels.py"
+        x = ((int64_t)s.p[(UO + i)]);
+#line 515 "src/nomercy/native/kernels.py"
         if ((x != seat)) {
-            s.p[(56LL + k)] = (int32_t)(x);
+#line 516 "src/nomercy/native/kernels.py"
+            s.p[(UO + k)] = (int32_t)(x);
+#line 517 "src/nomercy/native/kernels.py"
             k = (k + 1LL);
         }
     } }
-    s.p[18LL] = (int32_t)(k);
+#line 518 "src/nomercy/native/kernels.py"
+    s.p[UO_LEN] = (int32_t)(k);
 }
 
+#line 522 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__uo_has_31(A_i32 s, int64_t seat) {
     int64_t i = 0;
-    { int64_t _t2 = ((int64_t)s.p[18LL]); int64_t _t3 = 1;
+#line 523 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = ((int64_t)s.p[UO_LEN]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
-        if ((((int64_t)s.p[(56LL + i)]) == seat)) {
+#line 524 "src/nomercy/native/kernels.py"
+        if ((((int64_t)s.p[(UO + i)]) == seat)) {
+#line 525 "src/nomercy/native/kernels.py"
             return 1;
         }
     } }
+#line 526 "src/nomercy/native/kernels.py"
     return 0;
 }
 
+#line 530 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__matches_32(A_i32 s, int64_t card) {
     int64_t color = 0;
+#line 532 "src/nomercy/native/kernels.py"
     if (((int64_t)G_kernels_C_WILD.p[card])) {
+#line 533 "src/nomercy/native/kernels.py"
         return 1;
     }
+#line 534 "src/nomercy/native/kernels.py"
     if ((((int64_t)G_kernels_C_FACE.p[card]) == ((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]))) {
+#line 535 "src/nomercy/native/kernels.py"
         return 1;
     }
-    color = ((int64_t)s.p[2LL]);
+#line 536 "src/nomercy/native/kernels.py"
+    color = ((int64_t)s.p[COLOR]);
+#line 537 "src/nomercy/native/kernels.py"
     return ((color >= 0LL) && (((int64_t)G_kernels_C_COLOR.p[card]) == color));
 }
 
+#line 541 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_playable_33(A_i32 s, A_i64 R, int64_t card, int64_t seat) {
     int64_t h0 = 0;
     int64_t i = 0;
     int64_t c = 0;
+#line 543 "src/nomercy/native/kernels.py"
     if (((int64_t)G_kernels_C_WILD.p[card])) {
-        if ((!((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == 21LL))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == 21LL))) : (((int64_t)R.p[18LL])))) {
+#line 544 "src/nomercy/native/kernels.py"
+        if ((!((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == F_WD4))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == F_WD4))) : (((int64_t)R.p[R_WD4_RESTRICTED])))) {
+#line 545 "src/nomercy/native/kernels.py"
             h0 = f_kernels__hand0_23(s, seat);
-            { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+#line 546 "src/nomercy/native/kernels.py"
+            { int64_t _t2 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t3 = 1;
             for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
                 i = _t1;
+#line 547 "src/nomercy/native/kernels.py"
                 c = ((int64_t)s.p[(h0 + i)]);
-                if (((((int64_t)G_kernels_C_FACE.p[c]) != 21LL) && f_kernels__matches_32(s, c))) {
+#line 548 "src/nomercy/native/kernels.py"
+                if (((((int64_t)G_kernels_C_FACE.p[c]) != F_WD4) && f_kernels__matches_32(s, c))) {
+#line 549 "src/nomercy/native/kernels.py"
                     return 0;
                 }
             } }
         }
+#line 550 "src/nomercy/native/kernels.py"
         return 1;
     }
-    return ((((int64_t)G_kernels_C_COLOR.p[card]) == ((int64_t)s.p[2LL])) || (((int64_t)G_kernels_C_FACE.p[card]) == ((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)])));
+#line 551 "src/nomercy/native/kernels.py"
+    return ((((int64_t)G_kernels_C_COLOR.p[card]) == ((int64_t)s.p[COLOR])) || (((int64_t)G_kernels_C_FACE.p[card]) == ((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)])));
 }
 
+#line 555 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__size_after_34(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t left = 0;
     int64_t face = 0;
     int64_t h0 = 0;
     int64_t same = 0;
     int64_t i = 0;
-    left = (((int64_t)s.p[(74LL + seat)]) - 1LL);
+#line 557 "src/nomercy/native/kernels.py"
+    left = (((int64_t)s.p[(HLEN + seat)]) - 1LL);
+#line 558 "src/nomercy/native/kernels.py"
     if ((left == 0LL)) {
+#line 559 "src/nomercy/native/kernels.py"
         return 0LL;
     }
+#line 560 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[card]);
-    if ((face == 14LL)) {
+#line 561 "src/nomercy/native/kernels.py"
+    if ((face == F_DISCARD_ALL)) {
+#line 562 "src/nomercy/native/kernels.py"
         h0 = f_kernels__hand0_23(s, seat);
+#line 563 "src/nomercy/native/kernels.py"
         same = 0LL;
-        { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+#line 564 "src/nomercy/native/kernels.py"
+        { int64_t _t2 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             i = _t1;
+#line 565 "src/nomercy/native/kernels.py"
             if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)G_kernels_C_COLOR.p[card]))) {
+#line 566 "src/nomercy/native/kernels.py"
                 same = (same + 1LL);
             }
         } }
+#line 567 "src/nomercy/native/kernels.py"
         return ((left - same) + 1LL);
     }
-    if ((!(((int64_t)R.p[10LL])) ? (((int64_t)R.p[10LL])) : ((int64_t)((face == 0LL))))) {
-        return ((int64_t)s.p[(74LL + f_kernels_previous_seat_28(s, seat))]);
+#line 568 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)R.p[R_SEVEN_ZERO])) ? (((int64_t)R.p[R_SEVEN_ZERO])) : ((int64_t)((face == F_ZERO))))) {
+#line 569 "src/nomercy/native/kernels.py"
+        return ((int64_t)s.p[(HLEN + f_kernels_previous_seat_28(s, seat))]);
     }
+#line 570 "src/nomercy/native/kernels.py"
     return left;
 }
 
+#line 615 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__lowest_35(int64_t word) {
+#line 617 "src/nomercy/native/kernels.py"
     return ((int64_t)G_kernels__BIT_INDEX.p[((((uint64_t)(word) & ((uint64_t)((~(word))) + (uint64_t)(1LL))) * 285870213051386505ULL) >> (uint64_t)(58LL))]);
 }
 
+#line 621 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) uint64_t f_kernels__word64_36(A_i32 s, int64_t at) {
+#line 623 "src/nomercy/native/kernels.py"
     return ((uint64_t)((((int64_t)s.p[at]) & 4294967295LL)) | ((uint64_t)((((int64_t)s.p[(at + 1LL)]) & 4294967295LL)) << (uint64_t)(32LL)));
 }
 
+#line 627 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__int32_37(int64_t word) {
     int64_t v = 0;
+#line 629 "src/nomercy/native/kernels.py"
     v = (int64_t)(((uint64_t)(word) & (uint64_t)(4294967295LL)));
+#line 630 "src/nomercy/native/kernels.py"
     return (((v >= (int64_t)((uint64_t)(1LL) << (31LL)))) ? (v - (int64_t)((uint64_t)(1LL) << (32LL))) : v);
 }
 
+#line 634 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) T_u64_u64 f_kernels__hand_set_38(A_i32 s, int64_t seat) {
     int64_t at = 0;
-    at = (80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat)));
+#line 636 "src/nomercy/native/kernels.py"
+    at = (HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat)));
+#line 637 "src/nomercy/native/kernels.py"
     return (T_u64_u64){f_kernels__word64_36(s, at), f_kernels__word64_36(s, (at + 2LL))};
 }
 
+#line 627 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__int32_40(uint64_t word) {
     int64_t v = 0;
+#line 629 "src/nomercy/native/kernels.py"
     v = (int64_t)((word & (uint64_t)(4294967295LL)));
+#line 630 "src/nomercy/native/kernels.py"
     return (((v >= (int64_t)((uint64_t)(1LL) << (31LL)))) ? (v - (int64_t)((uint64_t)(1LL) << (32LL))) : v);
 }
 
+#line 641 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__store_set_39(A_i32 s, int64_t seat, int64_t lo, int64_t hi) {
     int64_t at = 0;
-    at = (80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat)));
+#line 642 "src/nomercy/native/kernels.py"
+    at = (HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat)));
+#line 643 "src/nomercy/native/kernels.py"
     s.p[at] = (int32_t)(f_kernels__int32_37(lo));
+#line 644 "src/nomercy/native/kernels.py"
     s.p[(at + 1LL)] = (int32_t)(f_kernels__int32_40(((uint64_t)(lo) >> (uint64_t)(32LL))));
+#line 645 "src/nomercy/native/kernels.py"
     s.p[(at + 2LL)] = (int32_t)(f_kernels__int32_37(hi));
+#line 646 "src/nomercy/native/kernels.py"
     s.p[(at + 3LL)] = (int32_t)(f_kernels__int32_40(((uint64_t)(hi) >> (uint64_t)(32LL))));
 }
 
+#line 650 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__set_kind_41(A_i32 s, int64_t seat, int64_t card) {
     int64_t at = 0;
-    at = ((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat))) + (card >> 5LL));
+#line 652 "src/nomercy/native/kernels.py"
+    at = ((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat))) + (card >> 5LL));
+#line 653 "src/nomercy/native/kernels.py"
     s.p[at] = (int32_t)(f_kernels__int32_40(((uint64_t)((((int64_t)s.p[at]) & 4294967295LL)) | ((uint64_t)(1LL) << (uint64_t)((card & 31LL))))));
 }
 
+#line 657 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__clear_kind_42(A_i32 s, int64_t seat, int64_t card) {
     int64_t at = 0;
-    at = ((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat))) + (card >> 5LL));
+#line 659 "src/nomercy/native/kernels.py"
+    at = ((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat))) + (card >> 5LL));
+#line 660 "src/nomercy/native/kernels.py"
     s.p[at] = (int32_t)(f_kernels__int32_40(((uint64_t)((((int64_t)s.p[at]) & 4294967295LL)) & (~(((uint64_t)(1LL) << (uint64_t)((card & 31LL))))))));
 }
 
+#line 641 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__store_set_44(A_i32 s, int64_t seat, uint64_t lo, uint64_t hi) {
     int64_t at = 0;
-    at = (80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat)));
+#line 642 "src/nomercy/native/kernels.py"
+    at = (HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(seat)));
+#line 643 "src/nomercy/native/kernels.py"
     s.p[at] = (int32_t)(f_kernels__int32_40(lo));
+#line 644 "src/nomercy/native/kernels.py"
     s.p[(at + 1LL)] = (int32_t)(f_kernels__int32_40((lo >> (uint64_t)(32LL))));
+#line 645 "src/nomercy/native/kernels.py"
     s.p[(at + 2LL)] = (int32_t)(f_kernels__int32_40(hi));
+#line 646 "src/nomercy/native/kernels.py"
     s.p[(at + 3LL)] = (int32_t)(f_kernels__int32_40((hi >> (uint64_t)(32LL))));
 }
 
+#line 664 "src/nomercy/native/kernels.py"
 static void f_kernels_rebuild_set_43(A_i32 s, int64_t seat) {
     int64_t h0 = 0;
     A_i32 hand = {0};
@@ -833,35 +1193,52 @@ static void f_kernels_rebuild_set_43(A_i32 s, int64_t seat) {
     int64_t i = 0;
     int64_t card = 0;
     uint64_t bit = 0;
+#line 667 "src/nomercy/native/kernels.py"
     h0 = f_kernels__hand0_23(s, seat);
-    hand = ((A_i32){s.p + (h0), ((h0 + ((int64_t)s.p[(74LL + seat)]))) - (h0), 0, 0});
+#line 668 "src/nomercy/native/kernels.py"
+    hand = ((A_i32){s.p + (h0), ((h0 + ((int64_t)s.p[(HLEN + seat)]))) - (h0), 0, 0});
+#line 669 "src/nomercy/native/kernels.py"
     lo = (uint64_t)(0LL);
+#line 670 "src/nomercy/native/kernels.py"
     hi = (uint64_t)(0LL);
+#line 671 "src/nomercy/native/kernels.py"
     { int64_t _t2 = hand.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 672 "src/nomercy/native/kernels.py"
         card = ((int64_t)hand.p[i]);
+#line 673 "src/nomercy/native/kernels.py"
         bit = (uint64_t)((card & 63LL));
+#line 674 "src/nomercy/native/kernels.py"
         lo = (lo | ((uint64_t)((card < 64LL)) << bit));
+#line 675 "src/nomercy/native/kernels.py"
         hi = (hi | ((uint64_t)((card >= 64LL)) << bit));
     } }
+#line 676 "src/nomercy/native/kernels.py"
     f_kernels__store_set_44(s, seat, lo, hi);
 }
 
+#line 680 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__left_hand_45(A_i32 s, int64_t seat, int64_t card) {
     int64_t h0 = 0;
     int64_t i = 0;
+#line 683 "src/nomercy/native/kernels.py"
     h0 = f_kernels__hand0_23(s, seat);
-    { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+#line 684 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 685 "src/nomercy/native/kernels.py"
         if ((((int64_t)s.p[(h0 + i)]) == card)) {
+#line 686 "src/nomercy/native/kernels.py"
             return;
         }
     } }
+#line 687 "src/nomercy/native/kernels.py"
     f_kernels__clear_kind_42(s, seat, card);
 }
 
+#line 691 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_46(A_i32 s, A_i64 R, int64_t seat, int64_t stack) {
     uint64_t lo = 0;
     uint64_t hi = 0;
@@ -870,140 +1247,218 @@ static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_46(A_
     uint64_t match_lo = 0;
     uint64_t match_hi = 0;
     int64_t last = 0;
+#line 696 "src/nomercy/native/kernels.py"
     { T_u64_u64 _t1 = f_kernels__hand_set_38(s, seat);
         lo = _t1.f0;
         hi = _t1.f1;
     }
+#line 697 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]);
-    color = (((int64_t)s.p[2LL]) + 1LL);
+#line 698 "src/nomercy/native/kernels.py"
+    color = (((int64_t)s.p[COLOR]) + 1LL);
+#line 699 "src/nomercy/native/kernels.py"
     match_lo = (((uint64_t)G_kernels__FACE_SET.p[(face) * G_kernels__FACE_SET.n1 + (0LL)]) | ((uint64_t)G_kernels__COLOR_SET.p[(color) * G_kernels__COLOR_SET.n1 + (0LL)]));
+#line 700 "src/nomercy/native/kernels.py"
     match_hi = (((uint64_t)G_kernels__FACE_SET.p[(face) * G_kernels__FACE_SET.n1 + (1LL)]) | ((uint64_t)G_kernels__COLOR_SET.p[(color) * G_kernels__COLOR_SET.n1 + (1LL)]));
+#line 701 "src/nomercy/native/kernels.py"
     if (stack) {
-        last = ((int64_t)s.p[7LL]);
-        if (((last == 10LL) && (!(((int64_t)R.p[8LL]))))) {
+#line 702 "src/nomercy/native/kernels.py"
+        last = ((int64_t)s.p[LAST_VALUE]);
+#line 703 "src/nomercy/native/kernels.py"
+        if (((last == 10LL) && (!(((int64_t)R.p[R_D10_STACKABLE]))))) {
+#line 704 "src/nomercy/native/kernels.py"
             return (T_u64_u64){(uint64_t)(0LL), (uint64_t)(0LL)};
         }
+#line 705 "src/nomercy/native/kernels.py"
         lo = (lo & ((uint64_t)G_kernels__DRAW_SET.p[(last) * G_kernels__DRAW_SET.n1 + (0LL)]));
+#line 706 "src/nomercy/native/kernels.py"
         hi = (hi & ((uint64_t)G_kernels__DRAW_SET.p[(last) * G_kernels__DRAW_SET.n1 + (1LL)]));
-        if (((int64_t)R.p[9LL])) {
+#line 707 "src/nomercy/native/kernels.py"
+        if (((int64_t)R.p[R_STACK_MATCH])) {
+#line 708 "src/nomercy/native/kernels.py"
             lo = (lo & (match_lo | ((uint64_t)G_kernels__UNCOLORED_SET.p[0LL])));
+#line 709 "src/nomercy/native/kernels.py"
             hi = (hi & (match_hi | ((uint64_t)G_kernels__UNCOLORED_SET.p[1LL])));
         }
+#line 710 "src/nomercy/native/kernels.py"
         return (T_u64_u64){lo, hi};
     }
+#line 711 "src/nomercy/native/kernels.py"
     lo = (lo & (match_lo | ((uint64_t)G_kernels__WILD_SET.p[0LL])));
+#line 712 "src/nomercy/native/kernels.py"
     hi = (hi & (match_hi | ((uint64_t)G_kernels__WILD_SET.p[1LL])));
-    if ((!((uint64_t)(((int64_t)R.p[18LL]))) ? ((uint64_t)(((int64_t)R.p[18LL]))) : (((lo & (~(((uint64_t)G_kernels__WD4_SET.p[0LL])))) | (hi & (~(((uint64_t)G_kernels__WD4_SET.p[1LL])))))))) {
+#line 713 "src/nomercy/native/kernels.py"
+    if ((!((uint64_t)(((int64_t)R.p[R_WD4_RESTRICTED]))) ? ((uint64_t)(((int64_t)R.p[R_WD4_RESTRICTED]))) : (((lo & (~(((uint64_t)G_kernels__WD4_SET.p[0LL])))) | (hi & (~(((uint64_t)G_kernels__WD4_SET.p[1LL])))))))) {
+#line 714 "src/nomercy/native/kernels.py"
         lo = (lo & (~(((uint64_t)G_kernels__WD4_SET.p[0LL]))));
+#line 715 "src/nomercy/native/kernels.py"
         hi = (hi & (~(((uint64_t)G_kernels__WD4_SET.p[1LL]))));
     }
+#line 716 "src/nomercy/native/kernels.py"
     return (T_u64_u64){lo, hi};
 }
 
+#line 720 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__set_47(A_u8 mask, A_i64 lst, int64_t i) {
+#line 722 "src/nomercy/native/kernels.py"
     if ((!(((int64_t)mask.p[i])))) {
+#line 723 "src/nomercy/native/kernels.py"
         mask.p[i] = (uint8_t)(1LL);
+#line 724 "src/nomercy/native/kernels.py"
         lst.p[0LL] = (((int64_t)lst.p[0LL]) + 1LL);
+#line 725 "src/nomercy/native/kernels.py"
         lst.p[((int64_t)lst.p[0LL])] = i;
     }
 }
 
+#line 729 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__targets_seven_48(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
-    return (!((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == 7LL))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == 7LL))) : ((!(((int64_t)R.p[10LL])) ? (((int64_t)R.p[10LL])) : ((int64_t)((((int64_t)s.p[(74LL + seat)]) > 1LL))))));
+#line 731 "src/nomercy/native/kernels.py"
+    return (!((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == F_SEVEN))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) == F_SEVEN))) : ((!(((int64_t)R.p[R_SEVEN_ZERO])) ? (((int64_t)R.p[R_SEVEN_ZERO])) : ((int64_t)((((int64_t)s.p[(HLEN + seat)]) > 1LL))))));
 }
 
+#line 735 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__needs_call_49(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t face = 0;
-    if ((!(((int64_t)R.p[13LL])))) {
+#line 737 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)R.p[R_UNO_CALLS])))) {
+#line 738 "src/nomercy/native/kernels.py"
         return 0;
     }
+#line 739 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[card]);
-    if ((((int64_t)((face == 14LL))) ? ((int64_t)((face == 14LL))) : ((!((int64_t)((face == 0LL))) ? ((int64_t)((face == 0LL))) : (((int64_t)R.p[10LL])))))) {
+#line 740 "src/nomercy/native/kernels.py"
+    if ((((int64_t)((face == F_DISCARD_ALL))) ? ((int64_t)((face == F_DISCARD_ALL))) : ((!((int64_t)((face == F_ZERO))) ? ((int64_t)((face == F_ZERO))) : (((int64_t)R.p[R_SEVEN_ZERO])))))) {
+#line 741 "src/nomercy/native/kernels.py"
         return (f_kernels__size_after_34(s, R, seat, card) == 1LL);
     }
-    return (((int64_t)s.p[(74LL + seat)]) == 2LL);
+#line 742 "src/nomercy/native/kernels.py"
+    return (((int64_t)s.p[(HLEN + seat)]) == 2LL);
 }
 
+#line 753 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__variant_count_50(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t count = 0;
     int64_t t = 0;
     int64_t plays = 0;
+#line 755 "src/nomercy/native/kernels.py"
     if ((!(((int64_t)G_kernels__SPECIAL_PLAYS.p[card])))) {
-        if ((!(((int64_t)R.p[13LL])) ? (((int64_t)R.p[13LL])) : ((int64_t)((((int64_t)s.p[(74LL + seat)]) == 2LL))))) {
+#line 756 "src/nomercy/native/kernels.py"
+        if ((!(((int64_t)R.p[R_UNO_CALLS])) ? (((int64_t)R.p[R_UNO_CALLS])) : ((int64_t)((((int64_t)s.p[(HLEN + seat)]) == 2LL))))) {
+#line 757 "src/nomercy/native/kernels.py"
             return (int64_t)((uint64_t)(2LL) * (uint64_t)(((int64_t)G_kernels__BASE_PLAYS.p[card])));
         }
+#line 758 "src/nomercy/native/kernels.py"
         return ((int64_t)G_kernels__BASE_PLAYS.p[card]);
     }
+#line 759 "src/nomercy/native/kernels.py"
     if (f_kernels__targets_seven_48(s, R, seat, card)) {
+#line 760 "src/nomercy/native/kernels.py"
         count = 0LL;
-        { int64_t _t2 = ((int64_t)s.p[0LL]); int64_t _t3 = 1;
+#line 761 "src/nomercy/native/kernels.py"
+        { int64_t _t2 = ((int64_t)s.p[PLAYERS]); int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             t = _t1;
-            if ((!((int64_t)((t != seat))) ? ((int64_t)((t != seat))) : (((int64_t)s.p[(32LL + t)])))) {
+#line 762 "src/nomercy/native/kernels.py"
+            if ((!((int64_t)((t != seat))) ? ((int64_t)((t != seat))) : (((int64_t)s.p[(ACTIVE + t)])))) {
+#line 763 "src/nomercy/native/kernels.py"
                 count = (count + 1LL);
-                if ((!(((int64_t)R.p[13LL])) ? (((int64_t)R.p[13LL])) : ((int64_t)((((int64_t)s.p[(74LL + t)]) == 1LL))))) {
+#line 764 "src/nomercy/native/kernels.py"
+                if ((!(((int64_t)R.p[R_UNO_CALLS])) ? (((int64_t)R.p[R_UNO_CALLS])) : ((int64_t)((((int64_t)s.p[(HLEN + t)]) == 1LL))))) {
+#line 765 "src/nomercy/native/kernels.py"
                     count = (count + 1LL);
                 }
             }
         } }
+#line 766 "src/nomercy/native/kernels.py"
         return count;
     }
-    plays = (((!(((int64_t)G_kernels_C_WILD.p[card])) ? (((int64_t)G_kernels_C_WILD.p[card])) : ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) != 19LL))))) ? 4LL : 1LL);
+#line 767 "src/nomercy/native/kernels.py"
+    plays = (((!(((int64_t)G_kernels_C_WILD.p[card])) ? (((int64_t)G_kernels_C_WILD.p[card])) : ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) != F_ROULETTE))))) ? 4LL : 1LL);
+#line 768 "src/nomercy/native/kernels.py"
     return ((f_kernels__needs_call_49(s, R, seat, card)) ? (int64_t)((uint64_t)(plays) * (uint64_t)(2LL)) : plays);
 }
 
+#line 772 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__variant_at_51(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t j) {
     int64_t n = 0;
     int64_t t = 0;
+#line 775 "src/nomercy/native/kernels.py"
     if (f_kernels__targets_seven_48(s, R, seat, card)) {
-        n = ((int64_t)s.p[0LL]);
+#line 776 "src/nomercy/native/kernels.py"
+        n = ((int64_t)s.p[PLAYERS]);
+#line 777 "src/nomercy/native/kernels.py"
         { int64_t _t2 = n; int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             t = _t1;
-            if ((!((int64_t)((t != seat))) ? ((int64_t)((t != seat))) : (((int64_t)s.p[(32LL + t)])))) {
+#line 778 "src/nomercy/native/kernels.py"
+            if ((!((int64_t)((t != seat))) ? ((int64_t)((t != seat))) : (((int64_t)s.p[(ACTIVE + t)])))) {
+#line 779 "src/nomercy/native/kernels.py"
                 if ((j == 0LL)) {
+#line 780 "src/nomercy/native/kernels.py"
                     return ((int64_t)G_kernels_PLAY_INDEX.p[((card) * G_kernels_PLAY_INDEX.n1 + (0LL)) * G_kernels_PLAY_INDEX.n2 + (f_kernels__wrap_25((t - seat), n))]);
                 }
+#line 781 "src/nomercy/native/kernels.py"
                 j = (j - 1LL);
-                if ((!(((int64_t)R.p[13LL])) ? (((int64_t)R.p[13LL])) : ((int64_t)((((int64_t)s.p[(74LL + t)]) == 1LL))))) {
+#line 782 "src/nomercy/native/kernels.py"
+                if ((!(((int64_t)R.p[R_UNO_CALLS])) ? (((int64_t)R.p[R_UNO_CALLS])) : ((int64_t)((((int64_t)s.p[(HLEN + t)]) == 1LL))))) {
+#line 783 "src/nomercy/native/kernels.py"
                     if ((j == 0LL)) {
+#line 784 "src/nomercy/native/kernels.py"
                         return ((int64_t)G_kernels_PLAY_INDEX.p[((card) * G_kernels_PLAY_INDEX.n1 + (1LL)) * G_kernels_PLAY_INDEX.n2 + (f_kernels__wrap_25((t - seat), n))]);
                     }
+#line 785 "src/nomercy/native/kernels.py"
                     j = (j - 1LL);
                 }
             }
         } }
+#line 786 "src/nomercy/native/kernels.py"
         return (-1LL);
     }
-    if ((!(((int64_t)G_kernels_C_WILD.p[card])) ? (((int64_t)G_kernels_C_WILD.p[card])) : ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) != 19LL))))) {
+#line 787 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)G_kernels_C_WILD.p[card])) ? (((int64_t)G_kernels_C_WILD.p[card])) : ((int64_t)((((int64_t)G_kernels_C_FACE.p[card]) != F_ROULETTE))))) {
+#line 788 "src/nomercy/native/kernels.py"
         if (f_kernels__needs_call_49(s, R, seat, card)) {
+#line 789 "src/nomercy/native/kernels.py"
             return ((int64_t)G_kernels_PLAY_INDEX.p[((card) * G_kernels_PLAY_INDEX.n1 + ((j & 1LL))) * G_kernels_PLAY_INDEX.n2 + ((j >> 1LL))]);
         }
+#line 790 "src/nomercy/native/kernels.py"
         return ((int64_t)G_kernels_PLAY_INDEX.p[((card) * G_kernels_PLAY_INDEX.n1 + (0LL)) * G_kernels_PLAY_INDEX.n2 + (j)]);
     }
+#line 791 "src/nomercy/native/kernels.py"
     return ((int64_t)G_kernels_PLAY_INDEX.p[((card) * G_kernels_PLAY_INDEX.n1 + (j)) * G_kernels_PLAY_INDEX.n2 + (0LL)]);
 }
 
+#line 841 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__out_of_turn_52(A_i32 s, int64_t seat, A_u8 mask, A_i64 lst) {
     int64_t n = 0;
     int64_t i = 0;
     int64_t x = 0;
-    n = ((int64_t)s.p[0LL]);
-    if (((seat < 0LL) || (seat >= n) || (!(((int64_t)s.p[(32LL + seat)]))))) {
+#line 842 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 843 "src/nomercy/native/kernels.py"
+    if (((seat < 0LL) || (seat >= n) || (!(((int64_t)s.p[(ACTIVE + seat)]))))) {
+#line 844 "src/nomercy/native/kernels.py"
         return;
     }
-    { int64_t _t2 = ((int64_t)s.p[18LL]); int64_t _t3 = 1;
+#line 845 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = ((int64_t)s.p[UO_LEN]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
-        x = ((int64_t)s.p[(56LL + i)]);
+#line 846 "src/nomercy/native/kernels.py"
+        x = ((int64_t)s.p[(UO + i)]);
+#line 847 "src/nomercy/native/kernels.py"
         if ((x == seat)) {
-            f_kernels__set_47(mask, lst, 218LL);
+#line 848 "src/nomercy/native/kernels.py"
+            f_kernels__set_47(mask, lst, A_UNO_CALL);
         } else {
-            f_kernels__set_47(mask, lst, (218LL + f_kernels__wrap_25((x - seat), n)));
+#line 850 "src/nomercy/native/kernels.py"
+            f_kernels__set_47(mask, lst, (A_CATCH0 + f_kernels__wrap_25((x - seat), n)));
         }
     } }
 }
 
+#line 691 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_54(A_i32 s, A_i64 R, int64_t seat, int64_t stack) {
     uint64_t lo = 0;
     uint64_t hi = 0;
@@ -1012,104 +1467,163 @@ static inline __attribute__((always_inline)) T_u64_u64 f_kernels__play_set_54(A_
     uint64_t match_lo = 0;
     uint64_t match_hi = 0;
     int64_t last = 0;
+#line 696 "src/nomercy/native/kernels.py"
     { T_u64_u64 _t1 = f_kernels__hand_set_38(s, seat);
         lo = _t1.f0;
         hi = _t1.f1;
     }
+#line 697 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]);
-    color = (((int64_t)s.p[2LL]) + 1LL);
+#line 698 "src/nomercy/native/kernels.py"
+    color = (((int64_t)s.p[COLOR]) + 1LL);
+#line 699 "src/nomercy/native/kernels.py"
     match_lo = (((uint64_t)G_kernels__FACE_SET.p[(face) * G_kernels__FACE_SET.n1 + (0LL)]) | ((uint64_t)G_kernels__COLOR_SET.p[(color) * G_kernels__COLOR_SET.n1 + (0LL)]));
+#line 700 "src/nomercy/native/kernels.py"
     match_hi = (((uint64_t)G_kernels__FACE_SET.p[(face) * G_kernels__FACE_SET.n1 + (1LL)]) | ((uint64_t)G_kernels__COLOR_SET.p[(color) * G_kernels__COLOR_SET.n1 + (1LL)]));
+#line 701 "src/nomercy/native/kernels.py"
     if (stack) {
-        last = ((int64_t)s.p[7LL]);
-        if (((last == 10LL) && (!(((int64_t)R.p[8LL]))))) {
+#line 702 "src/nomercy/native/kernels.py"
+        last = ((int64_t)s.p[LAST_VALUE]);
+#line 703 "src/nomercy/native/kernels.py"
+        if (((last == 10LL) && (!(((int64_t)R.p[R_D10_STACKABLE]))))) {
+#line 704 "src/nomercy/native/kernels.py"
             return (T_u64_u64){(uint64_t)(0LL), (uint64_t)(0LL)};
         }
+#line 705 "src/nomercy/native/kernels.py"
         lo = (lo & ((uint64_t)G_kernels__DRAW_SET.p[(last) * G_kernels__DRAW_SET.n1 + (0LL)]));
+#line 706 "src/nomercy/native/kernels.py"
         hi = (hi & ((uint64_t)G_kernels__DRAW_SET.p[(last) * G_kernels__DRAW_SET.n1 + (1LL)]));
-        if (((int64_t)R.p[9LL])) {
+#line 707 "src/nomercy/native/kernels.py"
+        if (((int64_t)R.p[R_STACK_MATCH])) {
+#line 708 "src/nomercy/native/kernels.py"
             lo = (lo & (match_lo | ((uint64_t)G_kernels__UNCOLORED_SET.p[0LL])));
+#line 709 "src/nomercy/native/kernels.py"
             hi = (hi & (match_hi | ((uint64_t)G_kernels__UNCOLORED_SET.p[1LL])));
         }
+#line 710 "src/nomercy/native/kernels.py"
         return (T_u64_u64){lo, hi};
     }
+#line 711 "src/nomercy/native/kernels.py"
     lo = (lo & (match_lo | ((uint64_t)G_kernels__WILD_SET.p[0LL])));
+#line 712 "src/nomercy/native/kernels.py"
     hi = (hi & (match_hi | ((uint64_t)G_kernels__WILD_SET.p[1LL])));
-    if ((!((uint64_t)(((int64_t)R.p[18LL]))) ? ((uint64_t)(((int64_t)R.p[18LL]))) : (((lo & (~(((uint64_t)G_kernels__WD4_SET.p[0LL])))) | (hi & (~(((uint64_t)G_kernels__WD4_SET.p[1LL])))))))) {
+#line 713 "src/nomercy/native/kernels.py"
+    if ((!((uint64_t)(((int64_t)R.p[R_WD4_RESTRICTED]))) ? ((uint64_t)(((int64_t)R.p[R_WD4_RESTRICTED]))) : (((lo & (~(((uint64_t)G_kernels__WD4_SET.p[0LL])))) | (hi & (~(((uint64_t)G_kernels__WD4_SET.p[1LL])))))))) {
+#line 714 "src/nomercy/native/kernels.py"
         lo = (lo & (~(((uint64_t)G_kernels__WD4_SET.p[0LL]))));
+#line 715 "src/nomercy/native/kernels.py"
         hi = (hi & (~(((uint64_t)G_kernels__WD4_SET.p[1LL]))));
     }
+#line 716 "src/nomercy/native/kernels.py"
     return (T_u64_u64){lo, hi};
 }
 
+#line 615 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__lowest_55(uint64_t word) {
+#line 617 "src/nomercy/native/kernels.py"
     return ((int64_t)G_kernels__BIT_INDEX.p[(((word & ((~(word)) + (uint64_t)(1LL))) * 285870213051386505ULL) >> (uint64_t)(58LL))]);
 }
 
+#line 795 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__rest_count_56(A_i32 s, A_i64 R, int64_t decision, int64_t cards) {
     int64_t count = 0;
+#line 798 "src/nomercy/native/kernels.py"
     if ((decision == 0LL)) {
-        count = (((((int64_t)((cards == 0LL))) ? ((int64_t)((cards == 0LL))) : (((int64_t)R.p[3LL])))) ? 1LL : 0LL);
+#line 799 "src/nomercy/native/kernels.py"
+        count = (((((int64_t)((cards == 0LL))) ? ((int64_t)((cards == 0LL))) : (((int64_t)R.p[R_DRAW_WHEN_PLAYABLE])))) ? 1LL : 0LL);
     } else {
+#line 800 "src/nomercy/native/kernels.py"
         if ((decision == 2LL)) {
+#line 801 "src/nomercy/native/kernels.py"
             count = 1LL;
         } else {
+#line 802 "src/nomercy/native/kernels.py"
             if ((decision == 1LL)) {
-                count = ((((int64_t)R.p[2LL])) ? 0LL : 1LL);
+#line 803 "src/nomercy/native/kernels.py"
+                count = ((((int64_t)R.p[R_MUST_PLAY_DRAWN])) ? 0LL : 1LL);
             } else {
+#line 804 "src/nomercy/native/kernels.py"
                 if ((decision == 6LL)) {
+#line 805 "src/nomercy/native/kernels.py"
                     count = 2LL;
                 } else {
+#line 807 "src/nomercy/native/kernels.py"
                     count = 4LL;
                 }
             }
         }
     }
-    return (count + ((int64_t)s.p[18LL]));
+#line 808 "src/nomercy/native/kernels.py"
+    return (count + ((int64_t)s.p[UO_LEN]));
 }
 
+#line 812 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__rest_at_57(A_i32 s, A_i64 R, int64_t cur, int64_t decision, int64_t cards, int64_t j) {
     int64_t x = 0;
+#line 814 "src/nomercy/native/kernels.py"
     if ((decision == 0LL)) {
-        if ((((int64_t)((cards == 0LL))) ? ((int64_t)((cards == 0LL))) : (((int64_t)R.p[3LL])))) {
+#line 815 "src/nomercy/native/kernels.py"
+        if ((((int64_t)((cards == 0LL))) ? ((int64_t)((cards == 0LL))) : (((int64_t)R.p[R_DRAW_WHEN_PLAYABLE])))) {
+#line 816 "src/nomercy/native/kernels.py"
             if ((j == 0LL)) {
-                return 210LL;
+#line 817 "src/nomercy/native/kernels.py"
+                return A_DRAW;
             }
+#line 818 "src/nomercy/native/kernels.py"
             j = (j - 1LL);
         }
     } else {
+#line 819 "src/nomercy/native/kernels.py"
         if ((decision == 2LL)) {
+#line 820 "src/nomercy/native/kernels.py"
             if ((j == 0LL)) {
-                return 212LL;
+#line 821 "src/nomercy/native/kernels.py"
+                return A_TAKE;
             }
+#line 822 "src/nomercy/native/kernels.py"
             j = (j - 1LL);
         } else {
+#line 823 "src/nomercy/native/kernels.py"
             if ((decision == 1LL)) {
-                if ((!(((int64_t)R.p[2LL])))) {
+#line 824 "src/nomercy/native/kernels.py"
+                if ((!(((int64_t)R.p[R_MUST_PLAY_DRAWN])))) {
+#line 825 "src/nomercy/native/kernels.py"
                     if ((j == 0LL)) {
-                        return 211LL;
+#line 826 "src/nomercy/native/kernels.py"
+                        return A_PASS;
                     }
+#line 827 "src/nomercy/native/kernels.py"
                     j = (j - 1LL);
                 }
             } else {
+#line 828 "src/nomercy/native/kernels.py"
                 if ((decision == 6LL)) {
+#line 829 "src/nomercy/native/kernels.py"
                     if ((j < 2LL)) {
-                        return (((j == 0LL)) ? 213LL : 212LL);
+#line 830 "src/nomercy/native/kernels.py"
+                        return (((j == 0LL)) ? A_CHALLENGE : A_TAKE);
                     }
+#line 831 "src/nomercy/native/kernels.py"
                     j = (j - 2LL);
                 } else {
+#line 833 "src/nomercy/native/kernels.py"
                     if ((j < 4LL)) {
-                        return (214LL + j);
+#line 834 "src/nomercy/native/kernels.py"
+                        return (A_COLOR0 + j);
                     }
+#line 835 "src/nomercy/native/kernels.py"
                     j = (j - 4LL);
                 }
             }
         }
     }
-    x = ((int64_t)s.p[(56LL + j)]);
-    return (((x == cur)) ? 218LL : (218LL + f_kernels__wrap_25((x - cur), ((int64_t)s.p[0LL]))));
+#line 836 "src/nomercy/native/kernels.py"
+    x = ((int64_t)s.p[(UO + j)]);
+#line 837 "src/nomercy/native/kernels.py"
+    return (((x == cur)) ? A_UNO_CALL : (A_CATCH0 + f_kernels__wrap_25((x - cur), ((int64_t)s.p[PLAYERS]))));
 }
 
+#line 854 "src/nomercy/native/kernels.py"
 static int64_t f_kernels_legal_53(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst) {
     int64_t cur = 0;
     int64_t decision = 0;
@@ -1120,66 +1634,98 @@ static int64_t f_kernels_legal_53(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i
     uint64_t word = 0;
     int64_t card = 0;
     int64_t j = 0;
+#line 858 "src/nomercy/native/kernels.py"
     lst.p[0LL] = 0LL;
-    cur = ((int64_t)s.p[4LL]);
+#line 859 "src/nomercy/native/kernels.py"
+    cur = ((int64_t)s.p[CURRENT]);
+#line 860 "src/nomercy/native/kernels.py"
     if ((cur < 0LL)) {
+#line 861 "src/nomercy/native/kernels.py"
         return 0LL;
     }
+#line 862 "src/nomercy/native/kernels.py"
     if (((seat >= 0LL) && (seat != cur))) {
+#line 863 "src/nomercy/native/kernels.py"
         f_kernels__out_of_turn_52(s, seat, mask, lst);
+#line 864 "src/nomercy/native/kernels.py"
         return ((int64_t)lst.p[0LL]);
     }
-    decision = ((int64_t)s.p[5LL]);
+#line 865 "src/nomercy/native/kernels.py"
+    decision = ((int64_t)s.p[DECISION]);
+#line 866 "src/nomercy/native/kernels.py"
     cards = 0LL;
+#line 867 "src/nomercy/native/kernels.py"
     if (((decision == 0LL) || (decision == 2LL))) {
+#line 868 "src/nomercy/native/kernels.py"
         { T_u64_u64 _t1 = f_kernels__play_set_54(s, R, cur, (decision == 2LL));
             lo = _t1.f0;
             hi = _t1.f1;
         }
+#line 869 "src/nomercy/native/kernels.py"
         { int64_t _t3 = 2LL; int64_t _t4 = 1;
         for (int64_t _t2 = 0; _t2 < _t3; _t2 += _t4) {
             w = _t2;
+#line 870 "src/nomercy/native/kernels.py"
             word = (((w == 0LL)) ? lo : hi);
+#line 871 "src/nomercy/native/kernels.py"
             while (word) {
+#line 872 "src/nomercy/native/kernels.py"
                 card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_55(word));
+#line 873 "src/nomercy/native/kernels.py"
                 word = (word & (word - (uint64_t)(1LL)));
+#line 874 "src/nomercy/native/kernels.py"
                 cards = (cards + 1LL);
+#line 875 "src/nomercy/native/kernels.py"
                 { int64_t _t6 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t7 = 1;
                 for (int64_t _t5 = 0; _t5 < _t6; _t5 += _t7) {
                     j = _t5;
+#line 876 "src/nomercy/native/kernels.py"
                     f_kernels__set_47(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
                 } }
             }
         } }
     } else {
+#line 877 "src/nomercy/native/kernels.py"
         if ((decision == 1LL)) {
-            card = ((int64_t)s.p[9LL]);
+#line 878 "src/nomercy/native/kernels.py"
+            card = ((int64_t)s.p[DRAWN]);
+#line 879 "src/nomercy/native/kernels.py"
             cards = 1LL;
+#line 880 "src/nomercy/native/kernels.py"
             { int64_t _t9 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t10 = 1;
             for (int64_t _t8 = 0; _t8 < _t9; _t8 += _t10) {
                 j = _t8;
+#line 881 "src/nomercy/native/kernels.py"
                 f_kernels__set_47(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
             } }
         }
     }
+#line 882 "src/nomercy/native/kernels.py"
     { int64_t _t12 = f_kernels__rest_count_56(s, R, decision, cards); int64_t _t13 = 1;
     for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
         j = _t11;
+#line 883 "src/nomercy/native/kernels.py"
         f_kernels__set_47(mask, lst, f_kernels__rest_at_57(s, R, cur, decision, cards, j));
     } }
+#line 884 "src/nomercy/native/kernels.py"
     return ((int64_t)lst.p[0LL]);
 }
 
+#line 888 "src/nomercy/native/kernels.py"
 static int64_t f_kernels_legal_mask_58(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst) {
     int64_t i = 0;
-    { int64_t _t2 = 224LL; int64_t _t3 = 1;
+#line 891 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = NUM_ACTIONS; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 892 "src/nomercy/native/kernels.py"
         mask.p[i] = (uint8_t)(0LL);
     } }
+#line 893 "src/nomercy/native/kernels.py"
     return f_kernels_legal_53(s, R, seat, mask, lst);
 }
 
+#line 897 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_59(A_i32 s, A_i64 R, A_i64 cards) {
     int64_t cur = 0;
     int64_t decision = 0;
@@ -1191,103 +1737,163 @@ static inline __attribute__((always_inline)) int64_t f_kernels_legal_count_59(A_
     uint64_t word = 0;
     int64_t card = 0;
     int64_t plays = 0;
+#line 902 "src/nomercy/native/kernels.py"
     cards.p[0LL] = 0LL;
-    cur = ((int64_t)s.p[4LL]);
+#line 903 "src/nomercy/native/kernels.py"
+    cur = ((int64_t)s.p[CURRENT]);
+#line 904 "src/nomercy/native/kernels.py"
     if ((cur < 0LL)) {
+#line 905 "src/nomercy/native/kernels.py"
         return 0LL;
     }
-    decision = ((int64_t)s.p[5LL]);
+#line 906 "src/nomercy/native/kernels.py"
+    decision = ((int64_t)s.p[DECISION]);
+#line 907 "src/nomercy/native/kernels.py"
     k = 0LL;
+#line 908 "src/nomercy/native/kernels.py"
     total = 0LL;
+#line 909 "src/nomercy/native/kernels.py"
     if (((decision == 0LL) || (decision == 2LL))) {
+#line 910 "src/nomercy/native/kernels.py"
         { T_u64_u64 _t1 = f_kernels__play_set_54(s, R, cur, (decision == 2LL));
             lo = _t1.f0;
             hi = _t1.f1;
         }
+#line 911 "src/nomercy/native/kernels.py"
         { int64_t _t3 = 2LL; int64_t _t4 = 1;
         for (int64_t _t2 = 0; _t2 < _t3; _t2 += _t4) {
             w = _t2;
+#line 912 "src/nomercy/native/kernels.py"
             word = (((w == 0LL)) ? lo : hi);
+#line 913 "src/nomercy/native/kernels.py"
             while (word) {
+#line 914 "src/nomercy/native/kernels.py"
                 card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_55(word));
+#line 915 "src/nomercy/native/kernels.py"
                 word = (word & (word - (uint64_t)(1LL)));
+#line 916 "src/nomercy/native/kernels.py"
                 plays = f_kernels__variant_count_50(s, R, cur, card);
+#line 917 "src/nomercy/native/kernels.py"
                 cards.p[((int64_t)((uint64_t)(2LL) * (uint64_t)(k)) + 1LL)] = card;
+#line 918 "src/nomercy/native/kernels.py"
                 cards.p[((int64_t)((uint64_t)(2LL) * (uint64_t)(k)) + 2LL)] = plays;
+#line 919 "src/nomercy/native/kernels.py"
                 k = (k + 1LL);
+#line 920 "src/nomercy/native/kernels.py"
                 total = (total + plays);
             }
         } }
     } else {
+#line 921 "src/nomercy/native/kernels.py"
         if ((decision == 1LL)) {
-            card = ((int64_t)s.p[9LL]);
+#line 922 "src/nomercy/native/kernels.py"
+            card = ((int64_t)s.p[DRAWN]);
+#line 923 "src/nomercy/native/kernels.py"
             total = f_kernels__variant_count_50(s, R, cur, card);
+#line 924 "src/nomercy/native/kernels.py"
             cards.p[1LL] = card;
+#line 925 "src/nomercy/native/kernels.py"
             cards.p[2LL] = total;
+#line 926 "src/nomercy/native/kernels.py"
             k = 1LL;
         }
     }
+#line 927 "src/nomercy/native/kernels.py"
     cards.p[0LL] = k;
+#line 928 "src/nomercy/native/kernels.py"
     return (total + f_kernels__rest_count_56(s, R, decision, k));
 }
 
+#line 932 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_legal_at_60(A_i32 s, A_i64 R, A_i64 cards, int64_t j) {
     int64_t cur = 0;
     int64_t k = 0;
     int64_t i = 0;
     int64_t plays = 0;
-    cur = ((int64_t)s.p[4LL]);
+#line 936 "src/nomercy/native/kernels.py"
+    cur = ((int64_t)s.p[CURRENT]);
+#line 937 "src/nomercy/native/kernels.py"
     k = ((int64_t)cards.p[0LL]);
+#line 938 "src/nomercy/native/kernels.py"
     { int64_t _t2 = k; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 939 "src/nomercy/native/kernels.py"
         plays = ((int64_t)cards.p[((int64_t)((uint64_t)(2LL) * (uint64_t)(i)) + 2LL)]);
+#line 940 "src/nomercy/native/kernels.py"
         if ((j < plays)) {
+#line 941 "src/nomercy/native/kernels.py"
             return f_kernels__variant_at_51(s, R, cur, ((int64_t)cards.p[((int64_t)((uint64_t)(2LL) * (uint64_t)(i)) + 1LL)]), j);
         }
+#line 942 "src/nomercy/native/kernels.py"
         j = (j - plays);
     } }
-    return f_kernels__rest_at_57(s, R, cur, ((int64_t)s.p[5LL]), k, j);
+#line 943 "src/nomercy/native/kernels.py"
+    return f_kernels__rest_at_57(s, R, cur, ((int64_t)s.p[DECISION]), k, j);
 }
 
+#line 950 "src/nomercy/native/kernels.py"
 static void f_kernels__finish_61(A_i32 s, A_i64 R, int64_t winner, int64_t reason) {
     int64_t n = 0;
     int64_t won = 0;
     int64_t seat = 0;
     int64_t h0 = 0;
     int64_t i = 0;
-    n = ((int64_t)s.p[0LL]);
+#line 952 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 953 "src/nomercy/native/kernels.py"
     won = 0LL;
+#line 954 "src/nomercy/native/kernels.py"
     { int64_t _t2 = n; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         seat = _t1;
-        s.p[(68LL + seat)] = (int32_t)(((int64_t)s.p[(62LL + seat)]));
-        if ((!((int64_t)((seat != winner))) ? ((int64_t)((seat != winner))) : (((int64_t)s.p[(32LL + seat)])))) {
+#line 955 "src/nomercy/native/kernels.py"
+        s.p[(POINTS + seat)] = (int32_t)(((int64_t)s.p[(BONUS + seat)]));
+#line 956 "src/nomercy/native/kernels.py"
+        if ((!((int64_t)((seat != winner))) ? ((int64_t)((seat != winner))) : (((int64_t)s.p[(ACTIVE + seat)])))) {
+#line 957 "src/nomercy/native/kernels.py"
             h0 = f_kernels__hand0_23(s, seat);
-            { int64_t _t5 = ((int64_t)s.p[(74LL + seat)]); int64_t _t6 = 1;
+#line 958 "src/nomercy/native/kernels.py"
+            { int64_t _t5 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t6 = 1;
             for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
                 i = _t4;
+#line 959 "src/nomercy/native/kernels.py"
                 won = (won + ((int64_t)G_kernels_C_POINTS.p[((int64_t)s.p[(h0 + i)])]));
             } }
         }
     } }
-    if ((!(((int64_t)R.p[17LL])))) {
-        won = (won + (int64_t)((uint64_t)(250LL) * (uint64_t)(((int64_t)s.p[17LL]))));
+#line 960 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)R.p[R_KNOCKER])))) {
+#line 961 "src/nomercy/native/kernels.py"
+        won = (won + (int64_t)((uint64_t)(250LL) * (uint64_t)(((int64_t)s.p[KO_LEN]))));
     }
-    s.p[(68LL + winner)] = (int32_t)((((int64_t)s.p[(68LL + winner)]) + won));
-    s.p[4LL] = (int32_t)((-1LL));
-    s.p[5LL] = (int32_t)(5LL);
-    s.p[6LL] = (int32_t)(0LL);
-    s.p[9LL] = (int32_t)((-1LL));
-    s.p[18LL] = (int32_t)(0LL);
-    s.p[15LL] = (int32_t)((-1LL));
-    s.p[16LL] = (int32_t)(0LL);
-    s.p[30LL] = (int32_t)(0LL);
-    s.p[19LL] = (int32_t)(winner);
-    s.p[20LL] = (int32_t)(reason);
-    s.p[21LL] = (int32_t)(((int64_t)s.p[17LL]));
+#line 962 "src/nomercy/native/kernels.py"
+    s.p[(POINTS + winner)] = (int32_t)((((int64_t)s.p[(POINTS + winner)]) + won));
+#line 963 "src/nomercy/native/kernels.py"
+    s.p[CURRENT] = (int32_t)((-1LL));
+#line 964 "src/nomercy/native/kernels.py"
+    s.p[DECISION] = (int32_t)(5LL);
+#line 965 "src/nomercy/native/kernels.py"
+    s.p[PENDING] = (int32_t)(0LL);
+#line 966 "src/nomercy/native/kernels.py"
+    s.p[DRAWN] = (int32_t)((-1LL));
+#line 967 "src/nomercy/native/kernels.py"
+    s.p[UO_LEN] = (int32_t)(0LL);
+#line 968 "src/nomercy/native/kernels.py"
+    s.p[WD4_COLOR] = (int32_t)((-1LL));
+#line 969 "src/nomercy/native/kernels.py"
+    s.p[WD4_CARDS] = (int32_t)(0LL);
+#line 970 "src/nomercy/native/kernels.py"
+    s.p[WD4_GUILTY] = (int32_t)(0LL);
+#line 971 "src/nomercy/native/kernels.py"
+    s.p[WINNER] = (int32_t)(winner);
+#line 972 "src/nomercy/native/kernels.py"
+    s.p[REASON] = (int32_t)(reason);
+#line 973 "src/nomercy/native/kernels.py"
+    s.p[OUT_KO_LEN] = (int32_t)(((int64_t)s.p[KO_LEN]));
 }
 
+#line 977 "src/nomercy/native/kernels.py"
 static int64_t f_kernels__reshuffle_62(A_i32 s) {
     int64_t d0 = 0;
     int64_t dlen = 0;
@@ -1296,38 +1902,62 @@ static int64_t f_kernels__reshuffle_62(A_i32 s) {
     int64_t plen = 0;
     int64_t i = 0;
     int64_t a0 = 0;
+#line 980 "src/nomercy/native/kernels.py"
     d0 = f_kernels__disc0_21(s);
-    dlen = ((int64_t)s.p[25LL]);
-    alen = ((int64_t)s.p[26LL]);
+#line 981 "src/nomercy/native/kernels.py"
+    dlen = ((int64_t)s.p[DISC_LEN]);
+#line 982 "src/nomercy/native/kernels.py"
+    alen = ((int64_t)s.p[ASIDE_LEN]);
+#line 983 "src/nomercy/native/kernels.py"
     if (((dlen <= 1LL) && (alen == 0LL))) {
+#line 984 "src/nomercy/native/kernels.py"
         return 0;
     }
+#line 985 "src/nomercy/native/kernels.py"
     p0 = f_kernels__pile0_20(s);
-    plen = ((int64_t)s.p[24LL]);
+#line 986 "src/nomercy/native/kernels.py"
+    plen = ((int64_t)s.p[PILE_LEN]);
+#line 987 "src/nomercy/native/kernels.py"
     { int64_t _t2 = (dlen - 1LL); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 988 "src/nomercy/native/kernels.py"
         s.p[(p0 + plen)] = (int32_t)(((int64_t)s.p[(d0 + i)]));
+#line 989 "src/nomercy/native/kernels.py"
         plen = (plen + 1LL);
     } }
+#line 990 "src/nomercy/native/kernels.py"
     a0 = f_kernels__aside0_22(s);
+#line 991 "src/nomercy/native/kernels.py"
     { int64_t _t5 = alen; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 992 "src/nomercy/native/kernels.py"
         s.p[(p0 + plen)] = (int32_t)(((int64_t)s.p[(a0 + i)]));
+#line 993 "src/nomercy/native/kernels.py"
         plen = (plen + 1LL);
     } }
+#line 994 "src/nomercy/native/kernels.py"
     s.p[d0] = (int32_t)(((int64_t)s.p[((d0 + dlen) - 1LL)]));
-    s.p[25LL] = (int32_t)(1LL);
-    s.p[12LL] = (int32_t)(0LL);
-    s.p[26LL] = (int32_t)(0LL);
-    s.p[28LL] = (int32_t)((((int64_t)s.p[28LL]) + (plen - ((int64_t)s.p[24LL]))));
-    s.p[24LL] = (int32_t)(plen);
-    s.p[13LL] = (int32_t)((((int64_t)s.p[13LL]) + 1LL));
-    f_kernels_shuffle_region_19(s, p0, plen, ((int64_t)s.p[13LL]));
+#line 995 "src/nomercy/native/kernels.py"
+    s.p[DISC_LEN] = (int32_t)(1LL);
+#line 996 "src/nomercy/native/kernels.py"
+    s.p[BURIED] = (int32_t)(0LL);
+#line 997 "src/nomercy/native/kernels.py"
+    s.p[ASIDE_LEN] = (int32_t)(0LL);
+#line 998 "src/nomercy/native/kernels.py"
+    s.p[PILE_IN] = (int32_t)((((int64_t)s.p[PILE_IN]) + (plen - ((int64_t)s.p[PILE_LEN]))));
+#line 999 "src/nomercy/native/kernels.py"
+    s.p[PILE_LEN] = (int32_t)(plen);
+#line 1000 "src/nomercy/native/kernels.py"
+    s.p[SHUFFLES] = (int32_t)((((int64_t)s.p[SHUFFLES]) + 1LL));
+#line 1001 "src/nomercy/native/kernels.py"
+    f_kernels_shuffle_region_19(s, p0, plen, ((int64_t)s.p[SHUFFLES]));
+#line 1002 "src/nomercy/native/kernels.py"
     return 1;
 }
 
+#line 1006 "src/nomercy/native/kernels.py"
 static T_i64_b f_kernels__draw_cards_63(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t until, int64_t color) {
     int64_t limit = 0;
     int64_t top_color = 0;
@@ -1338,50 +1968,83 @@ static T_i64_b f_kernels__draw_cards_63(A_i32 s, A_i64 R, int64_t seat, int64_t 
     int64_t knocked = 0;
     int64_t card = 0;
     int64_t ok = 0;
-    limit = ((int64_t)R.p[11LL]);
-    if ((!(((int64_t)s.p[18LL])) ? (((int64_t)s.p[18LL])) : ((int64_t)(f_kernels__uo_has_31(s, seat))))) {
+#line 1009 "src/nomercy/native/kernels.py"
+    limit = ((int64_t)R.p[R_MERCY]);
+#line 1010 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)s.p[UO_LEN])) ? (((int64_t)s.p[UO_LEN])) : ((int64_t)(f_kernels__uo_has_31(s, seat))))) {
+#line 1011 "src/nomercy/native/kernels.py"
         f_kernels__uo_remove_30(s, seat);
     }
-    top_color = ((int64_t)s.p[2LL]);
+#line 1012 "src/nomercy/native/kernels.py"
+    top_color = ((int64_t)s.p[COLOR]);
+#line 1013 "src/nomercy/native/kernels.py"
     top_face = ((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]);
+#line 1014 "src/nomercy/native/kernels.py"
     p0 = f_kernels__pile0_20(s);
+#line 1015 "src/nomercy/native/kernels.py"
     h0 = f_kernels__hand0_23(s, seat);
+#line 1016 "src/nomercy/native/kernels.py"
     found = (-1LL);
+#line 1017 "src/nomercy/native/kernels.py"
     knocked = 0;
+#line 1018 "src/nomercy/native/kernels.py"
     while ((count != 0LL)) {
-        if (((((int64_t)s.p[24LL]) == 0LL) && (!(f_kernels__reshuffle_62(s))))) {
+#line 1019 "src/nomercy/native/kernels.py"
+        if (((((int64_t)s.p[PILE_LEN]) == 0LL) && (!(f_kernels__reshuffle_62(s))))) {
+#line 1020 "src/nomercy/native/kernels.py"
             break;
         }
-        s.p[24LL] = (int32_t)((((int64_t)s.p[24LL]) - 1LL));
-        card = ((int64_t)s.p[(p0 + ((int64_t)s.p[24LL]))]);
-        s.p[(h0 + ((int64_t)s.p[(74LL + seat)]))] = (int32_t)(card);
-        s.p[(74LL + seat)] = (int32_t)((((int64_t)s.p[(74LL + seat)]) + 1LL));
+#line 1021 "src/nomercy/native/kernels.py"
+        s.p[PILE_LEN] = (int32_t)((((int64_t)s.p[PILE_LEN]) - 1LL));
+#line 1022 "src/nomercy/native/kernels.py"
+        card = ((int64_t)s.p[(p0 + ((int64_t)s.p[PILE_LEN]))]);
+#line 1023 "src/nomercy/native/kernels.py"
+        s.p[(h0 + ((int64_t)s.p[(HLEN + seat)]))] = (int32_t)(card);
+#line 1024 "src/nomercy/native/kernels.py"
+        s.p[(HLEN + seat)] = (int32_t)((((int64_t)s.p[(HLEN + seat)]) + 1LL));
+#line 1025 "src/nomercy/native/kernels.py"
         f_kernels__set_kind_41(s, seat, card);
+#line 1026 "src/nomercy/native/kernels.py"
         count = (count - 1LL);
-        if ((!(limit) ? (limit) : ((int64_t)((((int64_t)s.p[(74LL + seat)]) >= limit))))) {
+#line 1027 "src/nomercy/native/kernels.py"
+        if ((!(limit) ? (limit) : ((int64_t)((((int64_t)s.p[(HLEN + seat)]) >= limit))))) {
+#line 1028 "src/nomercy/native/kernels.py"
             knocked = 1;
+#line 1029 "src/nomercy/native/kernels.py"
             break;
         }
+#line 1030 "src/nomercy/native/kernels.py"
         if ((until == 1LL)) {
+#line 1031 "src/nomercy/native/kernels.py"
             if (((int64_t)G_kernels_C_WILD.p[card])) {
+#line 1032 "src/nomercy/native/kernels.py"
                 ok = f_kernels_playable_33(s, R, card, seat);
             } else {
+#line 1034 "src/nomercy/native/kernels.py"
                 ok = ((((int64_t)G_kernels_C_COLOR.p[card]) == top_color) || (((int64_t)G_kernels_C_FACE.p[card]) == top_face));
             }
+#line 1035 "src/nomercy/native/kernels.py"
             if (ok) {
+#line 1036 "src/nomercy/native/kernels.py"
                 found = card;
+#line 1037 "src/nomercy/native/kernels.py"
                 break;
             }
         } else {
+#line 1038 "src/nomercy/native/kernels.py"
             if (((until == 2LL) && (((int64_t)G_kernels_C_COLOR.p[card]) == color))) {
+#line 1039 "src/nomercy/native/kernels.py"
                 found = card;
+#line 1040 "src/nomercy/native/kernels.py"
                 break;
             }
         }
     }
+#line 1041 "src/nomercy/native/kernels.py"
     return (T_i64_b){found, knocked};
 }
 
+#line 1045 "src/nomercy/native/kernels.py"
 static void f_kernels__knock_out_64(A_i32 s, A_i64 R, int64_t seat, int64_t by) {
     int64_t h0 = 0;
     int64_t size = 0;
@@ -1392,145 +2055,235 @@ static void f_kernels__knock_out_64(A_i32 s, A_i64 R, int64_t seat, int64_t by) 
     int64_t dlen = 0;
     int64_t k = 0;
     int64_t winner = 0;
+#line 1047 "src/nomercy/native/kernels.py"
     h0 = f_kernels__hand0_23(s, seat);
-    size = ((int64_t)s.p[(74LL + seat)]);
-    if ((!(((int64_t)R.p[12LL])))) {
+#line 1048 "src/nomercy/native/kernels.py"
+    size = ((int64_t)s.p[(HLEN + seat)]);
+#line 1049 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)R.p[R_KO_BOTTOM])))) {
+#line 1050 "src/nomercy/native/kernels.py"
         a0 = f_kernels__aside0_22(s);
-        alen = ((int64_t)s.p[26LL]);
+#line 1051 "src/nomercy/native/kernels.py"
+        alen = ((int64_t)s.p[ASIDE_LEN]);
+#line 1052 "src/nomercy/native/kernels.py"
         { int64_t _t2 = size; int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             i = _t1;
+#line 1053 "src/nomercy/native/kernels.py"
             s.p[((a0 + alen) + i)] = (int32_t)(((int64_t)s.p[(h0 + i)]));
         } }
-        s.p[26LL] = (int32_t)((alen + size));
+#line 1054 "src/nomercy/native/kernels.py"
+        s.p[ASIDE_LEN] = (int32_t)((alen + size));
     } else {
+#line 1056 "src/nomercy/native/kernels.py"
         d0 = f_kernels__disc0_21(s);
-        dlen = ((int64_t)s.p[25LL]);
+#line 1057 "src/nomercy/native/kernels.py"
+        dlen = ((int64_t)s.p[DISC_LEN]);
+#line 1058 "src/nomercy/native/kernels.py"
         { int64_t _t5 = (-1LL); int64_t _t6 = (-1LL);
         for (int64_t _t4 = (dlen - 1LL); _t4 > _t5; _t4 += _t6) {
             i = _t4;
+#line 1059 "src/nomercy/native/kernels.py"
             s.p[((d0 + i) + size)] = (int32_t)(((int64_t)s.p[(d0 + i)]));
         } }
+#line 1060 "src/nomercy/native/kernels.py"
         { int64_t _t8 = size; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             i = _t7;
+#line 1061 "src/nomercy/native/kernels.py"
             s.p[(d0 + i)] = (int32_t)(((int64_t)s.p[(h0 + i)]));
         } }
-        s.p[25LL] = (int32_t)((dlen + size));
-        s.p[12LL] = (int32_t)((((int64_t)s.p[12LL]) + size));
+#line 1062 "src/nomercy/native/kernels.py"
+        s.p[DISC_LEN] = (int32_t)((dlen + size));
+#line 1063 "src/nomercy/native/kernels.py"
+        s.p[BURIED] = (int32_t)((((int64_t)s.p[BURIED]) + size));
     }
-    s.p[(74LL + seat)] = (int32_t)(0LL);
+#line 1064 "src/nomercy/native/kernels.py"
+    s.p[(HLEN + seat)] = (int32_t)(0LL);
+#line 1065 "src/nomercy/native/kernels.py"
     f_kernels__store_set_44(s, seat, (uint64_t)(0LL), (uint64_t)(0LL));
-    s.p[(32LL + seat)] = (int32_t)(0LL);
-    s.p[11LL] = (int32_t)((((int64_t)s.p[11LL]) - 1LL));
-    k = ((int64_t)s.p[17LL]);
-    s.p[(44LL + k)] = (int32_t)(seat);
-    s.p[(50LL + k)] = (int32_t)(by);
-    s.p[17LL] = (int32_t)((k + 1LL));
+#line 1066 "src/nomercy/native/kernels.py"
+    s.p[(ACTIVE + seat)] = (int32_t)(0LL);
+#line 1067 "src/nomercy/native/kernels.py"
+    s.p[ACTIVE_COUNT] = (int32_t)((((int64_t)s.p[ACTIVE_COUNT]) - 1LL));
+#line 1068 "src/nomercy/native/kernels.py"
+    k = ((int64_t)s.p[KO_LEN]);
+#line 1069 "src/nomercy/native/kernels.py"
+    s.p[(KO_SEAT + k)] = (int32_t)(seat);
+#line 1070 "src/nomercy/native/kernels.py"
+    s.p[(KO_BY + k)] = (int32_t)(by);
+#line 1071 "src/nomercy/native/kernels.py"
+    s.p[KO_LEN] = (int32_t)((k + 1LL));
+#line 1072 "src/nomercy/native/kernels.py"
     if (f_kernels__uo_has_31(s, seat)) {
+#line 1073 "src/nomercy/native/kernels.py"
         f_kernels__uo_remove_30(s, seat);
     }
-    if ((!((int64_t)((by >= 0LL))) ? ((int64_t)((by >= 0LL))) : ((!((int64_t)((by != seat))) ? ((int64_t)((by != seat))) : (((int64_t)R.p[17LL])))))) {
-        s.p[(62LL + by)] = (int32_t)((((int64_t)s.p[(62LL + by)]) + 250LL));
+#line 1074 "src/nomercy/native/kernels.py"
+    if ((!((int64_t)((by >= 0LL))) ? ((int64_t)((by >= 0LL))) : ((!((int64_t)((by != seat))) ? ((int64_t)((by != seat))) : (((int64_t)R.p[R_KNOCKER])))))) {
+#line 1075 "src/nomercy/native/kernels.py"
+        s.p[(BONUS + by)] = (int32_t)((((int64_t)s.p[(BONUS + by)]) + 250LL));
     }
-    if (((((int64_t)s.p[11LL]) == 1LL) && (((int64_t)s.p[5LL]) != 5LL))) {
+#line 1076 "src/nomercy/native/kernels.py"
+    if (((((int64_t)s.p[ACTIVE_COUNT]) == 1LL) && (((int64_t)s.p[DECISION]) != 5LL))) {
+#line 1077 "src/nomercy/native/kernels.py"
         winner = 0LL;
-        while ((!(((int64_t)s.p[(32LL + winner)])))) {
+#line 1078 "src/nomercy/native/kernels.py"
+        while ((!(((int64_t)s.p[(ACTIVE + winner)])))) {
+#line 1079 "src/nomercy/native/kernels.py"
             winner = (winner + 1LL);
         }
+#line 1080 "src/nomercy/native/kernels.py"
         f_kernels__finish_61(s, R, winner, 1LL);
     }
 }
 
+#line 1084 "src/nomercy/native/kernels.py"
 static int64_t f_kernels__give_65(A_i32 s, A_i64 R, int64_t seat, int64_t count, int64_t by) {
     int64_t _found = 0;
     int64_t knocked = 0;
+#line 1085 "src/nomercy/native/kernels.py"
     { T_i64_b _t1 = f_kernels__draw_cards_63(s, R, seat, count, 0LL, (-1LL));
         _found = _t1.f0;
         knocked = _t1.f1;
     }
+#line 1086 "src/nomercy/native/kernels.py"
     if (knocked) {
+#line 1087 "src/nomercy/native/kernels.py"
         f_kernels__knock_out_64(s, R, seat, by);
     }
+#line 1088 "src/nomercy/native/kernels.py"
     return knocked;
 }
 
+#line 1092 "src/nomercy/native/kernels.py"
 static void f_kernels__went_out_66(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t total = 0;
     int64_t victim = 0;
-    s.p[4LL] = (int32_t)((-1LL));
-    s.p[5LL] = (int32_t)(5LL);
-    if ((!(((int64_t)G_kernels_C_DRAW.p[card])) ? (((int64_t)G_kernels_C_DRAW.p[card])) : (((int64_t)R.p[16LL])))) {
-        total = (((int64_t)s.p[6LL]) + ((int64_t)G_kernels_C_DRAW.p[card]));
-        if ((((int64_t)G_kernels_C_FACE.p[card]) == 16LL)) {
-            s.p[3LL] = (int32_t)((-(((int64_t)s.p[3LL]))));
+#line 1093 "src/nomercy/native/kernels.py"
+    s.p[CURRENT] = (int32_t)((-1LL));
+#line 1094 "src/nomercy/native/kernels.py"
+    s.p[DECISION] = (int32_t)(5LL);
+#line 1095 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)G_kernels_C_DRAW.p[card])) ? (((int64_t)G_kernels_C_DRAW.p[card])) : (((int64_t)R.p[R_LAST_APPLY])))) {
+#line 1096 "src/nomercy/native/kernels.py"
+        total = (((int64_t)s.p[PENDING]) + ((int64_t)G_kernels_C_DRAW.p[card]));
+#line 1097 "src/nomercy/native/kernels.py"
+        if ((((int64_t)G_kernels_C_FACE.p[card]) == F_WRD4)) {
+#line 1098 "src/nomercy/native/kernels.py"
+            s.p[DIRECTION] = (int32_t)((-(((int64_t)s.p[DIRECTION]))));
         }
+#line 1099 "src/nomercy/native/kernels.py"
         victim = f_kernels_next_seat_27(s, seat);
-        s.p[6LL] = (int32_t)(0LL);
+#line 1100 "src/nomercy/native/kernels.py"
+        s.p[PENDING] = (int32_t)(0LL);
+#line 1101 "src/nomercy/native/kernels.py"
         f_kernels__give_65(s, R, victim, total, seat);
     }
+#line 1102 "src/nomercy/native/kernels.py"
     f_kernels__finish_61(s, R, seat, 0LL);
 }
 
+#line 1106 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels_effect_67(A_i32 s, A_i64 R, int64_t seat, int64_t card) {
     int64_t face = 0;
     int64_t value = 0;
     int64_t victim = 0;
+#line 1108 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[card]);
+#line 1109 "src/nomercy/native/kernels.py"
     value = ((int64_t)G_kernels_C_DRAW.p[card]);
+#line 1110 "src/nomercy/native/kernels.py"
     if (value) {
-        if ((face == 16LL)) {
-            s.p[3LL] = (int32_t)((-(((int64_t)s.p[3LL]))));
-            if ((!((int64_t)((((int64_t)s.p[11LL]) == 2LL))) ? ((int64_t)((((int64_t)s.p[11LL]) == 2LL))) : (((int64_t)R.p[5LL])))) {
+#line 1111 "src/nomercy/native/kernels.py"
+        if ((face == F_WRD4)) {
+#line 1112 "src/nomercy/native/kernels.py"
+            s.p[DIRECTION] = (int32_t)((-(((int64_t)s.p[DIRECTION]))));
+#line 1113 "src/nomercy/native/kernels.py"
+            if ((!((int64_t)((((int64_t)s.p[ACTIVE_COUNT]) == 2LL))) ? ((int64_t)((((int64_t)s.p[ACTIVE_COUNT]) == 2LL))) : (((int64_t)R.p[R_TPRD_SELF])))) {
+#line 1114 "src/nomercy/native/kernels.py"
                 victim = seat;
             } else {
+#line 1116 "src/nomercy/native/kernels.py"
                 victim = f_kernels_next_seat_27(s, seat);
             }
         } else {
+#line 1118 "src/nomercy/native/kernels.py"
             victim = f_kernels_next_seat_27(s, seat);
         }
-        if (((int64_t)R.p[7LL])) {
-            s.p[6LL] = (int32_t)((((int64_t)s.p[6LL]) + value));
-            s.p[7LL] = (int32_t)(value);
-            s.p[8LL] = (int32_t)(seat);
-            s.p[4LL] = (int32_t)(victim);
-            s.p[5LL] = (int32_t)(2LL);
+#line 1119 "src/nomercy/native/kernels.py"
+        if (((int64_t)R.p[R_STACKING])) {
+#line 1120 "src/nomercy/native/kernels.py"
+            s.p[PENDING] = (int32_t)((((int64_t)s.p[PENDING]) + value));
+#line 1121 "src/nomercy/native/kernels.py"
+            s.p[LAST_VALUE] = (int32_t)(value);
+#line 1122 "src/nomercy/native/kernels.py"
+            s.p[LAST_BY] = (int32_t)(seat);
+#line 1123 "src/nomercy/native/kernels.py"
+            s.p[CURRENT] = (int32_t)(victim);
+#line 1124 "src/nomercy/native/kernels.py"
+            s.p[DECISION] = (int32_t)(2LL);
         } else {
-            if ((((int64_t)s.p[15LL]) >= 0LL)) {
-                s.p[6LL] = (int32_t)(value);
-                s.p[7LL] = (int32_t)(value);
-                s.p[8LL] = (int32_t)(seat);
-                s.p[4LL] = (int32_t)(victim);
-                s.p[5LL] = (int32_t)(6LL);
+#line 1125 "src/nomercy/native/kernels.py"
+            if ((((int64_t)s.p[WD4_COLOR]) >= 0LL)) {
+#line 1126 "src/nomercy/native/kernels.py"
+                s.p[PENDING] = (int32_t)(value);
+#line 1127 "src/nomercy/native/kernels.py"
+                s.p[LAST_VALUE] = (int32_t)(value);
+#line 1128 "src/nomercy/native/kernels.py"
+                s.p[LAST_BY] = (int32_t)(seat);
+#line 1129 "src/nomercy/native/kernels.py"
+                s.p[CURRENT] = (int32_t)(victim);
+#line 1130 "src/nomercy/native/kernels.py"
+                s.p[DECISION] = (int32_t)(6LL);
             } else {
+#line 1132 "src/nomercy/native/kernels.py"
                 f_kernels__give_65(s, R, victim, value, seat);
-                if ((((int64_t)s.p[19LL]) < 0LL)) {
+#line 1133 "src/nomercy/native/kernels.py"
+                if ((((int64_t)s.p[WINNER]) < 0LL)) {
+#line 1134 "src/nomercy/native/kernels.py"
                     f_kernels__advance_29(s, f_kernels_next_seat_27(s, victim));
                 }
             }
         }
+#line 1135 "src/nomercy/native/kernels.py"
         return;
     }
-    if ((face == 10LL)) {
+#line 1136 "src/nomercy/native/kernels.py"
+    if ((face == F_SKIP)) {
+#line 1137 "src/nomercy/native/kernels.py"
         victim = f_kernels_next_seat_27(s, seat);
+#line 1138 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, victim));
     } else {
-        if ((face == 11LL)) {
-            s.p[3LL] = (int32_t)((-(((int64_t)s.p[3LL]))));
-            if ((!((int64_t)((((int64_t)s.p[11LL]) == 2LL))) ? ((int64_t)((((int64_t)s.p[11LL]) == 2LL))) : (((int64_t)R.p[4LL])))) {
+#line 1139 "src/nomercy/native/kernels.py"
+        if ((face == F_REVERSE)) {
+#line 1140 "src/nomercy/native/kernels.py"
+            s.p[DIRECTION] = (int32_t)((-(((int64_t)s.p[DIRECTION]))));
+#line 1141 "src/nomercy/native/kernels.py"
+            if ((!((int64_t)((((int64_t)s.p[ACTIVE_COUNT]) == 2LL))) ? ((int64_t)((((int64_t)s.p[ACTIVE_COUNT]) == 2LL))) : (((int64_t)R.p[R_TPR_SELF])))) {
+#line 1142 "src/nomercy/native/kernels.py"
                 f_kernels__advance_29(s, seat);
             } else {
+#line 1144 "src/nomercy/native/kernels.py"
                 f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
             }
         } else {
-            if ((face == 15LL)) {
+#line 1145 "src/nomercy/native/kernels.py"
+            if ((face == F_SKIP_EVERYONE)) {
+#line 1146 "src/nomercy/native/kernels.py"
                 f_kernels__advance_29(s, seat);
             } else {
-                if ((face == 19LL)) {
-                    s.p[10LL] = (int32_t)(seat);
-                    s.p[4LL] = (int32_t)(f_kernels_next_seat_27(s, seat));
-                    s.p[5LL] = (int32_t)(4LL);
+#line 1147 "src/nomercy/native/kernels.py"
+                if ((face == F_ROULETTE)) {
+#line 1148 "src/nomercy/native/kernels.py"
+                    s.p[ROULETTE_BY] = (int32_t)(seat);
+#line 1149 "src/nomercy/native/kernels.py"
+                    s.p[CURRENT] = (int32_t)(f_kernels_next_seat_27(s, seat));
+#line 1150 "src/nomercy/native/kernels.py"
+                    s.p[DECISION] = (int32_t)(4LL);
                 } else {
+#line 1152 "src/nomercy/native/kernels.py"
                     f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
                 }
             }
@@ -1538,6 +2291,7 @@ static inline __attribute__((always_inline)) void f_kernels_effect_67(A_i32 s, A
     }
 }
 
+#line 1156 "src/nomercy/native/kernels.py"
 static void f_kernels__swap_hands_68(A_i32 s, int64_t a, int64_t b) {
     int64_t ha = 0;
     int64_t hb = 0;
@@ -1546,48 +2300,71 @@ static void f_kernels__swap_hands_68(A_i32 s, int64_t a, int64_t b) {
     int64_t i = 0;
     int64_t x = 0;
     int64_t w = 0;
+#line 1157 "src/nomercy/native/kernels.py"
     ha = f_kernels__hand0_23(s, a);
+#line 1158 "src/nomercy/native/kernels.py"
     hb = f_kernels__hand0_23(s, b);
-    la = ((int64_t)s.p[(74LL + a)]);
-    lb = ((int64_t)s.p[(74LL + b)]);
+#line 1159 "src/nomercy/native/kernels.py"
+    la = ((int64_t)s.p[(HLEN + a)]);
+#line 1160 "src/nomercy/native/kernels.py"
+    lb = ((int64_t)s.p[(HLEN + b)]);
+#line 1161 "src/nomercy/native/kernels.py"
     { int64_t _t2 = py_max_i(la, lb); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 1162 "src/nomercy/native/kernels.py"
         x = ((int64_t)s.p[(ha + i)]);
+#line 1163 "src/nomercy/native/kernels.py"
         s.p[(ha + i)] = (int32_t)(((int64_t)s.p[(hb + i)]));
+#line 1164 "src/nomercy/native/kernels.py"
         s.p[(hb + i)] = (int32_t)(x);
     } }
-    s.p[(74LL + a)] = (int32_t)(lb);
-    s.p[(74LL + b)] = (int32_t)(la);
+#line 1165 "src/nomercy/native/kernels.py"
+    s.p[(HLEN + a)] = (int32_t)(lb);
+#line 1166 "src/nomercy/native/kernels.py"
+    s.p[(HLEN + b)] = (int32_t)(la);
+#line 1167 "src/nomercy/native/kernels.py"
     { int64_t _t5 = 4LL; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         w = _t4;
-        x = ((int64_t)s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(a))) + w)]);
-        s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(a))) + w)] = (int32_t)(((int64_t)s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(b))) + w)]));
-        s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(b))) + w)] = (int32_t)(x);
+#line 1168 "src/nomercy/native/kernels.py"
+        x = ((int64_t)s.p[((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(a))) + w)]);
+#line 1169 "src/nomercy/native/kernels.py"
+        s.p[((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(a))) + w)] = (int32_t)(((int64_t)s.p[((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(b))) + w)]));
+#line 1170 "src/nomercy/native/kernels.py"
+        s.p[((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(b))) + w)] = (int32_t)(x);
     } }
 }
 
+#line 1174 "src/nomercy/native/kernels.py"
 static void f_kernels__copy_hand_69(A_i32 s, int64_t src, int64_t dst) {
     int64_t hs = 0;
     int64_t hd = 0;
     int64_t i = 0;
     int64_t w = 0;
+#line 1175 "src/nomercy/native/kernels.py"
     hs = f_kernels__hand0_23(s, src);
+#line 1176 "src/nomercy/native/kernels.py"
     hd = f_kernels__hand0_23(s, dst);
-    { int64_t _t2 = ((int64_t)s.p[(74LL + src)]); int64_t _t3 = 1;
+#line 1177 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = ((int64_t)s.p[(HLEN + src)]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 1178 "src/nomercy/native/kernels.py"
         s.p[(hd + i)] = (int32_t)(((int64_t)s.p[(hs + i)]));
     } }
-    s.p[(74LL + dst)] = (int32_t)(((int64_t)s.p[(74LL + src)]));
+#line 1179 "src/nomercy/native/kernels.py"
+    s.p[(HLEN + dst)] = (int32_t)(((int64_t)s.p[(HLEN + src)]));
+#line 1180 "src/nomercy/native/kernels.py"
     { int64_t _t5 = 4LL; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         w = _t4;
-        s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(dst))) + w)] = (int32_t)(((int64_t)s.p[((80LL + (int64_t)((uint64_t)(4LL) * (uint64_t)(src))) + w)]));
+#line 1181 "src/nomercy/native/kernels.py"
+        s.p[((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(dst))) + w)] = (int32_t)(((int64_t)s.p[((HSET + (int64_t)((uint64_t)(4LL) * (uint64_t)(src))) + w)]));
     } }
 }
 
+#line 1185 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__play_70(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno) {
     int64_t d0 = 0;
     int64_t face = 0;
@@ -1609,129 +2386,212 @@ static inline __attribute__((always_inline)) void f_kernels__play_70(A_i32 s, A_
     uint64_t set_hi = 0;
     int64_t x = 0;
     int64_t p = 0;
+#line 1187 "src/nomercy/native/kernels.py"
     d0 = f_kernels__disc0_21(s);
-    s.p[(d0 + ((int64_t)s.p[25LL]))] = (int32_t)(card);
-    s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) + 1LL));
-    s.p[9LL] = (int32_t)((-1LL));
+#line 1188 "src/nomercy/native/kernels.py"
+    s.p[(d0 + ((int64_t)s.p[DISC_LEN]))] = (int32_t)(card);
+#line 1189 "src/nomercy/native/kernels.py"
+    s.p[DISC_LEN] = (int32_t)((((int64_t)s.p[DISC_LEN]) + 1LL));
+#line 1190 "src/nomercy/native/kernels.py"
+    s.p[DRAWN] = (int32_t)((-1LL));
+#line 1191 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[card]);
+#line 1192 "src/nomercy/native/kernels.py"
     h0 = f_kernels__hand0_23(s, seat);
-    if ((!((int64_t)((face == 21LL))) ? ((int64_t)((face == 21LL))) : (((int64_t)R.p[19LL])))) {
-        s.p[15LL] = (int32_t)(((int64_t)s.p[2LL]));
-        s.p[16LL] = (int32_t)(((int64_t)s.p[(74LL + seat)]));
+#line 1193 "src/nomercy/native/kernels.py"
+    if ((!((int64_t)((face == F_WD4))) ? ((int64_t)((face == F_WD4))) : (((int64_t)R.p[R_WD4_CHALLENGE])))) {
+#line 1194 "src/nomercy/native/kernels.py"
+        s.p[WD4_COLOR] = (int32_t)(((int64_t)s.p[COLOR]));
+#line 1195 "src/nomercy/native/kernels.py"
+        s.p[WD4_CARDS] = (int32_t)(((int64_t)s.p[(HLEN + seat)]));
+#line 1196 "src/nomercy/native/kernels.py"
         guilty = 0LL;
-        { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+#line 1197 "src/nomercy/native/kernels.py"
+        { int64_t _t2 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             i = _t1;
-            if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)s.p[2LL]))) {
+#line 1198 "src/nomercy/native/kernels.py"
+            if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)s.p[COLOR]))) {
+#line 1199 "src/nomercy/native/kernels.py"
                 guilty = 1LL;
+#line 1200 "src/nomercy/native/kernels.py"
                 break;
             }
         } }
-        s.p[30LL] = (int32_t)(guilty);
+#line 1201 "src/nomercy/native/kernels.py"
+        s.p[WD4_GUILTY] = (int32_t)(guilty);
     }
+#line 1202 "src/nomercy/native/kernels.py"
     if (((int64_t)G_kernels_C_WILD.p[card])) {
+#line 1203 "src/nomercy/native/kernels.py"
         if ((color >= 0LL)) {
-            s.p[2LL] = (int32_t)(color);
+#line 1204 "src/nomercy/native/kernels.py"
+            s.p[COLOR] = (int32_t)(color);
         }
     } else {
-        s.p[2LL] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[card]));
+#line 1206 "src/nomercy/native/kernels.py"
+        s.p[COLOR] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[card]));
     }
-    if ((face == 14LL)) {
+#line 1207 "src/nomercy/native/kernels.py"
+    if ((face == F_DISCARD_ALL)) {
+#line 1208 "src/nomercy/native/kernels.py"
         own = ((int64_t)G_kernels_C_COLOR.p[card]);
-        size = ((int64_t)s.p[(74LL + seat)]);
+#line 1209 "src/nomercy/native/kernels.py"
+        size = ((int64_t)s.p[(HLEN + seat)]);
+#line 1210 "src/nomercy/native/kernels.py"
         keep = 0LL;
+#line 1211 "src/nomercy/native/kernels.py"
         gone = 0LL;
-        dlen = (((int64_t)s.p[25LL]) - 1LL);
+#line 1212 "src/nomercy/native/kernels.py"
+        dlen = (((int64_t)s.p[DISC_LEN]) - 1LL);
+#line 1213 "src/nomercy/native/kernels.py"
         { int64_t _t5 = size; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             i = _t4;
+#line 1214 "src/nomercy/native/kernels.py"
             c = ((int64_t)s.p[(h0 + i)]);
+#line 1215 "src/nomercy/native/kernels.py"
             if ((((int64_t)G_kernels_C_COLOR.p[c]) == own)) {
+#line 1216 "src/nomercy/native/kernels.py"
                 s.p[((d0 + dlen) + gone)] = (int32_t)(c);
+#line 1217 "src/nomercy/native/kernels.py"
                 gone = (gone + 1LL);
             } else {
+#line 1219 "src/nomercy/native/kernels.py"
                 s.p[(h0 + keep)] = (int32_t)(c);
+#line 1220 "src/nomercy/native/kernels.py"
                 keep = (keep + 1LL);
             }
         } }
+#line 1221 "src/nomercy/native/kernels.py"
         s.p[((d0 + dlen) + gone)] = (int32_t)(card);
-        s.p[25LL] = (int32_t)(((dlen + gone) + 1LL));
-        s.p[(74LL + seat)] = (int32_t)(keep);
+#line 1222 "src/nomercy/native/kernels.py"
+        s.p[DISC_LEN] = (int32_t)(((dlen + gone) + 1LL));
+#line 1223 "src/nomercy/native/kernels.py"
+        s.p[(HLEN + seat)] = (int32_t)(keep);
+#line 1224 "src/nomercy/native/kernels.py"
         f_kernels_rebuild_set_43(s, seat);
     }
-    if ((((int64_t)s.p[(74LL + seat)]) == 0LL)) {
+#line 1225 "src/nomercy/native/kernels.py"
+    if ((((int64_t)s.p[(HLEN + seat)]) == 0LL)) {
+#line 1226 "src/nomercy/native/kernels.py"
         f_kernels__went_out_66(s, R, seat, card);
+#line 1227 "src/nomercy/native/kernels.py"
         return;
     }
+#line 1228 "src/nomercy/native/kernels.py"
     swapped = (-1LL);
+#line 1229 "src/nomercy/native/kernels.py"
     passed = 0;
-    if (((int64_t)R.p[10LL])) {
-        if ((face == 7LL)) {
+#line 1230 "src/nomercy/native/kernels.py"
+    if (((int64_t)R.p[R_SEVEN_ZERO])) {
+#line 1231 "src/nomercy/native/kernels.py"
+        if ((face == F_SEVEN)) {
+#line 1232 "src/nomercy/native/kernels.py"
             f_kernels__swap_hands_68(s, seat, target);
+#line 1233 "src/nomercy/native/kernels.py"
             swapped = target;
         } else {
-            if ((face == 0LL)) {
-                tmp = (104LL + (int64_t)((uint64_t)((6LL + 3LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 1234 "src/nomercy/native/kernels.py"
+            if ((face == F_ZERO)) {
+#line 1235 "src/nomercy/native/kernels.py"
+                tmp = (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 3LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 1236 "src/nomercy/native/kernels.py"
                 last = f_kernels_previous_seat_28(s, seat);
+#line 1237 "src/nomercy/native/kernels.py"
                 l0 = f_kernels__hand0_23(s, last);
-                size = ((int64_t)s.p[(74LL + last)]);
+#line 1238 "src/nomercy/native/kernels.py"
+                size = ((int64_t)s.p[(HLEN + last)]);
+#line 1239 "src/nomercy/native/kernels.py"
                 { int64_t _t8 = size; int64_t _t9 = 1;
                 for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
                     i = _t7;
+#line 1240 "src/nomercy/native/kernels.py"
                     s.p[(tmp + i)] = (int32_t)(((int64_t)s.p[(l0 + i)]));
                 } }
+#line 1241 "src/nomercy/native/kernels.py"
                 { T_u64_u64 _t10 = f_kernels__hand_set_38(s, last);
                     set_lo = _t10.f0;
                     set_hi = _t10.f1;
                 }
+#line 1242 "src/nomercy/native/kernels.py"
                 x = last;
+#line 1243 "src/nomercy/native/kernels.py"
                 while ((x != seat)) {
+#line 1244 "src/nomercy/native/kernels.py"
                     p = f_kernels_previous_seat_28(s, x);
+#line 1245 "src/nomercy/native/kernels.py"
                     f_kernels__copy_hand_69(s, p, x);
+#line 1246 "src/nomercy/native/kernels.py"
                     x = p;
                 }
+#line 1247 "src/nomercy/native/kernels.py"
                 h0 = f_kernels__hand0_23(s, seat);
+#line 1248 "src/nomercy/native/kernels.py"
                 { int64_t _t12 = size; int64_t _t13 = 1;
                 for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
                     i = _t11;
+#line 1249 "src/nomercy/native/kernels.py"
                     s.p[(h0 + i)] = (int32_t)(((int64_t)s.p[(tmp + i)]));
                 } }
-                s.p[(74LL + seat)] = (int32_t)(size);
+#line 1250 "src/nomercy/native/kernels.py"
+                s.p[(HLEN + seat)] = (int32_t)(size);
+#line 1251 "src/nomercy/native/kernels.py"
                 f_kernels__store_set_44(s, seat, set_lo, set_hi);
+#line 1252 "src/nomercy/native/kernels.py"
                 passed = 1;
             }
         }
     }
-    if (((int64_t)R.p[13LL])) {
-        if (((((int64_t)s.p[(74LL + seat)]) == 1LL) && (!(uno)))) {
-            s.p[56LL] = (int32_t)(seat);
-            s.p[18LL] = (int32_t)(1LL);
+#line 1253 "src/nomercy/native/kernels.py"
+    if (((int64_t)R.p[R_UNO_CALLS])) {
+#line 1254 "src/nomercy/native/kernels.py"
+        if (((((int64_t)s.p[(HLEN + seat)]) == 1LL) && (!(uno)))) {
+#line 1255 "src/nomercy/native/kernels.py"
+            s.p[UO] = (int32_t)(seat);
+#line 1256 "src/nomercy/native/kernels.py"
+            s.p[UO_LEN] = (int32_t)(1LL);
         }
-        if (((int64_t)R.p[15LL])) {
-            if (((swapped >= 0LL) && (((int64_t)s.p[(74LL + swapped)]) == 1LL))) {
-                s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(swapped);
-                s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
+#line 1257 "src/nomercy/native/kernels.py"
+        if (((int64_t)R.p[R_HOLDING_ONE])) {
+#line 1258 "src/nomercy/native/kernels.py"
+            if (((swapped >= 0LL) && (((int64_t)s.p[(HLEN + swapped)]) == 1LL))) {
+#line 1259 "src/nomercy/native/kernels.py"
+                s.p[(UO + ((int64_t)s.p[UO_LEN]))] = (int32_t)(swapped);
+#line 1260 "src/nomercy/native/kernels.py"
+                s.p[UO_LEN] = (int32_t)((((int64_t)s.p[UO_LEN]) + 1LL));
             } else {
+#line 1261 "src/nomercy/native/kernels.py"
                 if (passed) {
+#line 1262 "src/nomercy/native/kernels.py"
                     x = f_kernels_next_seat_27(s, seat);
+#line 1263 "src/nomercy/native/kernels.py"
                     while ((x != seat)) {
-                        if ((((int64_t)s.p[(74LL + x)]) == 1LL)) {
-                            s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(x);
-                            s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
+#line 1264 "src/nomercy/native/kernels.py"
+                        if ((((int64_t)s.p[(HLEN + x)]) == 1LL)) {
+#line 1265 "src/nomercy/native/kernels.py"
+                            s.p[(UO + ((int64_t)s.p[UO_LEN]))] = (int32_t)(x);
+#line 1266 "src/nomercy/native/kernels.py"
+                            s.p[UO_LEN] = (int32_t)((((int64_t)s.p[UO_LEN]) + 1LL));
                         }
+#line 1267 "src/nomercy/native/kernels.py"
                         x = f_kernels_next_seat_27(s, x);
                     }
                 }
             }
         }
     }
+#line 1268 "src/nomercy/native/kernels.py"
     if (((int64_t)G_kernels_C_NUMBER.p[card])) {
+#line 1269 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     } else {
+#line 1271 "src/nomercy/native/kernels.py"
         f_kernels_effect_67(s, R, seat, card);
     }
 }
 
+#line 1185 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t color, int64_t target, int64_t uno) {
     int64_t d0 = 0;
     int64_t face = 0;
@@ -1753,217 +2613,354 @@ static inline __attribute__((always_inline)) void f_kernels__play_72(A_i32 s, A_
     uint64_t set_hi = 0;
     int64_t x = 0;
     int64_t p = 0;
+#line 1187 "src/nomercy/native/kernels.py"
     d0 = f_kernels__disc0_21(s);
-    s.p[(d0 + ((int64_t)s.p[25LL]))] = (int32_t)(card);
-    s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) + 1LL));
-    s.p[9LL] = (int32_t)((-1LL));
+#line 1188 "src/nomercy/native/kernels.py"
+    s.p[(d0 + ((int64_t)s.p[DISC_LEN]))] = (int32_t)(card);
+#line 1189 "src/nomercy/native/kernels.py"
+    s.p[DISC_LEN] = (int32_t)((((int64_t)s.p[DISC_LEN]) + 1LL));
+#line 1190 "src/nomercy/native/kernels.py"
+    s.p[DRAWN] = (int32_t)((-1LL));
+#line 1191 "src/nomercy/native/kernels.py"
     face = ((int64_t)G_kernels_C_FACE.p[card]);
+#line 1192 "src/nomercy/native/kernels.py"
     h0 = f_kernels__hand0_23(s, seat);
-    if ((!((int64_t)((face == 21LL))) ? ((int64_t)((face == 21LL))) : (((int64_t)R.p[19LL])))) {
-        s.p[15LL] = (int32_t)(((int64_t)s.p[2LL]));
-        s.p[16LL] = (int32_t)(((int64_t)s.p[(74LL + seat)]));
+#line 1193 "src/nomercy/native/kernels.py"
+    if ((!((int64_t)((face == F_WD4))) ? ((int64_t)((face == F_WD4))) : (((int64_t)R.p[R_WD4_CHALLENGE])))) {
+#line 1194 "src/nomercy/native/kernels.py"
+        s.p[WD4_COLOR] = (int32_t)(((int64_t)s.p[COLOR]));
+#line 1195 "src/nomercy/native/kernels.py"
+        s.p[WD4_CARDS] = (int32_t)(((int64_t)s.p[(HLEN + seat)]));
+#line 1196 "src/nomercy/native/kernels.py"
         guilty = 0LL;
-        { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+#line 1197 "src/nomercy/native/kernels.py"
+        { int64_t _t2 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             i = _t1;
-            if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)s.p[2LL]))) {
+#line 1198 "src/nomercy/native/kernels.py"
+            if ((((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == ((int64_t)s.p[COLOR]))) {
+#line 1199 "src/nomercy/native/kernels.py"
                 guilty = 1LL;
+#line 1200 "src/nomercy/native/kernels.py"
                 break;
             }
         } }
-        s.p[30LL] = (int32_t)(guilty);
+#line 1201 "src/nomercy/native/kernels.py"
+        s.p[WD4_GUILTY] = (int32_t)(guilty);
     }
+#line 1202 "src/nomercy/native/kernels.py"
     if (((int64_t)G_kernels_C_WILD.p[card])) {
+#line 1203 "src/nomercy/native/kernels.py"
         if ((color >= 0LL)) {
-            s.p[2LL] = (int32_t)(color);
+#line 1204 "src/nomercy/native/kernels.py"
+            s.p[COLOR] = (int32_t)(color);
         }
     } else {
-        s.p[2LL] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[card]));
+#line 1206 "src/nomercy/native/kernels.py"
+        s.p[COLOR] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[card]));
     }
-    if ((face == 14LL)) {
+#line 1207 "src/nomercy/native/kernels.py"
+    if ((face == F_DISCARD_ALL)) {
+#line 1208 "src/nomercy/native/kernels.py"
         own = ((int64_t)G_kernels_C_COLOR.p[card]);
-        size = ((int64_t)s.p[(74LL + seat)]);
+#line 1209 "src/nomercy/native/kernels.py"
+        size = ((int64_t)s.p[(HLEN + seat)]);
+#line 1210 "src/nomercy/native/kernels.py"
         keep = 0LL;
+#line 1211 "src/nomercy/native/kernels.py"
         gone = 0LL;
-        dlen = (((int64_t)s.p[25LL]) - 1LL);
+#line 1212 "src/nomercy/native/kernels.py"
+        dlen = (((int64_t)s.p[DISC_LEN]) - 1LL);
+#line 1213 "src/nomercy/native/kernels.py"
         { int64_t _t5 = size; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             i = _t4;
+#line 1214 "src/nomercy/native/kernels.py"
             c = ((int64_t)s.p[(h0 + i)]);
+#line 1215 "src/nomercy/native/kernels.py"
             if ((((int64_t)G_kernels_C_COLOR.p[c]) == own)) {
+#line 1216 "src/nomercy/native/kernels.py"
                 s.p[((d0 + dlen) + gone)] = (int32_t)(c);
+#line 1217 "src/nomercy/native/kernels.py"
                 gone = (gone + 1LL);
             } else {
+#line 1219 "src/nomercy/native/kernels.py"
                 s.p[(h0 + keep)] = (int32_t)(c);
+#line 1220 "src/nomercy/native/kernels.py"
                 keep = (keep + 1LL);
             }
         } }
+#line 1221 "src/nomercy/native/kernels.py"
         s.p[((d0 + dlen) + gone)] = (int32_t)(card);
-        s.p[25LL] = (int32_t)(((dlen + gone) + 1LL));
-        s.p[(74LL + seat)] = (int32_t)(keep);
+#line 1222 "src/nomercy/native/kernels.py"
+        s.p[DISC_LEN] = (int32_t)(((dlen + gone) + 1LL));
+#line 1223 "src/nomercy/native/kernels.py"
+        s.p[(HLEN + seat)] = (int32_t)(keep);
+#line 1224 "src/nomercy/native/kernels.py"
         f_kernels_rebuild_set_43(s, seat);
     }
-    if ((((int64_t)s.p[(74LL + seat)]) == 0LL)) {
+#line 1225 "src/nomercy/native/kernels.py"
+    if ((((int64_t)s.p[(HLEN + seat)]) == 0LL)) {
+#line 1226 "src/nomercy/native/kernels.py"
         f_kernels__went_out_66(s, R, seat, card);
+#line 1227 "src/nomercy/native/kernels.py"
         return;
     }
+#line 1228 "src/nomercy/native/kernels.py"
     swapped = (-1LL);
+#line 1229 "src/nomercy/native/kernels.py"
     passed = 0;
-    if (((int64_t)R.p[10LL])) {
-        if ((face == 7LL)) {
+#line 1230 "src/nomercy/native/kernels.py"
+    if (((int64_t)R.p[R_SEVEN_ZERO])) {
+#line 1231 "src/nomercy/native/kernels.py"
+        if ((face == F_SEVEN)) {
+#line 1232 "src/nomercy/native/kernels.py"
             f_kernels__swap_hands_68(s, seat, target);
+#line 1233 "src/nomercy/native/kernels.py"
             swapped = target;
         } else {
-            if ((face == 0LL)) {
-                tmp = (104LL + (int64_t)((uint64_t)((6LL + 3LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 1234 "src/nomercy/native/kernels.py"
+            if ((face == F_ZERO)) {
+#line 1235 "src/nomercy/native/kernels.py"
+                tmp = (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 3LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 1236 "src/nomercy/native/kernels.py"
                 last = f_kernels_previous_seat_28(s, seat);
+#line 1237 "src/nomercy/native/kernels.py"
                 l0 = f_kernels__hand0_23(s, last);
-                size = ((int64_t)s.p[(74LL + last)]);
+#line 1238 "src/nomercy/native/kernels.py"
+                size = ((int64_t)s.p[(HLEN + last)]);
+#line 1239 "src/nomercy/native/kernels.py"
                 { int64_t _t8 = size; int64_t _t9 = 1;
                 for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
                     i = _t7;
+#line 1240 "src/nomercy/native/kernels.py"
                     s.p[(tmp + i)] = (int32_t)(((int64_t)s.p[(l0 + i)]));
                 } }
+#line 1241 "src/nomercy/native/kernels.py"
                 { T_u64_u64 _t10 = f_kernels__hand_set_38(s, last);
                     set_lo = _t10.f0;
                     set_hi = _t10.f1;
                 }
+#line 1242 "src/nomercy/native/kernels.py"
                 x = last;
+#line 1243 "src/nomercy/native/kernels.py"
                 while ((x != seat)) {
+#line 1244 "src/nomercy/native/kernels.py"
                     p = f_kernels_previous_seat_28(s, x);
+#line 1245 "src/nomercy/native/kernels.py"
                     f_kernels__copy_hand_69(s, p, x);
+#line 1246 "src/nomercy/native/kernels.py"
                     x = p;
                 }
+#line 1247 "src/nomercy/native/kernels.py"
                 h0 = f_kernels__hand0_23(s, seat);
+#line 1248 "src/nomercy/native/kernels.py"
                 { int64_t _t12 = size; int64_t _t13 = 1;
                 for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
                     i = _t11;
+#line 1249 "src/nomercy/native/kernels.py"
                     s.p[(h0 + i)] = (int32_t)(((int64_t)s.p[(tmp + i)]));
                 } }
-                s.p[(74LL + seat)] = (int32_t)(size);
+#line 1250 "src/nomercy/native/kernels.py"
+                s.p[(HLEN + seat)] = (int32_t)(size);
+#line 1251 "src/nomercy/native/kernels.py"
                 f_kernels__store_set_44(s, seat, set_lo, set_hi);
+#line 1252 "src/nomercy/native/kernels.py"
                 passed = 1;
             }
         }
     }
-    if (((int64_t)R.p[13LL])) {
-        if (((((int64_t)s.p[(74LL + seat)]) == 1LL) && (!(uno)))) {
-            s.p[56LL] = (int32_t)(seat);
-            s.p[18LL] = (int32_t)(1LL);
+#line 1253 "src/nomercy/native/kernels.py"
+    if (((int64_t)R.p[R_UNO_CALLS])) {
+#line 1254 "src/nomercy/native/kernels.py"
+        if (((((int64_t)s.p[(HLEN + seat)]) == 1LL) && (!(uno)))) {
+#line 1255 "src/nomercy/native/kernels.py"
+            s.p[UO] = (int32_t)(seat);
+#line 1256 "src/nomercy/native/kernels.py"
+            s.p[UO_LEN] = (int32_t)(1LL);
         }
-        if (((int64_t)R.p[15LL])) {
-            if (((swapped >= 0LL) && (((int64_t)s.p[(74LL + swapped)]) == 1LL))) {
-                s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(swapped);
-                s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
+#line 1257 "src/nomercy/native/kernels.py"
+        if (((int64_t)R.p[R_HOLDING_ONE])) {
+#line 1258 "src/nomercy/native/kernels.py"
+            if (((swapped >= 0LL) && (((int64_t)s.p[(HLEN + swapped)]) == 1LL))) {
+#line 1259 "src/nomercy/native/kernels.py"
+                s.p[(UO + ((int64_t)s.p[UO_LEN]))] = (int32_t)(swapped);
+#line 1260 "src/nomercy/native/kernels.py"
+                s.p[UO_LEN] = (int32_t)((((int64_t)s.p[UO_LEN]) + 1LL));
             } else {
+#line 1261 "src/nomercy/native/kernels.py"
                 if (passed) {
+#line 1262 "src/nomercy/native/kernels.py"
                     x = f_kernels_next_seat_27(s, seat);
+#line 1263 "src/nomercy/native/kernels.py"
                     while ((x != seat)) {
-                        if ((((int64_t)s.p[(74LL + x)]) == 1LL)) {
-                            s.p[(56LL + ((int64_t)s.p[18LL]))] = (int32_t)(x);
-                            s.p[18LL] = (int32_t)((((int64_t)s.p[18LL]) + 1LL));
+#line 1264 "src/nomercy/native/kernels.py"
+                        if ((((int64_t)s.p[(HLEN + x)]) == 1LL)) {
+#line 1265 "src/nomercy/native/kernels.py"
+                            s.p[(UO + ((int64_t)s.p[UO_LEN]))] = (int32_t)(x);
+#line 1266 "src/nomercy/native/kernels.py"
+                            s.p[UO_LEN] = (int32_t)((((int64_t)s.p[UO_LEN]) + 1LL));
                         }
+#line 1267 "src/nomercy/native/kernels.py"
                         x = f_kernels_next_seat_27(s, x);
                     }
                 }
             }
         }
     }
+#line 1268 "src/nomercy/native/kernels.py"
     if (((int64_t)G_kernels_C_NUMBER.p[card])) {
+#line 1269 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     } else {
+#line 1271 "src/nomercy/native/kernels.py"
         f_kernels_effect_67(s, R, seat, card);
     }
 }
 
+#line 1275 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__draw_71(A_i32 s, A_i64 R, int64_t seat) {
     int64_t count = 0;
     int64_t found = 0;
     int64_t knocked = 0;
     int64_t target = 0;
     int64_t t = 0;
-    count = ((((int64_t)R.p[1LL])) ? 1LL : (-1LL));
+#line 1277 "src/nomercy/native/kernels.py"
+    count = ((((int64_t)R.p[R_DRAW_ONE])) ? 1LL : (-1LL));
+#line 1278 "src/nomercy/native/kernels.py"
     { T_i64_b _t1 = f_kernels__draw_cards_63(s, R, seat, count, 1LL, (-1LL));
         found = _t1.f0;
         knocked = _t1.f1;
     }
+#line 1279 "src/nomercy/native/kernels.py"
     if (knocked) {
+#line 1280 "src/nomercy/native/kernels.py"
         f_kernels__knock_out_64(s, R, seat, (-1LL));
-        if ((((int64_t)s.p[19LL]) < 0LL)) {
+#line 1281 "src/nomercy/native/kernels.py"
+        if ((((int64_t)s.p[WINNER]) < 0LL)) {
+#line 1282 "src/nomercy/native/kernels.py"
             f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
         }
+#line 1283 "src/nomercy/native/kernels.py"
         return;
     }
+#line 1284 "src/nomercy/native/kernels.py"
     if ((found < 0LL)) {
+#line 1285 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
+#line 1286 "src/nomercy/native/kernels.py"
         return;
     }
-    s.p[9LL] = (int32_t)(found);
-    s.p[5LL] = (int32_t)(1LL);
-    if ((!(((int64_t)R.p[20LL])) ? (((int64_t)R.p[20LL])) : ((!(((int64_t)R.p[2LL])) ? (((int64_t)R.p[2LL])) : ((int64_t)((f_kernels__variant_count_50(s, R, seat, found) == 1LL))))))) {
+#line 1287 "src/nomercy/native/kernels.py"
+    s.p[DRAWN] = (int32_t)(found);
+#line 1288 "src/nomercy/native/kernels.py"
+    s.p[DECISION] = (int32_t)(1LL);
+#line 1289 "src/nomercy/native/kernels.py"
+    if ((!(((int64_t)R.p[R_AT_ONCE])) ? (((int64_t)R.p[R_AT_ONCE])) : ((!(((int64_t)R.p[R_MUST_PLAY_DRAWN])) ? (((int64_t)R.p[R_MUST_PLAY_DRAWN])) : ((int64_t)((f_kernels__variant_count_50(s, R, seat, found) == 1LL))))))) {
+#line 1290 "src/nomercy/native/kernels.py"
         target = (-1LL);
-        if ((!((int64_t)((((int64_t)G_kernels_C_FACE.p[found]) == 7LL))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[found]) == 7LL))) : ((!(((int64_t)R.p[10LL])) ? (((int64_t)R.p[10LL])) : ((int64_t)((((int64_t)s.p[(74LL + seat)]) > 1LL))))))) {
+#line 1291 "src/nomercy/native/kernels.py"
+        if ((!((int64_t)((((int64_t)G_kernels_C_FACE.p[found]) == F_SEVEN))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[found]) == F_SEVEN))) : ((!(((int64_t)R.p[R_SEVEN_ZERO])) ? (((int64_t)R.p[R_SEVEN_ZERO])) : ((int64_t)((((int64_t)s.p[(HLEN + seat)]) > 1LL))))))) {
+#line 1292 "src/nomercy/native/kernels.py"
             target = f_kernels_next_seat_27(s, seat);
-            { int64_t _t3 = ((int64_t)s.p[0LL]); int64_t _t4 = 1;
+#line 1293 "src/nomercy/native/kernels.py"
+            { int64_t _t3 = ((int64_t)s.p[PLAYERS]); int64_t _t4 = 1;
             for (int64_t _t2 = 0; _t2 < _t3; _t2 += _t4) {
                 t = _t2;
-                if ((!((int64_t)((t != seat))) ? ((int64_t)((t != seat))) : (((int64_t)s.p[(32LL + t)])))) {
+#line 1294 "src/nomercy/native/kernels.py"
+                if ((!((int64_t)((t != seat))) ? ((int64_t)((t != seat))) : (((int64_t)s.p[(ACTIVE + t)])))) {
+#line 1295 "src/nomercy/native/kernels.py"
                     target = t;
+#line 1296 "src/nomercy/native/kernels.py"
                     break;
                 }
             } }
         }
-        s.p[(74LL + seat)] = (int32_t)((((int64_t)s.p[(74LL + seat)]) - 1LL));
+#line 1297 "src/nomercy/native/kernels.py"
+        s.p[(HLEN + seat)] = (int32_t)((((int64_t)s.p[(HLEN + seat)]) - 1LL));
+#line 1298 "src/nomercy/native/kernels.py"
         f_kernels__left_hand_45(s, seat, found);
+#line 1299 "src/nomercy/native/kernels.py"
         f_kernels__play_72(s, R, seat, found, (-1LL), target, 0);
     }
 }
 
+#line 1303 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__take_73(A_i32 s, A_i64 R, int64_t seat) {
     int64_t total = 0;
     int64_t by = 0;
-    total = ((int64_t)s.p[6LL]);
-    by = ((int64_t)s.p[8LL]);
-    s.p[6LL] = (int32_t)(0LL);
-    s.p[7LL] = (int32_t)(0LL);
-    s.p[8LL] = (int32_t)((-1LL));
-    s.p[15LL] = (int32_t)((-1LL));
-    s.p[16LL] = (int32_t)(0LL);
-    s.p[30LL] = (int32_t)(0LL);
+#line 1304 "src/nomercy/native/kernels.py"
+    total = ((int64_t)s.p[PENDING]);
+#line 1305 "src/nomercy/native/kernels.py"
+    by = ((int64_t)s.p[LAST_BY]);
+#line 1306 "src/nomercy/native/kernels.py"
+    s.p[PENDING] = (int32_t)(0LL);
+#line 1307 "src/nomercy/native/kernels.py"
+    s.p[LAST_VALUE] = (int32_t)(0LL);
+#line 1308 "src/nomercy/native/kernels.py"
+    s.p[LAST_BY] = (int32_t)((-1LL));
+#line 1309 "src/nomercy/native/kernels.py"
+    s.p[WD4_COLOR] = (int32_t)((-1LL));
+#line 1310 "src/nomercy/native/kernels.py"
+    s.p[WD4_CARDS] = (int32_t)(0LL);
+#line 1311 "src/nomercy/native/kernels.py"
+    s.p[WD4_GUILTY] = (int32_t)(0LL);
+#line 1312 "src/nomercy/native/kernels.py"
     f_kernels__give_65(s, R, seat, total, by);
-    if ((((int64_t)s.p[19LL]) < 0LL)) {
+#line 1313 "src/nomercy/native/kernels.py"
+    if ((((int64_t)s.p[WINNER]) < 0LL)) {
+#line 1314 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     }
 }
 
+#line 1318 "src/nomercy/native/kernels.py"
 static void f_kernels__challenge_74(A_i32 s, A_i64 R, int64_t seat) {
     int64_t by = 0;
     int64_t guilty = 0;
     int64_t total = 0;
-    by = ((int64_t)s.p[8LL]);
-    guilty = (((int64_t)s.p[30LL]) != 0LL);
-    total = ((int64_t)s.p[6LL]);
-    s.p[6LL] = (int32_t)(0LL);
-    s.p[7LL] = (int32_t)(0LL);
-    s.p[8LL] = (int32_t)((-1LL));
-    s.p[15LL] = (int32_t)((-1LL));
-    s.p[16LL] = (int32_t)(0LL);
-    s.p[30LL] = (int32_t)(0LL);
+#line 1319 "src/nomercy/native/kernels.py"
+    by = ((int64_t)s.p[LAST_BY]);
+#line 1320 "src/nomercy/native/kernels.py"
+    guilty = (((int64_t)s.p[WD4_GUILTY]) != 0LL);
+#line 1321 "src/nomercy/native/kernels.py"
+    total = ((int64_t)s.p[PENDING]);
+#line 1322 "src/nomercy/native/kernels.py"
+    s.p[PENDING] = (int32_t)(0LL);
+#line 1323 "src/nomercy/native/kernels.py"
+    s.p[LAST_VALUE] = (int32_t)(0LL);
+#line 1324 "src/nomercy/native/kernels.py"
+    s.p[LAST_BY] = (int32_t)((-1LL));
+#line 1325 "src/nomercy/native/kernels.py"
+    s.p[WD4_COLOR] = (int32_t)((-1LL));
+#line 1326 "src/nomercy/native/kernels.py"
+    s.p[WD4_CARDS] = (int32_t)(0LL);
+#line 1327 "src/nomercy/native/kernels.py"
+    s.p[WD4_GUILTY] = (int32_t)(0LL);
+#line 1328 "src/nomercy/native/kernels.py"
     if (guilty) {
-        if (((int64_t)s.p[(32LL + by)])) {
+#line 1329 "src/nomercy/native/kernels.py"
+        if (((int64_t)s.p[(ACTIVE + by)])) {
+#line 1330 "src/nomercy/native/kernels.py"
             f_kernels__give_65(s, R, by, total, seat);
         }
-        if ((((int64_t)s.p[19LL]) < 0LL)) {
+#line 1331 "src/nomercy/native/kernels.py"
+        if ((((int64_t)s.p[WINNER]) < 0LL)) {
+#line 1332 "src/nomercy/native/kernels.py"
             f_kernels__advance_29(s, seat);
         }
     } else {
+#line 1334 "src/nomercy/native/kernels.py"
         f_kernels__give_65(s, R, seat, (total + 2LL), by);
-        if ((((int64_t)s.p[19LL]) < 0LL)) {
+#line 1335 "src/nomercy/native/kernels.py"
+        if ((((int64_t)s.p[WINNER]) < 0LL)) {
+#line 1336 "src/nomercy/native/kernels.py"
             f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
         }
     }
 }
 
+#line 1340 "src/nomercy/native/kernels.py"
 static void f_kernels__roulette_75(A_i32 s, A_i64 R, int64_t seat, int64_t color) {
     int64_t start = 0;
     int64_t _found = 0;
@@ -1972,47 +2969,73 @@ static void f_kernels__roulette_75(A_i32 s, A_i64 R, int64_t seat, int64_t color
     int64_t i = 0;
     int64_t c = 0;
     int64_t by = 0;
-    start = ((int64_t)s.p[(74LL + seat)]);
+#line 1341 "src/nomercy/native/kernels.py"
+    start = ((int64_t)s.p[(HLEN + seat)]);
+#line 1342 "src/nomercy/native/kernels.py"
     { T_i64_b _t1 = f_kernels__draw_cards_63(s, R, seat, (-1LL), 2LL, color);
         _found = _t1.f0;
         knocked = _t1.f1;
     }
-    s.p[2LL] = (int32_t)(color);
-    if (((int64_t)R.p[6LL])) {
+#line 1343 "src/nomercy/native/kernels.py"
+    s.p[COLOR] = (int32_t)(color);
+#line 1344 "src/nomercy/native/kernels.py"
+    if (((int64_t)R.p[R_REVEALED])) {
+#line 1345 "src/nomercy/native/kernels.py"
         h0 = f_kernels__hand0_23(s, seat);
+#line 1346 "src/nomercy/native/kernels.py"
         { int64_t _t3 = (start - 1LL); int64_t _t4 = (-1LL);
-        for (int64_t _t2 = (((int64_t)s.p[(74LL + seat)]) - 1LL); _t2 > _t3; _t2 += _t4) {
+        for (int64_t _t2 = (((int64_t)s.p[(HLEN + seat)]) - 1LL); _t2 > _t3; _t2 += _t4) {
             i = _t2;
+#line 1347 "src/nomercy/native/kernels.py"
             c = ((int64_t)G_kernels_C_COLOR.p[((int64_t)s.p[(h0 + i)])]);
+#line 1348 "src/nomercy/native/kernels.py"
             if ((c >= 0LL)) {
-                s.p[2LL] = (int32_t)(c);
+#line 1349 "src/nomercy/native/kernels.py"
+                s.p[COLOR] = (int32_t)(c);
+#line 1350 "src/nomercy/native/kernels.py"
                 break;
             }
         } }
     }
-    by = ((int64_t)s.p[10LL]);
-    s.p[10LL] = (int32_t)((-1LL));
+#line 1351 "src/nomercy/native/kernels.py"
+    by = ((int64_t)s.p[ROULETTE_BY]);
+#line 1352 "src/nomercy/native/kernels.py"
+    s.p[ROULETTE_BY] = (int32_t)((-1LL));
+#line 1353 "src/nomercy/native/kernels.py"
     if (knocked) {
+#line 1354 "src/nomercy/native/kernels.py"
         f_kernels__knock_out_64(s, R, seat, by);
     }
-    if ((((int64_t)s.p[19LL]) < 0LL)) {
+#line 1355 "src/nomercy/native/kernels.py"
+    if ((((int64_t)s.p[WINNER]) < 0LL)) {
+#line 1356 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
     }
 }
 
+#line 1360 "src/nomercy/native/kernels.py"
 static void f_kernels__catch_76(A_i32 s, A_i64 R, int64_t seat, int64_t target) {
     int64_t knocked = 0;
+#line 1361 "src/nomercy/native/kernels.py"
     f_kernels__uo_remove_30(s, target);
-    s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
-    knocked = f_kernels__give_65(s, R, target, ((int64_t)R.p[14LL]), seat);
-    if ((knocked && (((int64_t)s.p[19LL]) < 0LL) && (((int64_t)s.p[4LL]) == target))) {
-        s.p[6LL] = (int32_t)(0LL);
-        s.p[7LL] = (int32_t)(0LL);
-        s.p[9LL] = (int32_t)((-1LL));
+#line 1362 "src/nomercy/native/kernels.py"
+    s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
+#line 1363 "src/nomercy/native/kernels.py"
+    knocked = f_kernels__give_65(s, R, target, ((int64_t)R.p[R_UNO_PENALTY]), seat);
+#line 1364 "src/nomercy/native/kernels.py"
+    if ((knocked && (((int64_t)s.p[WINNER]) < 0LL) && (((int64_t)s.p[CURRENT]) == target))) {
+#line 1365 "src/nomercy/native/kernels.py"
+        s.p[PENDING] = (int32_t)(0LL);
+#line 1366 "src/nomercy/native/kernels.py"
+        s.p[LAST_VALUE] = (int32_t)(0LL);
+#line 1367 "src/nomercy/native/kernels.py"
+        s.p[DRAWN] = (int32_t)((-1LL));
+#line 1368 "src/nomercy/native/kernels.py"
         f_kernels__advance_29(s, f_kernels_next_seat_27(s, target));
     }
 }
 
+#line 1372 "src/nomercy/native/kernels.py"
 static void f_kernels_apply_action_77(A_i32 s, A_i64 R, int64_t seat, int64_t action) {
     int64_t cur = 0;
     int64_t n = 0;
@@ -2028,69 +3051,118 @@ static void f_kernels_apply_action_77(A_i32 s, A_i64 R, int64_t seat, int64_t ac
     int64_t i = 0;
     int64_t c = 0;
     int64_t color = 0;
-    cur = ((int64_t)s.p[4LL]);
+#line 1375 "src/nomercy/native/kernels.py"
+    cur = ((int64_t)s.p[CURRENT]);
+#line 1376 "src/nomercy/native/kernels.py"
     if ((seat < 0LL)) {
+#line 1377 "src/nomercy/native/kernels.py"
         seat = cur;
     }
-    n = ((int64_t)s.p[0LL]);
+#line 1378 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 1379 "src/nomercy/native/kernels.py"
     kind = ((int64_t)G_kernels_A_KIND.p[action]);
-    if ((kind == 0LL)) {
+#line 1380 "src/nomercy/native/kernels.py"
+    if ((kind == K_PLAY)) {
+#line 1381 "src/nomercy/native/kernels.py"
         card = ((int64_t)G_kernels_A_CARD.p[action]);
+#line 1382 "src/nomercy/native/kernels.py"
         off = ((int64_t)G_kernels_A_OFF.p[action]);
+#line 1383 "src/nomercy/native/kernels.py"
         target = (((off > 0LL)) ? f_kernels__wrap_25((seat + off), n) : (-1LL));
-        s.p[18LL] = (int32_t)(0LL);
-        s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
+#line 1384 "src/nomercy/native/kernels.py"
+        s.p[UO_LEN] = (int32_t)(0LL);
+#line 1385 "src/nomercy/native/kernels.py"
+        s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
+#line 1386 "src/nomercy/native/kernels.py"
         h0 = f_kernels__hand0_23(s, seat);
-        size = ((int64_t)s.p[(74LL + seat)]);
+#line 1387 "src/nomercy/native/kernels.py"
+        size = ((int64_t)s.p[(HLEN + seat)]);
+#line 1388 "src/nomercy/native/kernels.py"
         hand = ((A_i32){s.p + (h0), ((h0 + size)) - (h0), 0, 0});
+#line 1389 "src/nomercy/native/kernels.py"
         at = 0LL;
+#line 1390 "src/nomercy/native/kernels.py"
         while ((((int64_t)hand.p[at]) != card)) {
+#line 1391 "src/nomercy/native/kernels.py"
             at = (at + 1LL);
         }
+#line 1392 "src/nomercy/native/kernels.py"
         more = 0LL;
+#line 1393 "src/nomercy/native/kernels.py"
         { int64_t _t2 = (size - 1LL); int64_t _t3 = 1;
         for (int64_t _t1 = at; _t1 < _t2; _t1 += _t3) {
             i = _t1;
+#line 1394 "src/nomercy/native/kernels.py"
             c = ((int64_t)hand.p[(i + 1LL)]);
+#line 1395 "src/nomercy/native/kernels.py"
             hand.p[i] = (int32_t)(c);
+#line 1396 "src/nomercy/native/kernels.py"
             more = (more | (int64_t)((c == card)));
         } }
-        s.p[(74LL + seat)] = (int32_t)((size - 1LL));
+#line 1397 "src/nomercy/native/kernels.py"
+        s.p[(HLEN + seat)] = (int32_t)((size - 1LL));
+#line 1398 "src/nomercy/native/kernels.py"
         if ((!(more))) {
+#line 1399 "src/nomercy/native/kernels.py"
             f_kernels__clear_kind_42(s, seat, card);
         }
+#line 1400 "src/nomercy/native/kernels.py"
         f_kernels__play_70(s, R, seat, card, ((int64_t)G_kernels_A_COLOR.p[action]), target, ((int64_t)G_kernels_A_UNO.p[action]));
     } else {
-        if ((kind == 7LL)) {
+#line 1401 "src/nomercy/native/kernels.py"
+        if ((kind == K_CATCH)) {
+#line 1402 "src/nomercy/native/kernels.py"
             f_kernels__catch_76(s, R, seat, f_kernels__wrap_25((seat + ((int64_t)G_kernels_A_OFF.p[action])), n));
         } else {
-            if ((kind == 6LL)) {
+#line 1403 "src/nomercy/native/kernels.py"
+            if ((kind == K_UNO)) {
+#line 1404 "src/nomercy/native/kernels.py"
                 f_kernels__uo_remove_30(s, seat);
-                s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
+#line 1405 "src/nomercy/native/kernels.py"
+                s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
             } else {
-                s.p[18LL] = (int32_t)(0LL);
-                s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
-                if ((kind == 1LL)) {
+#line 1407 "src/nomercy/native/kernels.py"
+                s.p[UO_LEN] = (int32_t)(0LL);
+#line 1408 "src/nomercy/native/kernels.py"
+                s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
+#line 1409 "src/nomercy/native/kernels.py"
+                if ((kind == K_DRAW)) {
+#line 1410 "src/nomercy/native/kernels.py"
                     f_kernels__draw_71(s, R, seat);
                 } else {
-                    if ((kind == 3LL)) {
+#line 1411 "src/nomercy/native/kernels.py"
+                    if ((kind == K_TAKE)) {
+#line 1412 "src/nomercy/native/kernels.py"
                         f_kernels__take_73(s, R, seat);
                     } else {
-                        if ((kind == 4LL)) {
+#line 1413 "src/nomercy/native/kernels.py"
+                        if ((kind == K_CHALLENGE)) {
+#line 1414 "src/nomercy/native/kernels.py"
                             f_kernels__challenge_74(s, R, seat);
                         } else {
-                            if ((kind == 2LL)) {
-                                s.p[9LL] = (int32_t)((-1LL));
+#line 1415 "src/nomercy/native/kernels.py"
+                            if ((kind == K_PASS)) {
+#line 1416 "src/nomercy/native/kernels.py"
+                                s.p[DRAWN] = (int32_t)((-1LL));
+#line 1417 "src/nomercy/native/kernels.py"
                                 f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
                             } else {
-                                if ((kind == 5LL)) {
+#line 1418 "src/nomercy/native/kernels.py"
+                                if ((kind == K_COLOR)) {
+#line 1419 "src/nomercy/native/kernels.py"
                                     color = ((int64_t)G_kernels_A_COLOR.p[action]);
-                                    if ((((int64_t)s.p[5LL]) == 4LL)) {
+#line 1420 "src/nomercy/native/kernels.py"
+                                    if ((((int64_t)s.p[DECISION]) == 4LL)) {
+#line 1421 "src/nomercy/native/kernels.py"
                                         f_kernels__roulette_75(s, R, seat, color);
                                     } else {
-                                        s.p[2LL] = (int32_t)(color);
-                                        s.p[5LL] = (int32_t)(0LL);
-                                        f_kernels_effect_67(s, R, ((int64_t)s.p[1LL]), f_kernels_top_card_24(s));
+#line 1423 "src/nomercy/native/kernels.py"
+                                        s.p[COLOR] = (int32_t)(color);
+#line 1424 "src/nomercy/native/kernels.py"
+                                        s.p[DECISION] = (int32_t)(0LL);
+#line 1425 "src/nomercy/native/kernels.py"
+                                        f_kernels_effect_67(s, R, ((int64_t)s.p[DEALER]), f_kernels_top_card_24(s));
                                     }
                                 }
                             }
@@ -2102,40 +3174,60 @@ static void f_kernels_apply_action_77(A_i32 s, A_i64 R, int64_t seat, int64_t ac
     }
 }
 
+#line 1435 "src/nomercy/native/kernels.py"
 static int64_t f_kernels_step_78(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_u8 mask, A_i64 lst) {
-    if (((action < 0LL) || (action >= 224LL) || (((int64_t)s.p[4LL]) < 0LL))) {
+#line 1438 "src/nomercy/native/kernels.py"
+    if (((action < 0LL) || (action >= NUM_ACTIONS) || (((int64_t)s.p[CURRENT]) < 0LL))) {
+#line 1439 "src/nomercy/native/kernels.py"
         return (-1LL);
     }
+#line 1440 "src/nomercy/native/kernels.py"
     f_kernels_legal_mask_58(s, R, seat, mask, lst);
+#line 1441 "src/nomercy/native/kernels.py"
     if ((!(((int64_t)mask.p[action])))) {
+#line 1442 "src/nomercy/native/kernels.py"
         return (-1LL);
     }
+#line 1443 "src/nomercy/native/kernels.py"
     f_kernels_apply_action_77(s, R, seat, action);
+#line 1444 "src/nomercy/native/kernels.py"
     return 0LL;
 }
 
+#line 1488 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__deal_start_80(A_i32 s, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi) {
     int64_t i = 0;
     int64_t size = 0;
     int64_t p0 = 0;
-    { int64_t _t2 = 104LL; int64_t _t3 = 1;
+#line 1490 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = HANDS; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 1491 "src/nomercy/native/kernels.py"
         s.p[i] = (int32_t)(0LL);
     } }
+#line 1492 "src/nomercy/native/kernels.py"
     size = deck.n0;
-    s.p[27LL] = (int32_t)(size);
-    s.p[0LL] = (int32_t)(players);
-    s.p[22LL] = (int32_t)((int64_t)(int32_t)((((seed_lo >= (int64_t)((uint64_t)(1LL) << (31LL)))) ? (seed_lo - (int64_t)((uint64_t)(1LL) << (32LL))) : seed_lo)));
-    s.p[23LL] = (int32_t)((int64_t)(int32_t)((((seed_hi >= (int64_t)((uint64_t)(1LL) << (31LL)))) ? (seed_hi - (int64_t)((uint64_t)(1LL) << (32LL))) : seed_hi)));
+#line 1493 "src/nomercy/native/kernels.py"
+    s.p[DECK] = (int32_t)(size);
+#line 1494 "src/nomercy/native/kernels.py"
+    s.p[PLAYERS] = (int32_t)(players);
+#line 1495 "src/nomercy/native/kernels.py"
+    s.p[SEED_LO] = (int32_t)((int64_t)(int32_t)((((seed_lo >= (int64_t)((uint64_t)(1LL) << (31LL)))) ? (seed_lo - (int64_t)((uint64_t)(1LL) << (32LL))) : seed_lo)));
+#line 1496 "src/nomercy/native/kernels.py"
+    s.p[SEED_HI] = (int32_t)((int64_t)(int32_t)((((seed_hi >= (int64_t)((uint64_t)(1LL) << (31LL)))) ? (seed_hi - (int64_t)((uint64_t)(1LL) << (32LL))) : seed_hi)));
+#line 1497 "src/nomercy/native/kernels.py"
     p0 = f_kernels__pile0_20(s);
+#line 1498 "src/nomercy/native/kernels.py"
     { int64_t _t5 = size; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 1499 "src/nomercy/native/kernels.py"
         s.p[(p0 + i)] = (int32_t)(((int64_t)deck.p[i]));
     } }
 }
 
+#line 1503 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__deal_rest_81(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t dealer, A_i64 sitting) {
     int64_t size = 0;
     int64_t p0 = 0;
@@ -2150,137 +3242,229 @@ static inline __attribute__((always_inline)) void f_kernels__deal_rest_81(A_i32 
     int64_t d0 = 0;
     int64_t first = 0;
     int64_t top = 0;
+#line 1505 "src/nomercy/native/kernels.py"
     size = deck.n0;
+#line 1506 "src/nomercy/native/kernels.py"
     p0 = f_kernels__pile0_20(s);
+#line 1507 "src/nomercy/native/kernels.py"
     m0 = f_kernels__mt0_6(s);
+#line 1508 "src/nomercy/native/kernels.py"
     f_kernels__shuffle_17(s, m0, p0, size);
+#line 1509 "src/nomercy/native/kernels.py"
     if ((dealer < 0LL)) {
+#line 1510 "src/nomercy/native/kernels.py"
         dealer = f_kernels__below_block_18(s, m0, players);
     }
+#line 1511 "src/nomercy/native/kernels.py"
     while (((int64_t)sitting.p[dealer])) {
+#line 1512 "src/nomercy/native/kernels.py"
         dealer = py_mod((dealer + 1LL), players);
     }
+#line 1513 "src/nomercy/native/kernels.py"
     out = 0LL;
+#line 1514 "src/nomercy/native/kernels.py"
     { int64_t _t2 = players; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         seat = _t1;
-        s.p[(38LL + seat)] = (int32_t)(((int64_t)sitting.p[seat]));
-        s.p[(32LL + seat)] = (int32_t)(((((int64_t)sitting.p[seat])) ? 0LL : 1LL));
+#line 1515 "src/nomercy/native/kernels.py"
+        s.p[(SITTING + seat)] = (int32_t)(((int64_t)sitting.p[seat]));
+#line 1516 "src/nomercy/native/kernels.py"
+        s.p[(ACTIVE + seat)] = (int32_t)(((((int64_t)sitting.p[seat])) ? 0LL : 1LL));
+#line 1517 "src/nomercy/native/kernels.py"
         if (((int64_t)sitting.p[seat])) {
+#line 1518 "src/nomercy/native/kernels.py"
             out = (out + 1LL);
         }
     } }
+#line 1519 "src/nomercy/native/kernels.py"
     plen = size;
-    hand = ((int64_t)R.p[21LL]);
+#line 1520 "src/nomercy/native/kernels.py"
+    hand = ((int64_t)R.p[R_HAND_SIZE]);
+#line 1521 "src/nomercy/native/kernels.py"
     { int64_t _t5 = (players + 1LL); int64_t _t6 = 1;
     for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 1522 "src/nomercy/native/kernels.py"
         seat = py_mod((dealer + i), players);
+#line 1523 "src/nomercy/native/kernels.py"
         if ((!(((int64_t)sitting.p[seat])))) {
+#line 1524 "src/nomercy/native/kernels.py"
             h0 = f_kernels__hand0_23(s, seat);
+#line 1525 "src/nomercy/native/kernels.py"
             { int64_t _t8 = hand; int64_t _t9 = 1;
             for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
                 k = _t7;
+#line 1526 "src/nomercy/native/kernels.py"
                 s.p[(h0 + k)] = (int32_t)(((int64_t)s.p[(((p0 + plen) - hand) + k)]));
             } }
-            s.p[(74LL + seat)] = (int32_t)(hand);
+#line 1527 "src/nomercy/native/kernels.py"
+            s.p[(HLEN + seat)] = (int32_t)(hand);
+#line 1528 "src/nomercy/native/kernels.py"
             f_kernels_rebuild_set_43(s, seat);
+#line 1529 "src/nomercy/native/kernels.py"
             plen = (plen - hand);
         }
     } }
+#line 1530 "src/nomercy/native/kernels.py"
     d0 = f_kernels__disc0_21(s);
+#line 1531 "src/nomercy/native/kernels.py"
     plen = (plen - 1LL);
+#line 1532 "src/nomercy/native/kernels.py"
     s.p[d0] = (int32_t)(((int64_t)s.p[(p0 + plen)]));
-    s.p[25LL] = (int32_t)(1LL);
-    s.p[24LL] = (int32_t)(plen);
-    s.p[1LL] = (int32_t)(dealer);
-    s.p[3LL] = (int32_t)(1LL);
-    s.p[2LL] = (int32_t)((-1LL));
-    s.p[8LL] = (int32_t)((-1LL));
-    s.p[9LL] = (int32_t)((-1LL));
-    s.p[10LL] = (int32_t)((-1LL));
-    s.p[11LL] = (int32_t)((players - out));
-    s.p[19LL] = (int32_t)((-1LL));
-    s.p[15LL] = (int32_t)((-1LL));
-    s.p[5LL] = (int32_t)(0LL);
-    s.p[4LL] = (int32_t)(f_kernels_next_seat_27(s, dealer));
-    first = ((int64_t)R.p[0LL]);
+#line 1533 "src/nomercy/native/kernels.py"
+    s.p[DISC_LEN] = (int32_t)(1LL);
+#line 1534 "src/nomercy/native/kernels.py"
+    s.p[PILE_LEN] = (int32_t)(plen);
+#line 1535 "src/nomercy/native/kernels.py"
+    s.p[DEALER] = (int32_t)(dealer);
+#line 1536 "src/nomercy/native/kernels.py"
+    s.p[DIRECTION] = (int32_t)(1LL);
+#line 1537 "src/nomercy/native/kernels.py"
+    s.p[COLOR] = (int32_t)((-1LL));
+#line 1538 "src/nomercy/native/kernels.py"
+    s.p[LAST_BY] = (int32_t)((-1LL));
+#line 1539 "src/nomercy/native/kernels.py"
+    s.p[DRAWN] = (int32_t)((-1LL));
+#line 1540 "src/nomercy/native/kernels.py"
+    s.p[ROULETTE_BY] = (int32_t)((-1LL));
+#line 1541 "src/nomercy/native/kernels.py"
+    s.p[ACTIVE_COUNT] = (int32_t)((players - out));
+#line 1542 "src/nomercy/native/kernels.py"
+    s.p[WINNER] = (int32_t)((-1LL));
+#line 1543 "src/nomercy/native/kernels.py"
+    s.p[WD4_COLOR] = (int32_t)((-1LL));
+#line 1544 "src/nomercy/native/kernels.py"
+    s.p[DECISION] = (int32_t)(0LL);
+#line 1545 "src/nomercy/native/kernels.py"
+    s.p[CURRENT] = (int32_t)(f_kernels_next_seat_27(s, dealer));
+#line 1546 "src/nomercy/native/kernels.py"
+    first = ((int64_t)R.p[R_FIRST]);
+#line 1547 "src/nomercy/native/kernels.py"
     if ((first == 0LL)) {
-        while ((!((int64_t)((!(((int64_t)G_kernels_C_NUMBER.p[f_kernels_top_card_24(s)]))))) ? ((int64_t)((!(((int64_t)G_kernels_C_NUMBER.p[f_kernels_top_card_24(s)]))))) : (((int64_t)s.p[24LL])))) {
-            s.p[24LL] = (int32_t)((((int64_t)s.p[24LL]) - 1LL));
-            s.p[(d0 + ((int64_t)s.p[25LL]))] = (int32_t)(((int64_t)s.p[(p0 + ((int64_t)s.p[24LL]))]));
-            s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) + 1LL));
+#line 1548 "src/nomercy/native/kernels.py"
+        while ((!((int64_t)((!(((int64_t)G_kernels_C_NUMBER.p[f_kernels_top_card_24(s)]))))) ? ((int64_t)((!(((int64_t)G_kernels_C_NUMBER.p[f_kernels_top_card_24(s)]))))) : (((int64_t)s.p[PILE_LEN])))) {
+#line 1549 "src/nomercy/native/kernels.py"
+            s.p[PILE_LEN] = (int32_t)((((int64_t)s.p[PILE_LEN]) - 1LL));
+#line 1550 "src/nomercy/native/kernels.py"
+            s.p[(d0 + ((int64_t)s.p[DISC_LEN]))] = (int32_t)(((int64_t)s.p[(p0 + ((int64_t)s.p[PILE_LEN]))]));
+#line 1551 "src/nomercy/native/kernels.py"
+            s.p[DISC_LEN] = (int32_t)((((int64_t)s.p[DISC_LEN]) + 1LL));
         }
     } else {
+#line 1552 "src/nomercy/native/kernels.py"
         if ((first == 2LL)) {
-            while ((!((int64_t)((((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]) == 21LL))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]) == 21LL))) : (((int64_t)s.p[24LL])))) {
-                s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) - 1LL));
-                s.p[(p0 + ((int64_t)s.p[24LL]))] = (int32_t)(((int64_t)s.p[(d0 + ((int64_t)s.p[25LL]))]));
-                s.p[24LL] = (int32_t)((((int64_t)s.p[24LL]) + 1LL));
-                s.p[13LL] = (int32_t)((((int64_t)s.p[13LL]) + 1LL));
-                f_kernels_shuffle_region_19(s, p0, ((int64_t)s.p[24LL]), ((int64_t)s.p[13LL]));
-                s.p[24LL] = (int32_t)((((int64_t)s.p[24LL]) - 1LL));
-                s.p[(d0 + ((int64_t)s.p[25LL]))] = (int32_t)(((int64_t)s.p[(p0 + ((int64_t)s.p[24LL]))]));
-                s.p[25LL] = (int32_t)((((int64_t)s.p[25LL]) + 1LL));
+#line 1553 "src/nomercy/native/kernels.py"
+            while ((!((int64_t)((((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]) == F_WD4))) ? ((int64_t)((((int64_t)G_kernels_C_FACE.p[f_kernels_top_card_24(s)]) == F_WD4))) : (((int64_t)s.p[PILE_LEN])))) {
+#line 1554 "src/nomercy/native/kernels.py"
+                s.p[DISC_LEN] = (int32_t)((((int64_t)s.p[DISC_LEN]) - 1LL));
+#line 1555 "src/nomercy/native/kernels.py"
+                s.p[(p0 + ((int64_t)s.p[PILE_LEN]))] = (int32_t)(((int64_t)s.p[(d0 + ((int64_t)s.p[DISC_LEN]))]));
+#line 1556 "src/nomercy/native/kernels.py"
+                s.p[PILE_LEN] = (int32_t)((((int64_t)s.p[PILE_LEN]) + 1LL));
+#line 1557 "src/nomercy/native/kernels.py"
+                s.p[SHUFFLES] = (int32_t)((((int64_t)s.p[SHUFFLES]) + 1LL));
+#line 1558 "src/nomercy/native/kernels.py"
+                f_kernels_shuffle_region_19(s, p0, ((int64_t)s.p[PILE_LEN]), ((int64_t)s.p[SHUFFLES]));
+#line 1559 "src/nomercy/native/kernels.py"
+                s.p[PILE_LEN] = (int32_t)((((int64_t)s.p[PILE_LEN]) - 1LL));
+#line 1560 "src/nomercy/native/kernels.py"
+                s.p[(d0 + ((int64_t)s.p[DISC_LEN]))] = (int32_t)(((int64_t)s.p[(p0 + ((int64_t)s.p[PILE_LEN]))]));
+#line 1561 "src/nomercy/native/kernels.py"
+                s.p[DISC_LEN] = (int32_t)((((int64_t)s.p[DISC_LEN]) + 1LL));
             }
         }
     }
+#line 1562 "src/nomercy/native/kernels.py"
     top = f_kernels_top_card_24(s);
-    s.p[2LL] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[top]));
+#line 1563 "src/nomercy/native/kernels.py"
+    s.p[COLOR] = (int32_t)(((int64_t)G_kernels_C_COLOR.p[top]));
+#line 1564 "src/nomercy/native/kernels.py"
     if (((first != 0LL) && (!(((int64_t)G_kernels_C_NUMBER.p[top]))))) {
-        if ((!(((int64_t)G_kernels_C_WILD.p[top])) ? (((int64_t)G_kernels_C_WILD.p[top])) : ((int64_t)((((int64_t)G_kernels_C_FACE.p[top]) != 19LL))))) {
-            s.p[5LL] = (int32_t)(3LL);
+#line 1565 "src/nomercy/native/kernels.py"
+        if ((!(((int64_t)G_kernels_C_WILD.p[top])) ? (((int64_t)G_kernels_C_WILD.p[top])) : ((int64_t)((((int64_t)G_kernels_C_FACE.p[top]) != F_ROULETTE))))) {
+#line 1566 "src/nomercy/native/kernels.py"
+            s.p[DECISION] = (int32_t)(3LL);
         } else {
-            if (((first == 2LL) && (((int64_t)G_kernels_C_FACE.p[top]) == 11LL))) {
-                s.p[3LL] = (int32_t)((-1LL));
-                s.p[4LL] = (int32_t)(dealer);
+#line 1567 "src/nomercy/native/kernels.py"
+            if (((first == 2LL) && (((int64_t)G_kernels_C_FACE.p[top]) == F_REVERSE))) {
+#line 1568 "src/nomercy/native/kernels.py"
+                s.p[DIRECTION] = (int32_t)((-1LL));
+#line 1569 "src/nomercy/native/kernels.py"
+                s.p[CURRENT] = (int32_t)(dealer);
             } else {
+#line 1571 "src/nomercy/native/kernels.py"
                 f_kernels_effect_67(s, R, dealer, top);
             }
         }
     }
 }
 
+#line 1451 "src/nomercy/native/kernels.py"
 static void f_kernels_deal_79(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting) {
+#line 1463 "src/nomercy/native/kernels.py"
     f_kernels__deal_start_80(s, deck, players, seed_lo, seed_hi);
+#line 1464 "src/nomercy/native/kernels.py"
     f_kernels_mt_seed_1(s, f_kernels__mt0_6(s), seed_lo, seed_hi, 0LL);
+#line 1465 "src/nomercy/native/kernels.py"
     f_kernels__deal_rest_81(s, R, deck, players, dealer, sitting);
 }
 
+#line 1469 "src/nomercy/native/kernels.py"
 static void f_kernels_deal_seeded_82(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t seed_lo, int64_t seed_hi, int64_t dealer, A_i64 sitting, A_i32 mt) {
+#line 1482 "src/nomercy/native/kernels.py"
     f_kernels__deal_start_80(s, deck, players, seed_lo, seed_hi);
+#line 1483 "src/nomercy/native/kernels.py"
     f_kernels__load_generator_5(s, mt);
+#line 1484 "src/nomercy/native/kernels.py"
     f_kernels__deal_rest_81(s, R, deck, players, dealer, sitting);
 }
 
+#line 1578 "src/nomercy/native/kernels.py"
 static uint64_t f_kernels__rand_83(A_u64 state) {
     uint64_t x = 0;
+#line 1581 "src/nomercy/native/kernels.py"
     x = ((uint64_t)state.p[0LL]);
+#line 1582 "src/nomercy/native/kernels.py"
     x = (x ^ (x >> (uint64_t)(12LL)));
+#line 1583 "src/nomercy/native/kernels.py"
     x = (x ^ (x << (uint64_t)(25LL)));
+#line 1584 "src/nomercy/native/kernels.py"
     x = (x ^ (x >> (uint64_t)(27LL)));
+#line 1585 "src/nomercy/native/kernels.py"
     state.p[0LL] = x;
+#line 1586 "src/nomercy/native/kernels.py"
     return ((x * (uint64_t)(2685821657736338717LL)) >> (uint64_t)(32LL));
 }
 
+#line 1590 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__below_84(A_u64 state, int64_t _p_n) {
     uint64_t n = (uint64_t)_p_n;
     uint64_t m = 0;
     uint64_t low = 0;
     uint64_t floor = 0;
+#line 1594 "src/nomercy/native/kernels.py"
     n = (uint64_t)(n);
+#line 1595 "src/nomercy/native/kernels.py"
     m = (f_kernels__rand_83(state) * n);
+#line 1596 "src/nomercy/native/kernels.py"
     low = (m & (uint64_t)(4294967295LL));
+#line 1597 "src/nomercy/native/kernels.py"
     if ((low < n)) {
+#line 1598 "src/nomercy/native/kernels.py"
         floor = (((uint64_t)((int64_t)((uint64_t)(1LL) << (32LL))) - n) % n);
+#line 1599 "src/nomercy/native/kernels.py"
         while ((low < floor)) {
+#line 1600 "src/nomercy/native/kernels.py"
             m = (f_kernels__rand_83(state) * n);
+#line 1601 "src/nomercy/native/kernels.py"
             low = (m & (uint64_t)(4294967295LL));
         }
     }
+#line 1602 "src/nomercy/native/kernels.py"
     return (int64_t)((m >> (uint64_t)(32LL)));
 }
 
+#line 1372 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels_apply_action_86(A_i32 s, A_i64 R, int64_t seat, int64_t action) {
     int64_t cur = 0;
     int64_t n = 0;
@@ -2296,69 +3480,118 @@ static inline __attribute__((always_inline)) void f_kernels_apply_action_86(A_i3
     int64_t i = 0;
     int64_t c = 0;
     int64_t color = 0;
-    cur = ((int64_t)s.p[4LL]);
+#line 1375 "src/nomercy/native/kernels.py"
+    cur = ((int64_t)s.p[CURRENT]);
+#line 1376 "src/nomercy/native/kernels.py"
     if ((seat < 0LL)) {
+#line 1377 "src/nomercy/native/kernels.py"
         seat = cur;
     }
-    n = ((int64_t)s.p[0LL]);
+#line 1378 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 1379 "src/nomercy/native/kernels.py"
     kind = ((int64_t)G_kernels_A_KIND.p[action]);
-    if ((kind == 0LL)) {
+#line 1380 "src/nomercy/native/kernels.py"
+    if ((kind == K_PLAY)) {
+#line 1381 "src/nomercy/native/kernels.py"
         card = ((int64_t)G_kernels_A_CARD.p[action]);
+#line 1382 "src/nomercy/native/kernels.py"
         off = ((int64_t)G_kernels_A_OFF.p[action]);
+#line 1383 "src/nomercy/native/kernels.py"
         target = (((off > 0LL)) ? f_kernels__wrap_25((seat + off), n) : (-1LL));
-        s.p[18LL] = (int32_t)(0LL);
-        s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
+#line 1384 "src/nomercy/native/kernels.py"
+        s.p[UO_LEN] = (int32_t)(0LL);
+#line 1385 "src/nomercy/native/kernels.py"
+        s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
+#line 1386 "src/nomercy/native/kernels.py"
         h0 = f_kernels__hand0_23(s, seat);
-        size = ((int64_t)s.p[(74LL + seat)]);
+#line 1387 "src/nomercy/native/kernels.py"
+        size = ((int64_t)s.p[(HLEN + seat)]);
+#line 1388 "src/nomercy/native/kernels.py"
         hand = ((A_i32){s.p + (h0), ((h0 + size)) - (h0), 0, 0});
+#line 1389 "src/nomercy/native/kernels.py"
         at = 0LL;
+#line 1390 "src/nomercy/native/kernels.py"
         while ((((int64_t)hand.p[at]) != card)) {
+#line 1391 "src/nomercy/native/kernels.py"
             at = (at + 1LL);
         }
+#line 1392 "src/nomercy/native/kernels.py"
         more = 0LL;
+#line 1393 "src/nomercy/native/kernels.py"
         { int64_t _t2 = (size - 1LL); int64_t _t3 = 1;
         for (int64_t _t1 = at; _t1 < _t2; _t1 += _t3) {
             i = _t1;
+#line 1394 "src/nomercy/native/kernels.py"
             c = ((int64_t)hand.p[(i + 1LL)]);
+#line 1395 "src/nomercy/native/kernels.py"
             hand.p[i] = (int32_t)(c);
+#line 1396 "src/nomercy/native/kernels.py"
             more = (more | (int64_t)((c == card)));
         } }
-        s.p[(74LL + seat)] = (int32_t)((size - 1LL));
+#line 1397 "src/nomercy/native/kernels.py"
+        s.p[(HLEN + seat)] = (int32_t)((size - 1LL));
+#line 1398 "src/nomercy/native/kernels.py"
         if ((!(more))) {
+#line 1399 "src/nomercy/native/kernels.py"
             f_kernels__clear_kind_42(s, seat, card);
         }
+#line 1400 "src/nomercy/native/kernels.py"
         f_kernels__play_70(s, R, seat, card, ((int64_t)G_kernels_A_COLOR.p[action]), target, ((int64_t)G_kernels_A_UNO.p[action]));
     } else {
-        if ((kind == 7LL)) {
+#line 1401 "src/nomercy/native/kernels.py"
+        if ((kind == K_CATCH)) {
+#line 1402 "src/nomercy/native/kernels.py"
             f_kernels__catch_76(s, R, seat, f_kernels__wrap_25((seat + ((int64_t)G_kernels_A_OFF.p[action])), n));
         } else {
-            if ((kind == 6LL)) {
+#line 1403 "src/nomercy/native/kernels.py"
+            if ((kind == K_UNO)) {
+#line 1404 "src/nomercy/native/kernels.py"
                 f_kernels__uo_remove_30(s, seat);
-                s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
+#line 1405 "src/nomercy/native/kernels.py"
+                s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
             } else {
-                s.p[18LL] = (int32_t)(0LL);
-                s.p[14LL] = (int32_t)((((int64_t)s.p[14LL]) + 1LL));
-                if ((kind == 1LL)) {
+#line 1407 "src/nomercy/native/kernels.py"
+                s.p[UO_LEN] = (int32_t)(0LL);
+#line 1408 "src/nomercy/native/kernels.py"
+                s.p[STEP] = (int32_t)((((int64_t)s.p[STEP]) + 1LL));
+#line 1409 "src/nomercy/native/kernels.py"
+                if ((kind == K_DRAW)) {
+#line 1410 "src/nomercy/native/kernels.py"
                     f_kernels__draw_71(s, R, seat);
                 } else {
-                    if ((kind == 3LL)) {
+#line 1411 "src/nomercy/native/kernels.py"
+                    if ((kind == K_TAKE)) {
+#line 1412 "src/nomercy/native/kernels.py"
                         f_kernels__take_73(s, R, seat);
                     } else {
-                        if ((kind == 4LL)) {
+#line 1413 "src/nomercy/native/kernels.py"
+                        if ((kind == K_CHALLENGE)) {
+#line 1414 "src/nomercy/native/kernels.py"
                             f_kernels__challenge_74(s, R, seat);
                         } else {
-                            if ((kind == 2LL)) {
-                                s.p[9LL] = (int32_t)((-1LL));
+#line 1415 "src/nomercy/native/kernels.py"
+                            if ((kind == K_PASS)) {
+#line 1416 "src/nomercy/native/kernels.py"
+                                s.p[DRAWN] = (int32_t)((-1LL));
+#line 1417 "src/nomercy/native/kernels.py"
                                 f_kernels__advance_29(s, f_kernels_next_seat_27(s, seat));
                             } else {
-                                if ((kind == 5LL)) {
+#line 1418 "src/nomercy/native/kernels.py"
+                                if ((kind == K_COLOR)) {
+#line 1419 "src/nomercy/native/kernels.py"
                                     color = ((int64_t)G_kernels_A_COLOR.p[action]);
-                                    if ((((int64_t)s.p[5LL]) == 4LL)) {
+#line 1420 "src/nomercy/native/kernels.py"
+                                    if ((((int64_t)s.p[DECISION]) == 4LL)) {
+#line 1421 "src/nomercy/native/kernels.py"
                                         f_kernels__roulette_75(s, R, seat, color);
                                     } else {
-                                        s.p[2LL] = (int32_t)(color);
-                                        s.p[5LL] = (int32_t)(0LL);
-                                        f_kernels_effect_67(s, R, ((int64_t)s.p[1LL]), f_kernels_top_card_24(s));
+#line 1423 "src/nomercy/native/kernels.py"
+                                        s.p[COLOR] = (int32_t)(color);
+#line 1424 "src/nomercy/native/kernels.py"
+                                        s.p[DECISION] = (int32_t)(0LL);
+#line 1425 "src/nomercy/native/kernels.py"
+                                        f_kernels_effect_67(s, R, ((int64_t)s.p[DEALER]), f_kernels_top_card_24(s));
                                     }
                                 }
                             }
@@ -2370,6 +3603,7 @@ static inline __attribute__((always_inline)) void f_kernels_apply_action_86(A_i3
     }
 }
 
+#line 1606 "src/nomercy/native/kernels.py"
 static int64_t f_kernels_random_play_85(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_u64 rng, int64_t decisions, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 pool, A_i32 generators) {
     int64_t tables = 0;
     int64_t games = 0;
@@ -2382,155 +3616,241 @@ static int64_t f_kernels_random_play_85(A_i32 S, A_i64 R, A_i32 deck, int64_t pl
     int64_t first = 0;
     int64_t q = 0;
     int64_t seed = 0;
+#line 1634 "src/nomercy/native/kernels.py"
     tables = S.n0;
+#line 1635 "src/nomercy/native/kernels.py"
     games = 0LL;
+#line 1636 "src/nomercy/native/kernels.py"
     t = 0LL;
+#line 1637 "src/nomercy/native/kernels.py"
     s = ((A_i32){S.p + (0LL) * S.n1, S.n1, 0, 0});
+#line 1638 "src/nomercy/native/kernels.py"
     lanes = pool.n1;
+#line 1639 "src/nomercy/native/kernels.py"
     seeded = lanes;
+#line 1640 "src/nomercy/native/kernels.py"
     { int64_t _t2 = decisions; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         _ = _t1;
+#line 1641 "src/nomercy/native/kernels.py"
         count = f_kernels_legal_count_59(s, R, lst);
+#line 1642 "src/nomercy/native/kernels.py"
         f_kernels_apply_action_86(s, R, (-1LL), f_kernels_legal_at_60(s, R, lst, f_kernels__below_84(rng, count)));
-        if ((((int64_t)s.p[4LL]) < 0LL)) {
+#line 1643 "src/nomercy/native/kernels.py"
+        if ((((int64_t)s.p[CURRENT]) < 0LL)) {
+#line 1644 "src/nomercy/native/kernels.py"
             games = (games + 1LL);
+#line 1645 "src/nomercy/native/kernels.py"
             if ((seeded == lanes)) {
+#line 1646 "src/nomercy/native/kernels.py"
                 first = ((int64_t)seeds.p[0LL]);
+#line 1647 "src/nomercy/native/kernels.py"
                 { int64_t _t5 = lanes; int64_t _t6 = 1;
                 for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
                     q = _t4;
+#line 1648 "src/nomercy/native/kernels.py"
                     f_kernels_lane_key_3(pool, q, (first + q), 0LL);
                 } }
+#line 1649 "src/nomercy/native/kernels.py"
                 f_kernels_mt_seed_lanes_4(pool, lanes, generators);
+#line 1650 "src/nomercy/native/kernels.py"
                 seeded = 0LL;
             }
+#line 1651 "src/nomercy/native/kernels.py"
             seed = ((int64_t)seeds.p[0LL]);
+#line 1652 "src/nomercy/native/kernels.py"
             seeds.p[0LL] = (((int64_t)seeds.p[0LL]) + 1LL);
+#line 1653 "src/nomercy/native/kernels.py"
             f_kernels_deal_seeded_82(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting, ((A_i32){generators.p + (seeded) * generators.n1, generators.n1, 0, 0}));
+#line 1654 "src/nomercy/native/kernels.py"
             seeded = (seeded + 1LL);
+#line 1655 "src/nomercy/native/kernels.py"
             t = (t + 1LL);
+#line 1656 "src/nomercy/native/kernels.py"
             if ((t == tables)) {
+#line 1657 "src/nomercy/native/kernels.py"
                 t = 0LL;
             }
+#line 1658 "src/nomercy/native/kernels.py"
             s = ((A_i32){S.p + (t) * S.n1, S.n1, 0, 0});
         }
     } }
+#line 1659 "src/nomercy/native/kernels.py"
     return games;
 }
 
+#line 230 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) double f_heuristic_mt_random_87(A_i32 mt, int64_t m0) {
     int64_t a = 0;
     int64_t b = 0;
+#line 232 "src/nomercy/native/heuristic.py"
     a = (f_kernels_mt_next_14(mt, m0) >> 5LL);
+#line 233 "src/nomercy/native/heuristic.py"
     b = (f_kernels_mt_next_14(mt, m0) >> 6LL);
+#line 234 "src/nomercy/native/heuristic.py"
     return ((double)(((double)(((double)(a) * (double)(67108864.0))) + (double)(b))) * (double)(((double)(1.0) / (double)(9007199254740992.0))));
 }
 
+#line 238 "src/nomercy/native/heuristic.py"
 static void f_heuristic__seed_generator_88(A_i32 mt, int64_t m0, int64_t seed) {
+#line 240 "src/nomercy/native/heuristic.py"
     f_kernels_mt_seed_1(mt, m0, ((seed >> 32LL) & 4294967295LL), 0LL, (seed & 4294967295LL));
 }
 
+#line 244 "src/nomercy/native/heuristic.py"
 static double f_heuristic__random_kernel_89(A_i32 mt, int64_t m0) {
+#line 245 "src/nomercy/native/heuristic.py"
     return f_heuristic_mt_random_87(mt, m0);
 }
 
+#line 252 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__held_90(A_i32 s, int64_t seat, int64_t color) {
     int64_t h0 = 0;
     int64_t k = 0;
     int64_t i = 0;
-    h0 = (104LL + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 254 "src/nomercy/native/heuristic.py"
+    h0 = (HANDS + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 255 "src/nomercy/native/heuristic.py"
     k = 0LL;
-    { int64_t _t2 = ((int64_t)s.p[(74LL + seat)]); int64_t _t3 = 1;
+#line 256 "src/nomercy/native/heuristic.py"
+    { int64_t _t2 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 257 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_C_COLOR.p[((int64_t)s.p[(h0 + i)])]) == color)) {
+#line 258 "src/nomercy/native/heuristic.py"
             k = (k + 1LL);
         }
     } }
+#line 259 "src/nomercy/native/heuristic.py"
     return k;
 }
 
+#line 263 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__victim_91(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t n_active) {
-    if ((((int64_t)G_heuristic_C_FACE.p[card]) == 16LL)) {
-        if ((!(((int64_t)R.p[5LL])) ? (((int64_t)R.p[5LL])) : ((int64_t)((n_active == 2LL))))) {
+#line 265 "src/nomercy/native/heuristic.py"
+    if ((((int64_t)G_heuristic_C_FACE.p[card]) == F_WRD4)) {
+#line 266 "src/nomercy/native/heuristic.py"
+        if ((!(((int64_t)R.p[R_TPRD_SELF])) ? (((int64_t)R.p[R_TPRD_SELF])) : ((int64_t)((n_active == 2LL))))) {
+#line 267 "src/nomercy/native/heuristic.py"
             return seat;
         }
-        return f_kernels_seat_after_26(s, (-(((int64_t)s.p[3LL]))), seat);
+#line 268 "src/nomercy/native/heuristic.py"
+        return f_kernels_seat_after_26(s, (-(((int64_t)s.p[DIRECTION]))), seat);
     }
-    return f_kernels_seat_after_26(s, ((int64_t)s.p[3LL]), seat);
+#line 269 "src/nomercy/native/heuristic.py"
+    return f_kernels_seat_after_26(s, ((int64_t)s.p[DIRECTION]), seat);
 }
 
+#line 273 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__is_turn_92(A_u8 mask, int64_t a) {
     int64_t kind = 0;
     int64_t sub = 0;
     int64_t twin = 0;
+#line 276 "src/nomercy/native/heuristic.py"
     kind = ((int64_t)G_heuristic_A_KIND.p[a]);
-    if (((kind == 6LL) || (kind == 7LL))) {
+#line 277 "src/nomercy/native/heuristic.py"
+    if (((kind == K_UNO) || (kind == K_CATCH))) {
+#line 278 "src/nomercy/native/heuristic.py"
         return 0;
     }
-    if (((kind == 0LL) && (!(((int64_t)G_heuristic_A_UNO.p[a]))))) {
+#line 279 "src/nomercy/native/heuristic.py"
+    if (((kind == K_PLAY) && (!(((int64_t)G_heuristic_A_UNO.p[a]))))) {
+#line 280 "src/nomercy/native/heuristic.py"
         sub = (((((int64_t)G_heuristic_A_COLOR.p[a]) >= 0LL)) ? ((int64_t)G_heuristic_A_COLOR.p[a]) : ((int64_t)G_heuristic_A_OFF.p[a]));
+#line 281 "src/nomercy/native/heuristic.py"
         twin = ((int64_t)G_heuristic_PLAY_INDEX.p[((((int64_t)G_heuristic_A_CARD.p[a])) * G_heuristic_PLAY_INDEX.n1 + (1LL)) * G_heuristic_PLAY_INDEX.n2 + (sub)]);
+#line 282 "src/nomercy/native/heuristic.py"
         if ((!((int64_t)((twin >= 0LL))) ? ((int64_t)((twin >= 0LL))) : (((int64_t)mask.p[twin])))) {
+#line 283 "src/nomercy/native/heuristic.py"
             return 0;
         }
     }
+#line 284 "src/nomercy/native/heuristic.py"
     return 1;
 }
 
+#line 288 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__rank_93(A_i32 s, int64_t seat, int64_t a) {
     int64_t kind = 0;
     int64_t card = 0;
+#line 290 "src/nomercy/native/heuristic.py"
     kind = ((int64_t)G_heuristic_A_KIND.p[a]);
-    if ((kind == 0LL)) {
+#line 291 "src/nomercy/native/heuristic.py"
+    if ((kind == K_PLAY)) {
+#line 292 "src/nomercy/native/heuristic.py"
         card = ((int64_t)G_heuristic_A_CARD.p[a]);
+#line 293 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_A_COLOR.p[a]) >= 0LL)) {
+#line 294 "src/nomercy/native/heuristic.py"
             return ((int64_t)((uint64_t)(card) * (uint64_t)(8LL)) + ((int64_t)G_heuristic_A_COLOR.p[a]));
         }
+#line 295 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_A_OFF.p[a]) > 0LL)) {
-            return ((int64_t)((uint64_t)(card) * (uint64_t)(8LL)) + py_mod((seat + ((int64_t)G_heuristic_A_OFF.p[a])), ((int64_t)s.p[0LL])));
+#line 296 "src/nomercy/native/heuristic.py"
+            return ((int64_t)((uint64_t)(card) * (uint64_t)(8LL)) + py_mod((seat + ((int64_t)G_heuristic_A_OFF.p[a])), ((int64_t)s.p[PLAYERS])));
         }
+#line 297 "src/nomercy/native/heuristic.py"
         return (int64_t)((uint64_t)(card) * (uint64_t)(8LL));
     }
-    if ((kind == 4LL)) {
+#line 298 "src/nomercy/native/heuristic.py"
+    if ((kind == K_CHALLENGE)) {
+#line 299 "src/nomercy/native/heuristic.py"
         return 560LL;
     }
-    if ((kind == 3LL)) {
+#line 300 "src/nomercy/native/heuristic.py"
+    if ((kind == K_TAKE)) {
+#line 301 "src/nomercy/native/heuristic.py"
         return (560LL + 1LL);
     }
+#line 302 "src/nomercy/native/heuristic.py"
     return (560LL + 2LL);
 }
 
+#line 402 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_94(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette) {
     int64_t held = 0;
     int64_t unseen = 0;
     int64_t i = 0;
     int64_t d0 = 0;
+#line 405 "src/nomercy/native/heuristic.py"
     held = f_heuristic__held_90(s, seat, color);
+#line 406 "src/nomercy/native/heuristic.py"
     if ((!(roulette))) {
+#line 407 "src/nomercy/native/heuristic.py"
         return held;
     }
+#line 408 "src/nomercy/native/heuristic.py"
     unseen = 0LL;
+#line 409 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = deck.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 410 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_C_COLOR.p[((int64_t)deck.p[i])]) == color)) {
+#line 411 "src/nomercy/native/heuristic.py"
             unseen = (unseen + 1LL);
         }
     } }
+#line 412 "src/nomercy/native/heuristic.py"
     unseen = (unseen - held);
-    d0 = (104LL + (int64_t)((uint64_t)((6LL + 1LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
-    { int64_t _t5 = ((int64_t)s.p[25LL]); int64_t _t6 = 1;
-    for (int64_t _t4 = ((int64_t)s.p[12LL]); _t4 < _t5; _t4 += _t6) {
+#line 413 "src/nomercy/native/heuristic.py"
+    d0 = (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 1LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 414 "src/nomercy/native/heuristic.py"
+    { int64_t _t5 = ((int64_t)s.p[DISC_LEN]); int64_t _t6 = 1;
+    for (int64_t _t4 = ((int64_t)s.p[BURIED]); _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 415 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_C_COLOR.p[((int64_t)s.p[(d0 + i)])]) == color)) {
+#line 416 "src/nomercy/native/heuristic.py"
             unseen = (unseen - 1LL);
         }
     } }
+#line 417 "src/nomercy/native/heuristic.py"
     return ((int64_t)((uint64_t)(unseen) * (uint64_t)(10LL)) + held);
 }
 
+#line 421 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64 f_heuristic__context_95(A_i32 s, A_i64 R, int64_t seat) {
     int64_t n = 0;
     int64_t mine = 0;
@@ -2543,88 +3863,135 @@ static inline __attribute__((always_inline)) T_i64_i64_i64_i64_b_i64_i64_i64_i64
     int64_t h0 = 0;
     int64_t high = 0;
     int64_t i = 0;
-    n = ((int64_t)s.p[0LL]);
-    mine = ((int64_t)s.p[(74LL + seat)]);
-    pending = ((int64_t)s.p[6LL]);
-    limit = ((((int64_t)R.p[11LL])) ? ((int64_t)R.p[11LL]) : 1000000LL);
+#line 425 "src/nomercy/native/heuristic.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 426 "src/nomercy/native/heuristic.py"
+    mine = ((int64_t)s.p[(HLEN + seat)]);
+#line 427 "src/nomercy/native/heuristic.py"
+    pending = ((int64_t)s.p[PENDING]);
+#line 428 "src/nomercy/native/heuristic.py"
+    limit = ((((int64_t)R.p[R_MERCY])) ? ((int64_t)R.p[R_MERCY]) : 1000000LL);
+#line 429 "src/nomercy/native/heuristic.py"
     n_active = 0LL;
+#line 430 "src/nomercy/native/heuristic.py"
     threat = 1000000LL;
+#line 431 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = n; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         o = _t1;
-        if (((int64_t)s.p[(32LL + o)])) {
+#line 432 "src/nomercy/native/heuristic.py"
+        if (((int64_t)s.p[(ACTIVE + o)])) {
+#line 433 "src/nomercy/native/heuristic.py"
             n_active = (n_active + 1LL);
-            if (((o != seat) && (((int64_t)s.p[(74LL + o)]) < threat))) {
-                threat = ((int64_t)s.p[(74LL + o)]);
+#line 434 "src/nomercy/native/heuristic.py"
+            if (((o != seat) && (((int64_t)s.p[(HLEN + o)]) < threat))) {
+#line 435 "src/nomercy/native/heuristic.py"
+                threat = ((int64_t)s.p[(HLEN + o)]);
             }
         }
     } }
+#line 436 "src/nomercy/native/heuristic.py"
     danger = (threat <= 2LL);
-    h0 = (104LL + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 437 "src/nomercy/native/heuristic.py"
+    h0 = (HANDS + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 438 "src/nomercy/native/heuristic.py"
     high = 0LL;
+#line 439 "src/nomercy/native/heuristic.py"
     { int64_t _t5 = mine; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 440 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_C_DRAW.p[((int64_t)s.p[(h0 + i)])]) >= 6LL)) {
+#line 441 "src/nomercy/native/heuristic.py"
             high = (high + 1LL);
         }
     } }
+#line 442 "src/nomercy/native/heuristic.py"
     return (T_i64_i64_i64_i64_b_i64_i64_i64_i64){mine, pending, limit, threat, danger, high, n_active, f_kernels_next_seat_27(s, seat), f_kernels_previous_seat_28(s, seat)};
 }
 
+#line 402 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__color_score_98(A_i32 s, A_i32 deck, int64_t seat, int64_t color, int64_t roulette) {
     int64_t held = 0;
     int64_t unseen = 0;
     int64_t i = 0;
     int64_t d0 = 0;
+#line 405 "src/nomercy/native/heuristic.py"
     held = f_heuristic__held_90(s, seat, color);
+#line 406 "src/nomercy/native/heuristic.py"
     if ((!(roulette))) {
+#line 407 "src/nomercy/native/heuristic.py"
         return held;
     }
+#line 408 "src/nomercy/native/heuristic.py"
     unseen = 0LL;
+#line 409 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = deck.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 410 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_C_COLOR.p[((int64_t)deck.p[i])]) == color)) {
+#line 411 "src/nomercy/native/heuristic.py"
             unseen = (unseen + 1LL);
         }
     } }
+#line 412 "src/nomercy/native/heuristic.py"
     unseen = (unseen - held);
-    d0 = (104LL + (int64_t)((uint64_t)((6LL + 1LL)) * (uint64_t)(((int64_t)s.p[27LL]))));
-    { int64_t _t5 = ((int64_t)s.p[25LL]); int64_t _t6 = 1;
-    for (int64_t _t4 = ((int64_t)s.p[12LL]); _t4 < _t5; _t4 += _t6) {
+#line 413 "src/nomercy/native/heuristic.py"
+    d0 = (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 1LL)) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 414 "src/nomercy/native/heuristic.py"
+    { int64_t _t5 = ((int64_t)s.p[DISC_LEN]); int64_t _t6 = 1;
+    for (int64_t _t4 = ((int64_t)s.p[BURIED]); _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 415 "src/nomercy/native/heuristic.py"
         if ((((int64_t)G_heuristic_C_COLOR.p[((int64_t)s.p[(d0 + i)])]) == color)) {
+#line 416 "src/nomercy/native/heuristic.py"
             unseen = (unseen - 1LL);
         }
     } }
+#line 417 "src/nomercy/native/heuristic.py"
     return ((int64_t)((uint64_t)(unseen) * (uint64_t)(10LL)) + held);
 }
 
+#line 306 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) double f_heuristic__score_stack_100(A_i32 s, A_i64 R, int64_t seat, int64_t card, int64_t mine, int64_t pending, int64_t limit, int64_t high, int64_t danger, int64_t n_active, A_f64 P) {
     int64_t value = 0;
     int64_t total = 0;
     int64_t victim = 0;
     double score = 0;
+#line 308 "src/nomercy/native/heuristic.py"
     value = ((int64_t)G_heuristic_C_DRAW.p[card]);
+#line 309 "src/nomercy/native/heuristic.py"
     total = (pending + value);
+#line 310 "src/nomercy/native/heuristic.py"
     victim = f_heuristic__victim_91(s, R, seat, card, n_active);
+#line 311 "src/nomercy/native/heuristic.py"
     if ((victim == seat)) {
+#line 312 "src/nomercy/native/heuristic.py"
         return (-5000.0);
     }
+#line 313 "src/nomercy/native/heuristic.py"
     score = ((double)(((double)P.p[0LL])) - (double)(((double)(((double)P.p[1LL])) * (double)(value))));
-    if (((((int64_t)s.p[(74LL + victim)]) + total) >= limit)) {
+#line 314 "src/nomercy/native/heuristic.py"
+    if (((((int64_t)s.p[(HLEN + victim)]) + total) >= limit)) {
+#line 315 "src/nomercy/native/heuristic.py"
         return ((double)(score) + (double)(((double)P.p[2LL])));
     }
-    if ((((int64_t)s.p[(74LL + victim)]) <= 2LL)) {
+#line 316 "src/nomercy/native/heuristic.py"
+    if ((((int64_t)s.p[(HLEN + victim)]) <= 2LL)) {
+#line 317 "src/nomercy/native/heuristic.py"
         score = ((double)(score) + (double)(((double)P.p[3LL])));
     }
+#line 318 "src/nomercy/native/heuristic.py"
     if (((value >= 6LL) && (high == 1LL) && (pending <= 2LL) && ((mine + pending) <= (limit - 10LL)) && (!(danger)))) {
+#line 319 "src/nomercy/native/heuristic.py"
         score = ((double)(score) - (double)(((double)P.p[4LL])));
     }
+#line 320 "src/nomercy/native/heuristic.py"
     return score;
 }
 
+#line 324 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) double f_heuristic__score_99(A_i32 s, A_i64 R, int64_t seat, int64_t a, int64_t mine, int64_t pending, int64_t limit, int64_t threat, int64_t danger, int64_t high, int64_t n_active, int64_t nxt, int64_t prev, A_f64 P) {
     int64_t kind = 0;
     int64_t card = 0;
@@ -2641,111 +4008,182 @@ static inline __attribute__((always_inline)) double f_heuristic__score_99(A_i32 
     int64_t size = 0;
     int64_t gain = 0;
     int64_t shed = 0;
+#line 327 "src/nomercy/native/heuristic.py"
     kind = ((int64_t)G_heuristic_A_KIND.p[a]);
-    if ((kind == 3LL)) {
+#line 328 "src/nomercy/native/heuristic.py"
+    if ((kind == K_TAKE)) {
+#line 329 "src/nomercy/native/heuristic.py"
         if (((mine + pending) >= limit)) {
+#line 330 "src/nomercy/native/heuristic.py"
             return (-10000.0);
         }
+#line 331 "src/nomercy/native/heuristic.py"
         return ((double)(((double)((-(((double)P.p[5LL])))) * (double)(pending))) - (double)(((((mine + pending) >= (limit - 5LL))) ? ((double)P.p[6LL]) : 0.0)));
     }
-    if ((kind == 1LL)) {
+#line 332 "src/nomercy/native/heuristic.py"
+    if ((kind == K_DRAW)) {
+#line 333 "src/nomercy/native/heuristic.py"
         return (-(((double)P.p[7LL])));
     }
-    if ((kind == 4LL)) {
+#line 334 "src/nomercy/native/heuristic.py"
+    if ((kind == K_CHALLENGE)) {
+#line 335 "src/nomercy/native/heuristic.py"
         return ((double)((-(((double)P.p[8LL])))) * (double)((pending + 2LL)));
     }
-    if ((kind == 2LL)) {
+#line 336 "src/nomercy/native/heuristic.py"
+    if ((kind == K_PASS)) {
+#line 337 "src/nomercy/native/heuristic.py"
         return (-1.0);
     }
-    if ((kind != 0LL)) {
+#line 338 "src/nomercy/native/heuristic.py"
+    if ((kind != K_PLAY)) {
+#line 339 "src/nomercy/native/heuristic.py"
         return (-100.0);
     }
+#line 340 "src/nomercy/native/heuristic.py"
     card = ((int64_t)G_heuristic_A_CARD.p[a]);
+#line 341 "src/nomercy/native/heuristic.py"
     face = ((int64_t)G_heuristic_C_FACE.p[card]);
+#line 342 "src/nomercy/native/heuristic.py"
     if ((mine == 1LL)) {
+#line 343 "src/nomercy/native/heuristic.py"
         return 10000.0;
     }
+#line 344 "src/nomercy/native/heuristic.py"
     score = 0.0;
+#line 345 "src/nomercy/native/heuristic.py"
     if (danger) {
+#line 346 "src/nomercy/native/heuristic.py"
         score = ((double)(score) + (double)(((double)(((double)P.p[9LL])) * (double)(((int64_t)G_heuristic_C_POINTS.p[card])))));
     } else {
+#line 347 "src/nomercy/native/heuristic.py"
         if (((int64_t)G_heuristic_C_WILD.p[card])) {
+#line 348 "src/nomercy/native/heuristic.py"
             score = ((double)(score) - (double)(((double)P.p[10LL])));
         } else {
+#line 350 "src/nomercy/native/heuristic.py"
             score = ((double)(score) + (double)(((double)(((double)P.p[11LL])) * (double)(((int64_t)G_heuristic_C_POINTS.p[card])))));
         }
     }
+#line 351 "src/nomercy/native/heuristic.py"
     new_color = ((((int64_t)G_heuristic_C_WILD.p[card])) ? ((int64_t)G_heuristic_A_COLOR.p[a]) : ((int64_t)G_heuristic_C_COLOR.p[card]));
+#line 352 "src/nomercy/native/heuristic.py"
     if ((new_color >= 0LL)) {
+#line 353 "src/nomercy/native/heuristic.py"
         same = (((((int64_t)G_heuristic_C_COLOR.p[card]) == new_color)) ? 1LL : 0LL);
+#line 354 "src/nomercy/native/heuristic.py"
         score = ((double)(score) + (double)(((double)(((double)P.p[12LL])) * (double)((f_heuristic__held_90(s, seat, new_color) - same)))));
     }
+#line 355 "src/nomercy/native/heuristic.py"
     value = ((int64_t)G_heuristic_C_DRAW.p[card]);
-    if ((((int64_t)s.p[5LL]) == 2LL)) {
+#line 356 "src/nomercy/native/heuristic.py"
+    if ((((int64_t)s.p[DECISION]) == 2LL)) {
+#line 357 "src/nomercy/native/heuristic.py"
         return ((double)(score) + (double)(f_heuristic__score_stack_100(s, R, seat, card, mine, pending, limit, high, danger, n_active, P)));
     }
+#line 358 "src/nomercy/native/heuristic.py"
     if (value) {
+#line 359 "src/nomercy/native/heuristic.py"
         victim = f_heuristic__victim_91(s, R, seat, card, n_active);
+#line 360 "src/nomercy/native/heuristic.py"
         if ((victim == seat)) {
-            h0 = (104LL + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[27LL]))));
+#line 361 "src/nomercy/native/heuristic.py"
+            h0 = (HANDS + (int64_t)((uint64_t)(seat) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 362 "src/nomercy/native/heuristic.py"
             follow = 0LL;
+#line 363 "src/nomercy/native/heuristic.py"
             { int64_t _t2 = mine; int64_t _t3 = 1;
             for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
                 i = _t1;
+#line 364 "src/nomercy/native/heuristic.py"
                 c = ((int64_t)s.p[(h0 + i)]);
+#line 365 "src/nomercy/native/heuristic.py"
                 if (((((int64_t)G_heuristic_C_DRAW.p[c]) >= 4LL) && (c != card))) {
+#line 366 "src/nomercy/native/heuristic.py"
                     follow = (follow + 1LL);
                 }
             } }
+#line 367 "src/nomercy/native/heuristic.py"
             return ((double)(score) + (double)(((follow) ? ((double)P.p[13LL]) : (-(((double)P.p[14LL]))))));
         }
-        if (((((int64_t)s.p[(74LL + victim)]) + value) >= limit)) {
+#line 368 "src/nomercy/native/heuristic.py"
+        if (((((int64_t)s.p[(HLEN + victim)]) + value) >= limit)) {
+#line 369 "src/nomercy/native/heuristic.py"
             score = ((double)(score) + (double)(((double)P.p[15LL])));
         } else {
-            if ((((int64_t)s.p[(74LL + victim)]) <= 2LL)) {
+#line 370 "src/nomercy/native/heuristic.py"
+            if ((((int64_t)s.p[(HLEN + victim)]) <= 2LL)) {
+#line 371 "src/nomercy/native/heuristic.py"
                 score = ((double)(score) + (double)(((double)P.p[16LL])));
             } else {
+#line 373 "src/nomercy/native/heuristic.py"
                 score = ((double)(score) + (double)(((double)(((double)P.p[17LL])) + (double)(((double)(((double)P.p[18LL])) * (double)(value))))));
+#line 374 "src/nomercy/native/heuristic.py"
                 if (((value >= 6LL) && (high <= 1LL))) {
+#line 375 "src/nomercy/native/heuristic.py"
                     score = ((double)(score) - (double)(((double)P.p[19LL])));
                 }
             }
         }
+#line 376 "src/nomercy/native/heuristic.py"
         return score;
     }
-    if (((face == 7LL) && (((int64_t)G_heuristic_A_OFF.p[a]) > 0LL))) {
-        size = ((int64_t)s.p[(74LL + py_mod((seat + ((int64_t)G_heuristic_A_OFF.p[a])), ((int64_t)s.p[0LL])))]);
+#line 377 "src/nomercy/native/heuristic.py"
+    if (((face == F_SEVEN) && (((int64_t)G_heuristic_A_OFF.p[a]) > 0LL))) {
+#line 378 "src/nomercy/native/heuristic.py"
+        size = ((int64_t)s.p[(HLEN + py_mod((seat + ((int64_t)G_heuristic_A_OFF.p[a])), ((int64_t)s.p[PLAYERS])))]);
+#line 379 "src/nomercy/native/heuristic.py"
         gain = ((mine - 1LL) - size);
+#line 380 "src/nomercy/native/heuristic.py"
         return ((double)(((double)(score) + (double)(((double)(((double)P.p[20LL])) * (double)(gain))))) + (double)((((size == threat)) ? ((double)P.p[21LL]) : 0.0)));
     }
-    if ((!((int64_t)((face == 0LL))) ? ((int64_t)((face == 0LL))) : (((int64_t)R.p[10LL])))) {
-        return ((double)(score) + (double)(((double)(((double)P.p[22LL])) * (double)(((mine - 1LL) - ((int64_t)s.p[(74LL + prev)]))))));
+#line 381 "src/nomercy/native/heuristic.py"
+    if ((!((int64_t)((face == F_ZERO))) ? ((int64_t)((face == F_ZERO))) : (((int64_t)R.p[R_SEVEN_ZERO])))) {
+#line 382 "src/nomercy/native/heuristic.py"
+        return ((double)(score) + (double)(((double)(((double)P.p[22LL])) * (double)(((mine - 1LL) - ((int64_t)s.p[(HLEN + prev)]))))));
     }
-    if ((face == 14LL)) {
+#line 383 "src/nomercy/native/heuristic.py"
+    if ((face == F_DISCARD_ALL)) {
+#line 384 "src/nomercy/native/heuristic.py"
         shed = (f_heuristic__held_90(s, seat, ((int64_t)G_heuristic_C_COLOR.p[card])) - 1LL);
+#line 385 "src/nomercy/native/heuristic.py"
         if (((shed + 1LL) == mine)) {
+#line 386 "src/nomercy/native/heuristic.py"
             return 10000.0;
         }
+#line 387 "src/nomercy/native/heuristic.py"
         return ((double)(((double)(((double)(score) + (double)(((double)(((double)P.p[23LL])) * (double)(shed))))) - (double)(((double)P.p[24LL])))) + (double)(((danger) ? ((double)P.p[25LL]) : 0.0)));
     }
-    if ((face == 15LL)) {
+#line 388 "src/nomercy/native/heuristic.py"
+    if ((face == F_SKIP_EVERYONE)) {
+#line 389 "src/nomercy/native/heuristic.py"
         return ((double)(((double)(score) + (double)(((double)P.p[26LL])))) + (double)(((danger) ? ((double)P.p[27LL]) : 0.0)));
     }
-    if (((face == 10LL) || ((face == 11LL) && (n_active == 2LL)))) {
-        return ((double)(((double)(score) + (double)(((double)P.p[28LL])))) + (double)((((((int64_t)s.p[(74LL + nxt)]) <= 2LL)) ? ((double)P.p[29LL]) : 0.0)));
+#line 390 "src/nomercy/native/heuristic.py"
+    if (((face == F_SKIP) || ((face == F_REVERSE) && (n_active == 2LL)))) {
+#line 391 "src/nomercy/native/heuristic.py"
+        return ((double)(((double)(score) + (double)(((double)P.p[28LL])))) + (double)((((((int64_t)s.p[(HLEN + nxt)]) <= 2LL)) ? ((double)P.p[29LL]) : 0.0)));
     }
-    if ((face == 11LL)) {
-        return ((double)(score) + (double)(((((((int64_t)s.p[(74LL + nxt)]) <= 2LL) && (2LL < ((int64_t)s.p[(74LL + prev)])))) ? ((double)P.p[30LL]) : 0.0)));
+#line 392 "src/nomercy/native/heuristic.py"
+    if ((face == F_REVERSE)) {
+#line 393 "src/nomercy/native/heuristic.py"
+        return ((double)(score) + (double)(((((((int64_t)s.p[(HLEN + nxt)]) <= 2LL) && (2LL < ((int64_t)s.p[(HLEN + prev)])))) ? ((double)P.p[30LL]) : 0.0)));
     }
-    if ((face == 19LL)) {
-        if (((((int64_t)s.p[(74LL + nxt)]) + 3LL) >= limit)) {
+#line 394 "src/nomercy/native/heuristic.py"
+    if ((face == F_ROULETTE)) {
+#line 395 "src/nomercy/native/heuristic.py"
+        if (((((int64_t)s.p[(HLEN + nxt)]) + 3LL) >= limit)) {
+#line 396 "src/nomercy/native/heuristic.py"
             return ((double)(score) + (double)(((double)P.p[31LL])));
         }
-        return ((double)(score) + (double)((((((int64_t)s.p[(74LL + nxt)]) <= 2LL)) ? ((double)P.p[32LL]) : ((double)P.p[33LL]))));
+#line 397 "src/nomercy/native/heuristic.py"
+        return ((double)(score) + (double)((((((int64_t)s.p[(HLEN + nxt)]) <= 2LL)) ? ((double)P.p[32LL]) : ((double)P.p[33LL]))));
     }
+#line 398 "src/nomercy/native/heuristic.py"
     return score;
 }
 
+#line 469 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__choose_97(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P) {
     int64_t count = 0;
     int64_t turns = 0;
@@ -2769,41 +4207,66 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_97(A_i3
     double top = 0;
     int64_t rank = 0;
     int64_t r = 0;
-    if (((((int64_t)s.p[4LL]) < 0LL) || (seat != ((int64_t)s.p[4LL])))) {
+#line 471 "src/nomercy/native/heuristic.py"
+    if (((((int64_t)s.p[CURRENT]) < 0LL) || (seat != ((int64_t)s.p[CURRENT])))) {
+#line 472 "src/nomercy/native/heuristic.py"
         return (-1LL);
     }
+#line 473 "src/nomercy/native/heuristic.py"
     count = f_kernels_legal_53(s, R, (-1LL), mask, lst);
+#line 474 "src/nomercy/native/heuristic.py"
     turns = 0LL;
+#line 475 "src/nomercy/native/heuristic.py"
     only = (-1LL);
+#line 476 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = (count + 1LL); int64_t _t3 = 1;
     for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 477 "src/nomercy/native/heuristic.py"
         a = ((int64_t)lst.p[i]);
+#line 478 "src/nomercy/native/heuristic.py"
         if (f_heuristic__is_turn_92(mask, a)) {
+#line 479 "src/nomercy/native/heuristic.py"
             turns = (turns + 1LL);
+#line 480 "src/nomercy/native/heuristic.py"
             only = a;
         }
     } }
+#line 481 "src/nomercy/native/heuristic.py"
     best = only;
+#line 482 "src/nomercy/native/heuristic.py"
     if ((turns > 1LL)) {
-        decision = ((int64_t)s.p[5LL]);
+#line 483 "src/nomercy/native/heuristic.py"
+        decision = ((int64_t)s.p[DECISION]);
+#line 484 "src/nomercy/native/heuristic.py"
         if (((decision == 4LL) || (decision == 3LL))) {
+#line 485 "src/nomercy/native/heuristic.py"
             roulette = (decision == 4LL);
+#line 486 "src/nomercy/native/heuristic.py"
             most = (double)((-1LL));
+#line 487 "src/nomercy/native/heuristic.py"
             best = (-1LL);
+#line 488 "src/nomercy/native/heuristic.py"
             { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
             for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
                 i = _t4;
+#line 489 "src/nomercy/native/heuristic.py"
                 a = ((int64_t)lst.p[i]);
+#line 490 "src/nomercy/native/heuristic.py"
                 if (f_heuristic__is_turn_92(mask, a)) {
+#line 491 "src/nomercy/native/heuristic.py"
                     v = (double)(f_heuristic__color_score_98(s, deck, seat, ((int64_t)G_heuristic_A_COLOR.p[a]), roulette));
+#line 492 "src/nomercy/native/heuristic.py"
                     if (((best < 0LL) || (v > most) || ((v == most) && (((int64_t)G_heuristic_A_COLOR.p[a]) < ((int64_t)G_heuristic_A_COLOR.p[best]))))) {
+#line 493 "src/nomercy/native/heuristic.py"
                         most = v;
+#line 494 "src/nomercy/native/heuristic.py"
                         best = a;
                     }
                 }
             } }
         } else {
+#line 496 "src/nomercy/native/heuristic.py"
             { T_i64_i64_i64_i64_b_i64_i64_i64_i64 _t7 = f_heuristic__context_95(s, R, seat);
                 mine = _t7.f0;
                 pending = _t7.f1;
@@ -2815,108 +4278,162 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__choose_97(A_i3
                 nxt = _t7.f7;
                 prev = _t7.f8;
             }
+#line 497 "src/nomercy/native/heuristic.py"
             top = 0.0;
+#line 498 "src/nomercy/native/heuristic.py"
             rank = 0LL;
+#line 499 "src/nomercy/native/heuristic.py"
             best = (-1LL);
+#line 500 "src/nomercy/native/heuristic.py"
             { int64_t _t9 = (count + 1LL); int64_t _t10 = 1;
             for (int64_t _t8 = 1LL; _t8 < _t9; _t8 += _t10) {
                 i = _t8;
+#line 501 "src/nomercy/native/heuristic.py"
                 a = ((int64_t)lst.p[i]);
+#line 502 "src/nomercy/native/heuristic.py"
                 if ((!(f_heuristic__is_turn_92(mask, a)))) {
+#line 503 "src/nomercy/native/heuristic.py"
                     continue;
                 }
+#line 504 "src/nomercy/native/heuristic.py"
                 v = f_heuristic__score_99(s, R, seat, a, mine, pending, limit, threat, danger, high, n_active, nxt, prev, P);
+#line 505 "src/nomercy/native/heuristic.py"
                 r = f_heuristic__rank_93(s, seat, a);
+#line 506 "src/nomercy/native/heuristic.py"
                 if (((best < 0LL) || (v > top) || ((v == top) && (r < rank)))) {
+#line 507 "src/nomercy/native/heuristic.py"
                     top = v;
+#line 508 "src/nomercy/native/heuristic.py"
                     rank = r;
+#line 509 "src/nomercy/native/heuristic.py"
                     best = a;
                 }
             } }
         }
     }
+#line 510 "src/nomercy/native/heuristic.py"
     { int64_t _t12 = (count + 1LL); int64_t _t13 = 1;
     for (int64_t _t11 = 1LL; _t11 < _t12; _t11 += _t13) {
         i = _t11;
+#line 511 "src/nomercy/native/heuristic.py"
         mask.p[((int64_t)lst.p[i])] = (uint8_t)(0LL);
     } }
+#line 512 "src/nomercy/native/heuristic.py"
     return best;
 }
 
+#line 446 "src/nomercy/native/heuristic.py"
 static int64_t f_heuristic_heuristic_choose_96(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst) {
+#line 455 "src/nomercy/native/heuristic.py"
     return f_heuristic__choose_97(s, R, seat, deck, mask, lst, G_heuristic_BASE_WEIGHTS);
 }
 
+#line 459 "src/nomercy/native/heuristic.py"
 static int64_t f_heuristic_weighted_choose_101(A_i32 s, A_i64 R, int64_t seat, A_i32 deck, A_u8 mask, A_i64 lst, A_f64 P) {
+#line 465 "src/nomercy/native/heuristic.py"
     return f_heuristic__choose_97(s, R, seat, deck, mask, lst, P);
 }
 
+#line 519 "src/nomercy/native/heuristic.py"
 static int64_t f_heuristic_heuristic_offer_102(A_i32 s, A_i64 R, int64_t seat) {
     int64_t n = 0;
     int64_t i = 0;
-    n = ((int64_t)s.p[0LL]);
-    if (((((int64_t)s.p[4LL]) < 0LL) || (seat < 0LL) || (seat >= n) || (!(((int64_t)s.p[(32LL + seat)]))) || (((int64_t)s.p[18LL]) == 0LL))) {
+#line 524 "src/nomercy/native/heuristic.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 525 "src/nomercy/native/heuristic.py"
+    if (((((int64_t)s.p[CURRENT]) < 0LL) || (seat < 0LL) || (seat >= n) || (!(((int64_t)s.p[(ACTIVE + seat)]))) || (((int64_t)s.p[UO_LEN]) == 0LL))) {
+#line 526 "src/nomercy/native/heuristic.py"
         return (-1LL);
     }
-    { int64_t _t2 = ((int64_t)s.p[18LL]); int64_t _t3 = 1;
+#line 527 "src/nomercy/native/heuristic.py"
+    { int64_t _t2 = ((int64_t)s.p[UO_LEN]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
-        if ((((int64_t)s.p[(56LL + i)]) == seat)) {
-            return 218LL;
+#line 528 "src/nomercy/native/heuristic.py"
+        if ((((int64_t)s.p[(UO + i)]) == seat)) {
+#line 529 "src/nomercy/native/heuristic.py"
+            return A_UNO_CALL;
         }
     } }
-    return (218LL + py_mod((((int64_t)s.p[56LL]) - seat), n));
+#line 530 "src/nomercy/native/heuristic.py"
+    return (A_CATCH0 + py_mod((((int64_t)s.p[UO]) - seat), n));
 }
 
+#line 534 "src/nomercy/native/heuristic.py"
 static int64_t f_heuristic_heuristic_react_103(A_i32 s, A_i64 R, int64_t seat, A_i32 mt, int64_t m0, double catch_miss) {
     int64_t a = 0;
+#line 538 "src/nomercy/native/heuristic.py"
     a = f_heuristic_heuristic_offer_102(s, R, seat);
-    if (((a < 0LL) || (a == 218LL))) {
+#line 539 "src/nomercy/native/heuristic.py"
+    if (((a < 0LL) || (a == A_UNO_CALL))) {
+#line 540 "src/nomercy/native/heuristic.py"
         return a;
     }
+#line 541 "src/nomercy/native/heuristic.py"
     if ((f_heuristic_mt_random_87(mt, m0) >= catch_miss)) {
+#line 542 "src/nomercy/native/heuristic.py"
         return a;
     }
+#line 543 "src/nomercy/native/heuristic.py"
     return (-1LL);
 }
 
+#line 550 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__hands_total_104(A_i32 s, int64_t n) {
     int64_t total = 0;
     int64_t seat = 0;
+#line 551 "src/nomercy/native/heuristic.py"
     total = 0LL;
+#line 552 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = n; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         seat = _t1;
-        total = (total + ((int64_t)s.p[(74LL + seat)]));
+#line 553 "src/nomercy/native/heuristic.py"
+        total = (total + ((int64_t)s.p[(HLEN + seat)]));
     } }
+#line 554 "src/nomercy/native/heuristic.py"
     return total;
 }
 
+#line 558 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__forced_play_105(A_i32 s, int64_t seat, int64_t top, int64_t others, int64_t ko, int64_t direction) {
     int64_t face_up = 0;
     int64_t moved = 0;
     int64_t k = 0;
-    if (((((int64_t)s.p[4LL]) == seat) && (((int64_t)s.p[5LL]) == 1LL))) {
+#line 563 "src/nomercy/native/heuristic.py"
+    if (((((int64_t)s.p[CURRENT]) == seat) && (((int64_t)s.p[DECISION]) == 1LL))) {
+#line 564 "src/nomercy/native/heuristic.py"
         return 0LL;
     }
-    face_up = (((int64_t)s.p[25LL]) - ((int64_t)s.p[12LL]));
+#line 565 "src/nomercy/native/heuristic.py"
+    face_up = (((int64_t)s.p[DISC_LEN]) - ((int64_t)s.p[BURIED]));
+#line 566 "src/nomercy/native/heuristic.py"
     if ((face_up >= 2LL)) {
+#line 567 "src/nomercy/native/heuristic.py"
         return (face_up - 1LL);
     }
-    moved = (((f_heuristic__hands_total_104(s, ((int64_t)s.p[0LL])) - ((int64_t)s.p[(74LL + seat)])) != others) || (((int64_t)s.p[3LL]) != direction));
-    { int64_t _t2 = ((int64_t)s.p[17LL]); int64_t _t3 = 1;
+#line 568 "src/nomercy/native/heuristic.py"
+    moved = (((f_heuristic__hands_total_104(s, ((int64_t)s.p[PLAYERS])) - ((int64_t)s.p[(HLEN + seat)])) != others) || (((int64_t)s.p[DIRECTION]) != direction));
+#line 569 "src/nomercy/native/heuristic.py"
+    { int64_t _t2 = ((int64_t)s.p[KO_LEN]); int64_t _t3 = 1;
     for (int64_t _t1 = ko; _t1 < _t2; _t1 += _t3) {
         k = _t1;
-        if ((((int64_t)s.p[(44LL + k)]) != seat)) {
+#line 570 "src/nomercy/native/heuristic.py"
+        if ((((int64_t)s.p[(KO_SEAT + k)]) != seat)) {
+#line 571 "src/nomercy/native/heuristic.py"
             moved = 1;
         }
     } }
+#line 572 "src/nomercy/native/heuristic.py"
     if (((f_kernels_top_card_24(s) != top) || moved)) {
+#line 573 "src/nomercy/native/heuristic.py"
         return 1LL;
     }
+#line 574 "src/nomercy/native/heuristic.py"
     return 0LL;
 }
 
+#line 578 "src/nomercy/native/heuristic.py"
 static void f_heuristic__apply_counted_106(A_i32 s, A_i64 R, int64_t seat, int64_t a, A_i64 out, int64_t g) {
     int64_t n = 0;
     int64_t before = 0;
@@ -2931,44 +4448,74 @@ static void f_heuristic__apply_counted_106(A_i32 s, A_i64 R, int64_t seat, int64
     int64_t others = 0;
     int64_t direction = 0;
     int64_t gained = 0;
-    n = ((int64_t)s.p[0LL]);
+#line 583 "src/nomercy/native/heuristic.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 584 "src/nomercy/native/heuristic.py"
     before = f_heuristic__hands_total_104(s, n);
+#line 585 "src/nomercy/native/heuristic.py"
     kind = ((int64_t)G_heuristic_A_KIND.p[a]);
+#line 586 "src/nomercy/native/heuristic.py"
     played = 0LL;
-    if ((kind == 0LL)) {
+#line 587 "src/nomercy/native/heuristic.py"
+    if ((kind == K_PLAY)) {
+#line 588 "src/nomercy/native/heuristic.py"
         card = ((int64_t)G_heuristic_A_CARD.p[a]);
+#line 589 "src/nomercy/native/heuristic.py"
         played = 1LL;
-        if ((((int64_t)G_heuristic_C_FACE.p[card]) == 14LL)) {
+#line 590 "src/nomercy/native/heuristic.py"
+        if ((((int64_t)G_heuristic_C_FACE.p[card]) == F_DISCARD_ALL)) {
+#line 591 "src/nomercy/native/heuristic.py"
             played = f_heuristic__held_90(s, seat, ((int64_t)G_heuristic_C_COLOR.p[card]));
         }
     }
-    ko = ((int64_t)s.p[17LL]);
-    shuffles = ((int64_t)s.p[13LL]);
-    pending = ((int64_t)s.p[6LL]);
-    pile = ((int64_t)s.p[24LL]);
+#line 592 "src/nomercy/native/heuristic.py"
+    ko = ((int64_t)s.p[KO_LEN]);
+#line 593 "src/nomercy/native/heuristic.py"
+    shuffles = ((int64_t)s.p[SHUFFLES]);
+#line 594 "src/nomercy/native/heuristic.py"
+    pending = ((int64_t)s.p[PENDING]);
+#line 595 "src/nomercy/native/heuristic.py"
+    pile = ((int64_t)s.p[PILE_LEN]);
+#line 596 "src/nomercy/native/heuristic.py"
     top = f_kernels_top_card_24(s);
-    others = (before - ((int64_t)s.p[(74LL + seat)]));
-    direction = ((int64_t)s.p[3LL]);
+#line 597 "src/nomercy/native/heuristic.py"
+    others = (before - ((int64_t)s.p[(HLEN + seat)]));
+#line 598 "src/nomercy/native/heuristic.py"
+    direction = ((int64_t)s.p[DIRECTION]);
+#line 599 "src/nomercy/native/heuristic.py"
     f_kernels_apply_action_77(s, R, seat, a);
+#line 600 "src/nomercy/native/heuristic.py"
     out.p[(g) * out.n1 + (4LL)] = (((int64_t)out.p[(g) * out.n1 + (4LL)]) + 1LL);
-    if ((((int64_t)s.p[13LL]) == shuffles)) {
-        out.p[(g) * out.n1 + (5LL)] = (((int64_t)out.p[(g) * out.n1 + (5LL)]) + (pile - ((int64_t)s.p[24LL])));
+#line 601 "src/nomercy/native/heuristic.py"
+    if ((((int64_t)s.p[SHUFFLES]) == shuffles)) {
+#line 602 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + (5LL)] = (((int64_t)out.p[(g) * out.n1 + (5LL)]) + (pile - ((int64_t)s.p[PILE_LEN])));
     } else {
-        if ((!((int64_t)((kind == 1LL))) ? ((int64_t)((kind == 1LL))) : ((!(((int64_t)R.p[20LL])) ? (((int64_t)R.p[20LL])) : (((int64_t)R.p[2LL])))))) {
+#line 604 "src/nomercy/native/heuristic.py"
+        if ((!((int64_t)((kind == K_DRAW))) ? ((int64_t)((kind == K_DRAW))) : ((!(((int64_t)R.p[R_AT_ONCE])) ? (((int64_t)R.p[R_AT_ONCE])) : (((int64_t)R.p[R_MUST_PLAY_DRAWN])))))) {
+#line 605 "src/nomercy/native/heuristic.py"
             played = f_heuristic__forced_play_105(s, seat, top, others, ko, direction);
         }
+#line 606 "src/nomercy/native/heuristic.py"
         gained = (f_heuristic__hands_total_104(s, n) - before);
-        out.p[(g) * out.n1 + (5LL)] = (((int64_t)out.p[(g) * out.n1 + (5LL)]) + ((gained + played) + (int64_t)((uint64_t)((((int64_t)s.p[17LL]) - ko)) * (uint64_t)(((int64_t)R.p[11LL])))));
-        out.p[(g) * out.n1 + (8LL)] = (((int64_t)out.p[(g) * out.n1 + (8LL)]) + (((int64_t)s.p[13LL]) - shuffles));
+#line 607 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + (5LL)] = (((int64_t)out.p[(g) * out.n1 + (5LL)]) + ((gained + played) + (int64_t)((uint64_t)((((int64_t)s.p[KO_LEN]) - ko)) * (uint64_t)(((int64_t)R.p[R_MERCY])))));
+#line 608 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + (8LL)] = (((int64_t)out.p[(g) * out.n1 + (8LL)]) + (((int64_t)s.p[SHUFFLES]) - shuffles));
     }
-    if ((kind == 7LL)) {
+#line 609 "src/nomercy/native/heuristic.py"
+    if ((kind == K_CATCH)) {
+#line 610 "src/nomercy/native/heuristic.py"
         out.p[(g) * out.n1 + (7LL)] = (((int64_t)out.p[(g) * out.n1 + (7LL)]) + 1LL);
     }
-    if ((!(((int64_t)R.p[7LL])) ? (((int64_t)R.p[7LL])) : ((!((int64_t)((((int64_t)s.p[6LL]) > pending))) ? ((int64_t)((((int64_t)s.p[6LL]) > pending))) : ((int64_t)((((int64_t)s.p[6LL]) > ((int64_t)out.p[(g) * out.n1 + (6LL)])))))))) {
-        out.p[(g) * out.n1 + (6LL)] = ((int64_t)s.p[6LL]);
+#line 611 "src/nomercy/native/heuristic.py"
+    if ((!(((int64_t)R.p[R_STACKING])) ? (((int64_t)R.p[R_STACKING])) : ((!((int64_t)((((int64_t)s.p[PENDING]) > pending))) ? ((int64_t)((((int64_t)s.p[PENDING]) > pending))) : ((int64_t)((((int64_t)s.p[PENDING]) > ((int64_t)out.p[(g) * out.n1 + (6LL)])))))))) {
+#line 612 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + (6LL)] = ((int64_t)s.p[PENDING]);
     }
 }
 
+#line 616 "src/nomercy/native/heuristic.py"
 static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_107(A_i32 s, A_i64 R, A_i32 deck, int64_t players, double catch_miss, int64_t max_steps, A_i64 out, int64_t g, A_i32 mt, A_u8 mask, A_i64 lst) {
     int64_t steps = 0;
     int64_t actor = 0;
@@ -2978,53 +4525,87 @@ static inline __attribute__((always_inline)) int64_t f_heuristic__play_on_107(A_
     int64_t seat = 0;
     int64_t r = 0;
     int64_t k = 0;
-    out.p[(g) * out.n1 + (2LL)] = ((int64_t)s.p[1LL]);
-    out.p[(g) * out.n1 + (3LL)] = ((int64_t)s.p[4LL]);
+#line 631 "src/nomercy/native/heuristic.py"
+    out.p[(g) * out.n1 + (2LL)] = ((int64_t)s.p[DEALER]);
+#line 632 "src/nomercy/native/heuristic.py"
+    out.p[(g) * out.n1 + (3LL)] = ((int64_t)s.p[CURRENT]);
+#line 633 "src/nomercy/native/heuristic.py"
     steps = 0LL;
-    while ((((int64_t)s.p[4LL]) >= 0LL)) {
+#line 634 "src/nomercy/native/heuristic.py"
+    while ((((int64_t)s.p[CURRENT]) >= 0LL)) {
+#line 635 "src/nomercy/native/heuristic.py"
         if ((steps >= max_steps)) {
+#line 636 "src/nomercy/native/heuristic.py"
             return 0;
         }
-        actor = ((int64_t)s.p[4LL]);
+#line 637 "src/nomercy/native/heuristic.py"
+        actor = ((int64_t)s.p[CURRENT]);
+#line 638 "src/nomercy/native/heuristic.py"
         a = f_heuristic_heuristic_choose_96(s, R, actor, deck, mask, lst);
+#line 639 "src/nomercy/native/heuristic.py"
         f_heuristic__apply_counted_106(s, R, actor, a, out, g);
+#line 640 "src/nomercy/native/heuristic.py"
         steps = (steps + 1LL);
-        while (((((int64_t)s.p[18LL]) > 0LL) && (((int64_t)s.p[4LL]) >= 0LL))) {
+#line 641 "src/nomercy/native/heuristic.py"
+        while (((((int64_t)s.p[UO_LEN]) > 0LL) && (((int64_t)s.p[CURRENT]) >= 0LL))) {
+#line 642 "src/nomercy/native/heuristic.py"
             acted = 0;
+#line 643 "src/nomercy/native/heuristic.py"
             { int64_t _t2 = (players + 1LL); int64_t _t3 = 1;
             for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
                 i = _t1;
+#line 644 "src/nomercy/native/heuristic.py"
                 seat = py_mod((actor + i), players);
-                if ((!(((int64_t)s.p[(32LL + seat)])))) {
+#line 645 "src/nomercy/native/heuristic.py"
+                if ((!(((int64_t)s.p[(ACTIVE + seat)])))) {
+#line 646 "src/nomercy/native/heuristic.py"
                     continue;
                 }
+#line 647 "src/nomercy/native/heuristic.py"
                 r = f_heuristic_heuristic_react_103(s, R, seat, mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), catch_miss);
+#line 648 "src/nomercy/native/heuristic.py"
                 if ((r < 0LL)) {
+#line 649 "src/nomercy/native/heuristic.py"
                     continue;
                 }
+#line 650 "src/nomercy/native/heuristic.py"
                 f_heuristic__apply_counted_106(s, R, seat, r, out, g);
+#line 651 "src/nomercy/native/heuristic.py"
                 acted = 1;
+#line 652 "src/nomercy/native/heuristic.py"
                 break;
             } }
+#line 653 "src/nomercy/native/heuristic.py"
             if ((!(acted))) {
+#line 654 "src/nomercy/native/heuristic.py"
                 break;
             }
         }
     }
+#line 655 "src/nomercy/native/heuristic.py"
     out.p[(g) * out.n1 + (28LL)] = steps;
-    out.p[(g) * out.n1 + (0LL)] = ((int64_t)s.p[19LL]);
-    out.p[(g) * out.n1 + (1LL)] = ((int64_t)s.p[20LL]);
-    out.p[(g) * out.n1 + (9LL)] = ((int64_t)s.p[21LL]);
-    { int64_t _t5 = 6LL; int64_t _t6 = 1;
+#line 656 "src/nomercy/native/heuristic.py"
+    out.p[(g) * out.n1 + (0LL)] = ((int64_t)s.p[WINNER]);
+#line 657 "src/nomercy/native/heuristic.py"
+    out.p[(g) * out.n1 + (1LL)] = ((int64_t)s.p[REASON]);
+#line 658 "src/nomercy/native/heuristic.py"
+    out.p[(g) * out.n1 + (9LL)] = ((int64_t)s.p[OUT_KO_LEN]);
+#line 659 "src/nomercy/native/heuristic.py"
+    { int64_t _t5 = MAX_PLAYERS; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         k = _t4;
-        out.p[(g) * out.n1 + ((10LL + k))] = (((k < ((int64_t)s.p[21LL]))) ? ((int64_t)s.p[(44LL + k)]) : (-1LL));
-        out.p[(g) * out.n1 + ((16LL + k))] = (((k < ((int64_t)s.p[21LL]))) ? ((int64_t)s.p[(50LL + k)]) : (-1LL));
-        out.p[(g) * out.n1 + ((22LL + k))] = (((k < players)) ? ((int64_t)s.p[(68LL + k)]) : 0LL);
+#line 660 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + ((10LL + k))] = (((k < ((int64_t)s.p[OUT_KO_LEN]))) ? ((int64_t)s.p[(KO_SEAT + k)]) : (-1LL));
+#line 661 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + ((16LL + k))] = (((k < ((int64_t)s.p[OUT_KO_LEN]))) ? ((int64_t)s.p[(KO_BY + k)]) : (-1LL));
+#line 662 "src/nomercy/native/heuristic.py"
+        out.p[(g) * out.n1 + ((22LL + k))] = (((k < players)) ? ((int64_t)s.p[(POINTS + k)]) : 0LL);
     } }
+#line 663 "src/nomercy/native/heuristic.py"
     return 1;
 }
 
+#line 667 "src/nomercy/native/heuristic.py"
 static int64_t f_heuristic_heuristic_play_108(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 game_seeds, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst, A_i64 sitting) {
     int64_t tables = 0;
     int64_t g = 0;
@@ -3032,56 +4613,79 @@ static int64_t f_heuristic_heuristic_play_108(A_i32 S, A_i64 R, A_i32 deck, int6
     int64_t c = 0;
     int64_t seed = 0;
     int64_t seat = 0;
+#line 701 "src/nomercy/native/heuristic.py"
     tables = S.n0;
+#line 702 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = game_seeds.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         g = _t1;
+#line 703 "src/nomercy/native/heuristic.py"
         s = ((A_i32){S.p + (py_mod(g, tables)) * S.n1, S.n1, 0, 0});
+#line 704 "src/nomercy/native/heuristic.py"
         { int64_t _t5 = 29LL; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             c = _t4;
+#line 705 "src/nomercy/native/heuristic.py"
             out.p[(g) * out.n1 + (c)] = 0LL;
         } }
+#line 706 "src/nomercy/native/heuristic.py"
         seed = ((int64_t)game_seeds.p[g]);
+#line 707 "src/nomercy/native/heuristic.py"
         f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+#line 708 "src/nomercy/native/heuristic.py"
         { int64_t _t8 = players; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             seat = _t7;
+#line 709 "src/nomercy/native/heuristic.py"
             f_heuristic__seed_generator_88(mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
         } }
+#line 710 "src/nomercy/native/heuristic.py"
         if ((!(f_heuristic__play_on_107(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst)))) {
+#line 711 "src/nomercy/native/heuristic.py"
             return g;
         }
     } }
+#line 712 "src/nomercy/native/heuristic.py"
     return game_seeds.n0;
 }
 
+#line 716 "src/nomercy/native/heuristic.py"
 static int64_t f_heuristic_heuristic_play_on_109(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 bot_seeds, double catch_miss, int64_t max_steps, A_i64 out, A_i32 mt, A_u8 mask, A_i64 lst) {
     int64_t g = 0;
     A_i32 s = {0};
     int64_t c = 0;
     int64_t seat = 0;
+#line 737 "src/nomercy/native/heuristic.py"
     { int64_t _t2 = S.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         g = _t1;
+#line 738 "src/nomercy/native/heuristic.py"
         s = ((A_i32){S.p + (g) * S.n1, S.n1, 0, 0});
+#line 739 "src/nomercy/native/heuristic.py"
         { int64_t _t5 = 29LL; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             c = _t4;
+#line 740 "src/nomercy/native/heuristic.py"
             out.p[(g) * out.n1 + (c)] = 0LL;
         } }
+#line 741 "src/nomercy/native/heuristic.py"
         { int64_t _t8 = players; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             seat = _t7;
+#line 742 "src/nomercy/native/heuristic.py"
             f_heuristic__seed_generator_88(mt, (int64_t)((uint64_t)(seat) * (uint64_t)(625LL)), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
         } }
+#line 743 "src/nomercy/native/heuristic.py"
         if ((!(f_heuristic__play_on_107(s, R, deck, players, catch_miss, max_steps, out, g, mt, mask, lst)))) {
+#line 744 "src/nomercy/native/heuristic.py"
             return g;
         }
     } }
+#line 745 "src/nomercy/native/heuristic.py"
     return S.n0;
 }
 
+#line 83 "src/nomercy/native/encode.py"
 static void f_encode_observe_110(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out) {
     int64_t i = 0;
     int64_t deck = 0;
@@ -3095,108 +4699,168 @@ static void f_encode_observe_110(A_i32 s, int64_t seat, A_i64 offsets, A_f32 out
     int64_t k = 0;
     int64_t other = 0;
     int64_t discard = 0;
+#line 85 "src/nomercy/native/encode.py"
     { int64_t _t2 = out.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 86 "src/nomercy/native/encode.py"
         out.p[i] = (float)(0.0);
     } }
-    deck = ((int64_t)s.p[27LL]);
-    h0 = (104LL + (int64_t)((uint64_t)(seat) * (uint64_t)(deck)));
+#line 87 "src/nomercy/native/encode.py"
+    deck = ((int64_t)s.p[DECK]);
+#line 88 "src/nomercy/native/encode.py"
+    h0 = (HANDS + (int64_t)((uint64_t)(seat) * (uint64_t)(deck)));
+#line 89 "src/nomercy/native/encode.py"
     hand = ((int64_t)offsets.p[0LL]);
-    { int64_t _t5 = ((int64_t)s.p[(74LL + seat)]); int64_t _t6 = 1;
+#line 90 "src/nomercy/native/encode.py"
+    { int64_t _t5 = ((int64_t)s.p[(HLEN + seat)]); int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 91 "src/nomercy/native/encode.py"
         out.p[(hand + ((int64_t)s.p[(h0 + i)]))] = (float)(((double)((double)(out.p[(hand + ((int64_t)s.p[(h0 + i)]))])) + (double)(1.0)));
     } }
-    d0 = (104LL + (int64_t)((uint64_t)((6LL + 1LL)) * (uint64_t)(deck)));
-    size = ((int64_t)s.p[25LL]);
+#line 92 "src/nomercy/native/encode.py"
+    d0 = (HANDS + (int64_t)((uint64_t)((MAX_PLAYERS + 1LL)) * (uint64_t)(deck)));
+#line 93 "src/nomercy/native/encode.py"
+    size = ((int64_t)s.p[DISC_LEN]);
+#line 94 "src/nomercy/native/encode.py"
     out.p[(((int64_t)offsets.p[1LL]) + ((int64_t)s.p[((d0 + size) - 1LL)]))] = (float)(1.0);
-    color = ((int64_t)s.p[2LL]);
+#line 95 "src/nomercy/native/encode.py"
+    color = ((int64_t)s.p[COLOR]);
+#line 96 "src/nomercy/native/encode.py"
     if ((color >= 0LL)) {
+#line 97 "src/nomercy/native/encode.py"
         out.p[(((int64_t)offsets.p[2LL]) + color)] = (float)(1.0);
     }
-    if ((((int64_t)s.p[3LL]) == 1LL)) {
+#line 98 "src/nomercy/native/encode.py"
+    if ((((int64_t)s.p[DIRECTION]) == 1LL)) {
+#line 99 "src/nomercy/native/encode.py"
         out.p[((int64_t)offsets.p[3LL])] = (float)(1.0);
     }
-    out.p[((int64_t)offsets.p[4LL])] = (float)(((int64_t)s.p[6LL]));
-    out.p[((int64_t)offsets.p[5LL])] = (float)(((int64_t)s.p[7LL]));
-    out.p[(((int64_t)offsets.p[6LL]) + ((int64_t)s.p[5LL]))] = (float)(1.0);
-    current = ((int64_t)s.p[4LL]);
-    if (((current == seat) && (((int64_t)s.p[9LL]) >= 0LL))) {
-        out.p[(((int64_t)offsets.p[7LL]) + ((int64_t)s.p[9LL]))] = (float)(1.0);
+#line 100 "src/nomercy/native/encode.py"
+    out.p[((int64_t)offsets.p[4LL])] = (float)(((int64_t)s.p[PENDING]));
+#line 101 "src/nomercy/native/encode.py"
+    out.p[((int64_t)offsets.p[5LL])] = (float)(((int64_t)s.p[LAST_VALUE]));
+#line 102 "src/nomercy/native/encode.py"
+    out.p[(((int64_t)offsets.p[6LL]) + ((int64_t)s.p[DECISION]))] = (float)(1.0);
+#line 103 "src/nomercy/native/encode.py"
+    current = ((int64_t)s.p[CURRENT]);
+#line 104 "src/nomercy/native/encode.py"
+    if (((current == seat) && (((int64_t)s.p[DRAWN]) >= 0LL))) {
+#line 105 "src/nomercy/native/encode.py"
+        out.p[(((int64_t)offsets.p[7LL]) + ((int64_t)s.p[DRAWN]))] = (float)(1.0);
     }
-    n = ((int64_t)s.p[0LL]);
+#line 106 "src/nomercy/native/encode.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 107 "src/nomercy/native/encode.py"
     { int64_t _t8 = n; int64_t _t9 = 1;
     for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
         k = _t7;
+#line 108 "src/nomercy/native/encode.py"
         other = f_kernels__wrap_25((seat + k), n);
+#line 109 "src/nomercy/native/encode.py"
         out.p[(((int64_t)offsets.p[8LL]) + k)] = (float)(1.0);
-        if (((int64_t)s.p[(32LL + other)])) {
+#line 110 "src/nomercy/native/encode.py"
+        if (((int64_t)s.p[(ACTIVE + other)])) {
+#line 111 "src/nomercy/native/encode.py"
             out.p[(((int64_t)offsets.p[9LL]) + k)] = (float)(1.0);
         }
-        out.p[(((int64_t)offsets.p[10LL]) + k)] = (float)(((int64_t)s.p[(74LL + other)]));
+#line 112 "src/nomercy/native/encode.py"
+        out.p[(((int64_t)offsets.p[10LL]) + k)] = (float)(((int64_t)s.p[(HLEN + other)]));
     } }
+#line 113 "src/nomercy/native/encode.py"
     if ((current >= 0LL)) {
+#line 114 "src/nomercy/native/encode.py"
         out.p[(((int64_t)offsets.p[11LL]) + f_kernels__wrap_25((current - seat), n))] = (float)(1.0);
     }
-    { int64_t _t11 = ((int64_t)s.p[18LL]); int64_t _t12 = 1;
+#line 115 "src/nomercy/native/encode.py"
+    { int64_t _t11 = ((int64_t)s.p[UO_LEN]); int64_t _t12 = 1;
     for (int64_t _t10 = 0; _t10 < _t11; _t10 += _t12) {
         i = _t10;
-        out.p[(((int64_t)offsets.p[12LL]) + f_kernels__wrap_25((((int64_t)s.p[(56LL + i)]) - seat), n))] = (float)(1.0);
+#line 116 "src/nomercy/native/encode.py"
+        out.p[(((int64_t)offsets.p[12LL]) + f_kernels__wrap_25((((int64_t)s.p[(UO + i)]) - seat), n))] = (float)(1.0);
     } }
+#line 117 "src/nomercy/native/encode.py"
     discard = ((int64_t)offsets.p[13LL]);
+#line 118 "src/nomercy/native/encode.py"
     { int64_t _t14 = size; int64_t _t15 = 1;
-    for (int64_t _t13 = ((int64_t)s.p[12LL]); _t13 < _t14; _t13 += _t15) {
+    for (int64_t _t13 = ((int64_t)s.p[BURIED]); _t13 < _t14; _t13 += _t15) {
         i = _t13;
+#line 119 "src/nomercy/native/encode.py"
         out.p[(discard + ((int64_t)s.p[(d0 + i)]))] = (float)(((double)((double)(out.p[(discard + ((int64_t)s.p[(d0 + i)]))])) + (double)(1.0)));
     } }
-    out.p[((int64_t)offsets.p[14LL])] = (float)(((int64_t)s.p[24LL]));
-    out.p[((int64_t)offsets.p[15LL])] = (float)(((int64_t)s.p[26LL]));
+#line 120 "src/nomercy/native/encode.py"
+    out.p[((int64_t)offsets.p[14LL])] = (float)(((int64_t)s.p[PILE_LEN]));
+#line 121 "src/nomercy/native/encode.py"
+    out.p[((int64_t)offsets.p[15LL])] = (float)(((int64_t)s.p[ASIDE_LEN]));
 }
 
+#line 125 "src/nomercy/native/encode.py"
 static int64_t f_encode_mask_111(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_u8 scratch, A_i64 lst) {
     int64_t i = 0;
     int64_t count = 0;
     int64_t a = 0;
+#line 132 "src/nomercy/native/encode.py"
     { int64_t _t2 = out.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 133 "src/nomercy/native/encode.py"
         out.p[i] = (int8_t)(0LL);
     } }
+#line 134 "src/nomercy/native/encode.py"
     count = f_kernels_legal_53(s, R, seat, scratch, lst);
+#line 135 "src/nomercy/native/encode.py"
     { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
     for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 136 "src/nomercy/native/encode.py"
         a = ((int64_t)lst.p[i]);
+#line 137 "src/nomercy/native/encode.py"
         scratch.p[a] = (uint8_t)(0LL);
+#line 138 "src/nomercy/native/encode.py"
         out.p[((int64_t)rl_of_native.p[a])] = (int8_t)(1LL);
     } }
+#line 139 "src/nomercy/native/encode.py"
     return count;
 }
 
+#line 101 "src/nomercy/native/sim.py"
 static void f_sim_seed_rng_112(A_i32 mt, int64_t seed) {
+#line 103 "src/nomercy/native/sim.py"
     f_kernels_mt_seed_1(mt, 0LL, ((seed >> 32LL) & 4294967295LL), 0LL, (seed & 4294967295LL));
 }
 
+#line 320 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels__mt_twisted_115(A_i64 s, int64_t m0, int64_t i) {
     int64_t other = 0;
     int64_t y = 0;
+#line 322 "src/nomercy/native/kernels.py"
     other = (((i < 227LL)) ? (i + 397LL) : (i - 227LL));
+#line 323 "src/nomercy/native/kernels.py"
     y = f_kernels__twisted_10(((int64_t)s.p[(m0 + i)]), ((int64_t)s.p[(m0 + (((i < 623LL)) ? (i + 1LL) : 0LL))]), ((int64_t)s.p[(m0 + other)]));
+#line 324 "src/nomercy/native/kernels.py"
     s.p[(m0 + i)] = y;
+#line 325 "src/nomercy/native/kernels.py"
     return f_kernels__temper_9(y);
 }
 
+#line 352 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) int64_t f_kernels_mt_next_114(A_i64 s, int64_t m0) {
     int64_t i = 0;
+#line 357 "src/nomercy/native/kernels.py"
     i = ((int64_t)s.p[(m0 + 624LL)]);
+#line 358 "src/nomercy/native/kernels.py"
     if ((i >= 624LL)) {
+#line 359 "src/nomercy/native/kernels.py"
         i = 0LL;
     }
+#line 360 "src/nomercy/native/kernels.py"
     s.p[(m0 + 624LL)] = (i + 1LL);
+#line 361 "src/nomercy/native/kernels.py"
     return f_kernels__mt_twisted_115(s, m0, i);
 }
 
+#line 122 "src/nomercy/native/sim.py"
 static void f_sim_derive_seeds_113(A_u32 keys, A_i64 mt, A_i64 out) {
     int64_t r = 0;
     A_u32 key = {0};
@@ -3206,80 +4870,124 @@ static void f_sim_derive_seeds_113(A_u32 keys, A_i64 mt, A_i64 out) {
     int64_t _ = 0;
     int64_t prev = 0;
     int64_t low = 0;
+#line 127 "src/nomercy/native/sim.py"
     { int64_t _t2 = keys.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         r = _t1;
+#line 128 "src/nomercy/native/sim.py"
         key = ((A_u32){keys.p + (r) * keys.n1, keys.n1, 0, 0});
+#line 129 "src/nomercy/native/sim.py"
         used = key.n0;
+#line 130 "src/nomercy/native/sim.py"
         while (((used > 1LL) && (((int64_t)key.p[(used - 1LL)]) == 0LL))) {
+#line 131 "src/nomercy/native/sim.py"
             used = (used - 1LL);
         }
+#line 132 "src/nomercy/native/sim.py"
         { int64_t _t5 = 624LL; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             i = _t4;
+#line 133 "src/nomercy/native/sim.py"
             mt.p[i] = ((int64_t)G_sim__START.p[i]);
         } }
+#line 134 "src/nomercy/native/sim.py"
         i = 1LL;
+#line 135 "src/nomercy/native/sim.py"
         j = 0LL;
+#line 136 "src/nomercy/native/sim.py"
         { int64_t _t8 = py_max_i(624LL, used); int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             _ = _t7;
+#line 137 "src/nomercy/native/sim.py"
             prev = ((int64_t)mt.p[(i - 1LL)]);
+#line 138 "src/nomercy/native/sim.py"
             mt.p[i] = ((((((int64_t)mt.p[i]) ^ (int64_t)((uint64_t)((prev ^ (prev >> 30LL))) * (uint64_t)(1664525LL))) + (((int64_t)key.p[j]) & 4294967295LL)) + j) & 4294967295LL);
+#line 139 "src/nomercy/native/sim.py"
             i = (i + 1LL);
+#line 140 "src/nomercy/native/sim.py"
             j = (j + 1LL);
+#line 141 "src/nomercy/native/sim.py"
             if ((i >= 624LL)) {
+#line 142 "src/nomercy/native/sim.py"
                 mt.p[0LL] = ((int64_t)mt.p[623LL]);
+#line 143 "src/nomercy/native/sim.py"
                 i = 1LL;
             }
+#line 144 "src/nomercy/native/sim.py"
             if ((j >= used)) {
+#line 145 "src/nomercy/native/sim.py"
                 j = 0LL;
             }
         } }
+#line 146 "src/nomercy/native/sim.py"
         { int64_t _t11 = 623LL; int64_t _t12 = 1;
         for (int64_t _t10 = 0; _t10 < _t11; _t10 += _t12) {
             _ = _t10;
+#line 147 "src/nomercy/native/sim.py"
             prev = ((int64_t)mt.p[(i - 1LL)]);
+#line 148 "src/nomercy/native/sim.py"
             mt.p[i] = (((((int64_t)mt.p[i]) ^ (int64_t)((uint64_t)((prev ^ (prev >> 30LL))) * (uint64_t)(1566083941LL))) - i) & 4294967295LL);
+#line 149 "src/nomercy/native/sim.py"
             i = (i + 1LL);
+#line 150 "src/nomercy/native/sim.py"
             if ((i >= 624LL)) {
+#line 151 "src/nomercy/native/sim.py"
                 mt.p[0LL] = ((int64_t)mt.p[623LL]);
+#line 152 "src/nomercy/native/sim.py"
                 i = 1LL;
             }
         } }
+#line 153 "src/nomercy/native/sim.py"
         mt.p[0LL] = 2147483648LL;
+#line 154 "src/nomercy/native/sim.py"
         mt.p[624LL] = 624LL;
+#line 155 "src/nomercy/native/sim.py"
         low = f_kernels_mt_next_114(mt, 0LL);
+#line 156 "src/nomercy/native/sim.py"
         out.p[r] = (low | (int64_t)((uint64_t)((f_kernels_mt_next_114(mt, 0LL) >> 1LL)) << (32LL)));
     } }
 }
 
+#line 160 "src/nomercy/native/sim.py"
 static double f_sim_mt_random_116(A_i32 mt) {
     int64_t a = 0;
     int64_t b = 0;
+#line 162 "src/nomercy/native/sim.py"
     a = (f_kernels_mt_next_14(mt, 0LL) >> 5LL);
+#line 163 "src/nomercy/native/sim.py"
     b = (f_kernels_mt_next_14(mt, 0LL) >> 6LL);
+#line 164 "src/nomercy/native/sim.py"
     return ((double)(((double)(((double)(a) * (double)(67108864.0))) + (double)(b))) * (double)(((double)(1.0) / (double)(9007199254740992.0))));
 }
 
+#line 168 "src/nomercy/native/sim.py"
 static inline __attribute__((always_inline)) int64_t f_sim__play_key_117(int64_t action, int64_t seat, int64_t n) {
     int64_t off = 0;
     int64_t uno = 0;
     int64_t sub = 0;
+#line 171 "src/nomercy/native/sim.py"
     off = ((int64_t)G_sim_A_OFF.p[action]);
+#line 172 "src/nomercy/native/sim.py"
     uno = ((((int64_t)G_sim_A_UNO.p[action])) ? 1LL : 0LL);
+#line 173 "src/nomercy/native/sim.py"
     if ((off > 0LL)) {
+#line 174 "src/nomercy/native/sim.py"
         sub = ((int64_t)((uint64_t)(2LL) * (uint64_t)(py_mod((seat + off), n))) + uno);
     } else {
+#line 175 "src/nomercy/native/sim.py"
         if ((((int64_t)G_sim_A_COLOR.p[action]) >= 0LL)) {
+#line 176 "src/nomercy/native/sim.py"
             sub = ((int64_t)((uint64_t)(4LL) * (uint64_t)(uno)) + ((int64_t)G_sim_A_COLOR.p[action]));
         } else {
+#line 178 "src/nomercy/native/sim.py"
             sub = uno;
         }
     }
+#line 179 "src/nomercy/native/sim.py"
     return ((int64_t)((uint64_t)(((int64_t)G_sim_A_CARD.p[action])) * (uint64_t)(32LL)) + sub);
 }
 
+#line 183 "src/nomercy/native/sim.py"
 static int64_t f_sim_ordered_legal_118(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_i64 out) {
     int64_t count = 0;
     int64_t actor = 0;
@@ -3289,76 +4997,121 @@ static int64_t f_sim_ordered_legal_118(A_i32 s, A_i64 R, int64_t seat, A_u8 mask
     int64_t plays = 0;
     int64_t key = 0;
     int64_t j = 0;
+#line 192 "src/nomercy/native/sim.py"
     count = f_kernels_legal_53(s, R, seat, mask, lst);
-    actor = (((seat < 0LL)) ? ((int64_t)s.p[4LL]) : seat);
-    n = ((int64_t)s.p[0LL]);
+#line 193 "src/nomercy/native/sim.py"
+    actor = (((seat < 0LL)) ? ((int64_t)s.p[CURRENT]) : seat);
+#line 194 "src/nomercy/native/sim.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 195 "src/nomercy/native/sim.py"
     out.p[0LL] = count;
+#line 196 "src/nomercy/native/sim.py"
     { int64_t _t2 = (count + 1LL); int64_t _t3 = 1;
     for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 197 "src/nomercy/native/sim.py"
         a = ((int64_t)lst.p[i]);
+#line 198 "src/nomercy/native/sim.py"
         mask.p[a] = (uint8_t)(0LL);
+#line 199 "src/nomercy/native/sim.py"
         out.p[i] = a;
     } }
+#line 200 "src/nomercy/native/sim.py"
     plays = 0LL;
-    while (((plays < count) && (((int64_t)G_sim_A_KIND.p[((int64_t)out.p[(plays + 1LL)])]) == 0LL))) {
+#line 201 "src/nomercy/native/sim.py"
+    while (((plays < count) && (((int64_t)G_sim_A_KIND.p[((int64_t)out.p[(plays + 1LL)])]) == K_PLAY))) {
+#line 202 "src/nomercy/native/sim.py"
         plays = (plays + 1LL);
     }
+#line 203 "src/nomercy/native/sim.py"
     { int64_t _t5 = (plays + 1LL); int64_t _t6 = 1;
     for (int64_t _t4 = 2LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 204 "src/nomercy/native/sim.py"
         a = ((int64_t)out.p[i]);
+#line 205 "src/nomercy/native/sim.py"
         key = f_sim__play_key_117(a, actor, n);
+#line 206 "src/nomercy/native/sim.py"
         j = (i - 1LL);
+#line 207 "src/nomercy/native/sim.py"
         while (((j >= 1LL) && (f_sim__play_key_117(((int64_t)out.p[j]), actor, n) > key))) {
+#line 208 "src/nomercy/native/sim.py"
             out.p[(j + 1LL)] = ((int64_t)out.p[j]);
+#line 209 "src/nomercy/native/sim.py"
             j = (j - 1LL);
         }
+#line 210 "src/nomercy/native/sim.py"
         out.p[(j + 1LL)] = a;
     } }
+#line 211 "src/nomercy/native/sim.py"
     return count;
 }
 
+#line 215 "src/nomercy/native/sim.py"
 static int64_t f_sim_choose_119(A_i32 s, A_i64 R, A_i32 deck, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, A_u8 mask, A_i64 lst) {
     int64_t count = 0;
+#line 238 "src/nomercy/native/sim.py"
     if ((kind == 0LL)) {
+#line 239 "src/nomercy/native/sim.py"
         count = f_sim_ordered_legal_118(s, R, (-1LL), mask, lst, actions);
+#line 240 "src/nomercy/native/sim.py"
         return ((int64_t)actions.p[(1LL + f_kernels_mt_below_16(mt, 0LL, count))]);
     }
+#line 241 "src/nomercy/native/sim.py"
     if ((kind == 1LL)) {
+#line 242 "src/nomercy/native/sim.py"
         return f_heuristic_heuristic_choose_96(s, R, seat, deck, mask, lst);
     }
+#line 243 "src/nomercy/native/sim.py"
     return (-1LL);
 }
 
+#line 247 "src/nomercy/native/sim.py"
 static int64_t f_sim_react_120(A_i32 s, A_i64 R, int64_t seat, int64_t kind, A_i32 mt, A_i64 actions, int64_t count, double catch_miss) {
+#line 262 "src/nomercy/native/sim.py"
     if ((kind == 1LL)) {
+#line 263 "src/nomercy/native/sim.py"
         return f_heuristic_heuristic_react_103(s, R, seat, mt, 0LL, catch_miss);
     }
+#line 264 "src/nomercy/native/sim.py"
     return (-1LL);
 }
 
+#line 268 "src/nomercy/native/sim.py"
 static int64_t f_sim_reacts_121(int64_t kind) {
+#line 270 "src/nomercy/native/sim.py"
     return (kind != 0LL);
 }
 
+#line 274 "src/nomercy/native/sim.py"
 static void f_sim__act_122(A_i32 s, A_i64 R, int64_t seat, int64_t action, A_i64 stats) {
     int64_t pile = 0;
     int64_t shuffles = 0;
-    pile = (((int64_t)s.p[24LL]) - ((int64_t)s.p[28LL]));
-    shuffles = ((int64_t)s.p[13LL]);
+#line 277 "src/nomercy/native/sim.py"
+    pile = (((int64_t)s.p[PILE_LEN]) - ((int64_t)s.p[PILE_IN]));
+#line 278 "src/nomercy/native/sim.py"
+    shuffles = ((int64_t)s.p[SHUFFLES]);
+#line 279 "src/nomercy/native/sim.py"
     f_kernels_apply_action_77(s, R, seat, action);
+#line 280 "src/nomercy/native/sim.py"
     stats.p[0LL] = (((int64_t)stats.p[0LL]) + 1LL);
-    if ((((int64_t)G_sim_A_KIND.p[action]) == 7LL)) {
+#line 281 "src/nomercy/native/sim.py"
+    if ((((int64_t)G_sim_A_KIND.p[action]) == K_CATCH)) {
+#line 282 "src/nomercy/native/sim.py"
         stats.p[3LL] = (((int64_t)stats.p[3LL]) + 1LL);
     }
-    if (((((int64_t)s.p[4LL]) >= 0LL) && (((int64_t)s.p[5LL]) == 2LL) && (((int64_t)s.p[6LL]) > ((int64_t)stats.p[2LL])))) {
-        stats.p[2LL] = ((int64_t)s.p[6LL]);
+#line 283 "src/nomercy/native/sim.py"
+    if (((((int64_t)s.p[CURRENT]) >= 0LL) && (((int64_t)s.p[DECISION]) == 2LL) && (((int64_t)s.p[PENDING]) > ((int64_t)stats.p[2LL])))) {
+#line 284 "src/nomercy/native/sim.py"
+        stats.p[2LL] = ((int64_t)s.p[PENDING]);
     }
-    stats.p[1LL] = (((int64_t)stats.p[1LL]) + (pile - (((int64_t)s.p[24LL]) - ((int64_t)s.p[28LL]))));
-    stats.p[4LL] = (((int64_t)stats.p[4LL]) + (((int64_t)s.p[13LL]) - shuffles));
+#line 285 "src/nomercy/native/sim.py"
+    stats.p[1LL] = (((int64_t)stats.p[1LL]) + (pile - (((int64_t)s.p[PILE_LEN]) - ((int64_t)s.p[PILE_IN]))));
+#line 286 "src/nomercy/native/sim.py"
+    stats.p[4LL] = (((int64_t)stats.p[4LL]) + (((int64_t)s.p[SHUFFLES]) - shuffles));
 }
 
+#line 290 "src/nomercy/native/sim.py"
 static T_i64_i64 f_sim__reaction_123(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, int64_t after, A_u8 mask, A_i64 lst, A_i64 actions, double catch_miss) {
     int64_t n = 0;
     int64_t i = 0;
@@ -3368,64 +5121,97 @@ static T_i64_i64 f_sim__reaction_123(A_i32 s, A_i64 R, A_i64 kinds, A_i32 mt, in
     int64_t k = 0;
     int64_t kind = 0;
     int64_t action = 0;
-    n = ((int64_t)s.p[0LL]);
+#line 303 "src/nomercy/native/sim.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 304 "src/nomercy/native/sim.py"
     { int64_t _t2 = (n + 1LL); int64_t _t3 = 1;
     for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 305 "src/nomercy/native/sim.py"
         seat = py_mod((after + i), n);
-        if (((!(f_sim_reacts_121(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(32LL + seat)]))))) {
+#line 306 "src/nomercy/native/sim.py"
+        if (((!(f_sim_reacts_121(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(ACTIVE + seat)]))))) {
+#line 307 "src/nomercy/native/sim.py"
             continue;
         }
+#line 308 "src/nomercy/native/sim.py"
         count = f_sim_ordered_legal_118(s, R, seat, mask, lst, actions);
+#line 309 "src/nomercy/native/sim.py"
         if ((count == 0LL)) {
+#line 310 "src/nomercy/native/sim.py"
             continue;
         }
-        if ((seat == ((int64_t)s.p[4LL]))) {
+#line 311 "src/nomercy/native/sim.py"
+        if ((seat == ((int64_t)s.p[CURRENT]))) {
+#line 312 "src/nomercy/native/sim.py"
             out_of_turn = 0;
+#line 313 "src/nomercy/native/sim.py"
             { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
             for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
                 k = _t4;
+#line 314 "src/nomercy/native/sim.py"
                 kind = ((int64_t)G_sim_A_KIND.p[((int64_t)actions.p[k])]);
-                if (((kind == 7LL) || (kind == 6LL))) {
+#line 315 "src/nomercy/native/sim.py"
+                if (((kind == K_CATCH) || (kind == K_UNO))) {
+#line 316 "src/nomercy/native/sim.py"
                     out_of_turn = 1;
+#line 317 "src/nomercy/native/sim.py"
                     break;
                 }
             } }
+#line 318 "src/nomercy/native/sim.py"
             if ((!(out_of_turn))) {
+#line 319 "src/nomercy/native/sim.py"
                 continue;
             }
         }
+#line 320 "src/nomercy/native/sim.py"
         action = f_sim_react_120(s, R, seat, ((int64_t)kinds.p[seat]), ((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), actions, count, catch_miss);
+#line 321 "src/nomercy/native/sim.py"
         if ((action >= 0LL)) {
+#line 322 "src/nomercy/native/sim.py"
             return (T_i64_i64){seat, action};
         }
     } }
+#line 323 "src/nomercy/native/sim.py"
     return (T_i64_i64){(-1LL), (-1LL)};
 }
 
+#line 327 "src/nomercy/native/sim.py"
 static void f_sim__record_124(A_i32 s, A_i64 stats) {
     int64_t n = 0;
     int64_t k = 0;
     int64_t i = 0;
     int64_t seat = 0;
-    n = ((int64_t)s.p[0LL]);
-    stats.p[7LL] = ((int64_t)s.p[19LL]);
-    stats.p[8LL] = ((int64_t)s.p[20LL]);
-    k = ((int64_t)s.p[21LL]);
+#line 329 "src/nomercy/native/sim.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 330 "src/nomercy/native/sim.py"
+    stats.p[7LL] = ((int64_t)s.p[WINNER]);
+#line 331 "src/nomercy/native/sim.py"
+    stats.p[8LL] = ((int64_t)s.p[REASON]);
+#line 332 "src/nomercy/native/sim.py"
+    k = ((int64_t)s.p[OUT_KO_LEN]);
+#line 333 "src/nomercy/native/sim.py"
     stats.p[9LL] = k;
+#line 334 "src/nomercy/native/sim.py"
     { int64_t _t2 = k; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
-        stats.p[(10LL + i)] = ((int64_t)s.p[(44LL + i)]);
-        stats.p[(16LL + i)] = ((int64_t)s.p[(50LL + i)]);
+#line 335 "src/nomercy/native/sim.py"
+        stats.p[(10LL + i)] = ((int64_t)s.p[(KO_SEAT + i)]);
+#line 336 "src/nomercy/native/sim.py"
+        stats.p[(16LL + i)] = ((int64_t)s.p[(KO_BY + i)]);
     } }
+#line 337 "src/nomercy/native/sim.py"
     { int64_t _t5 = n; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         seat = _t4;
-        stats.p[(22LL + seat)] = ((int64_t)s.p[(68LL + seat)]);
+#line 338 "src/nomercy/native/sim.py"
+        stats.p[(22LL + seat)] = ((int64_t)s.p[(POINTS + seat)]);
     } }
 }
 
+#line 342 "src/nomercy/native/sim.py"
 static int64_t f_sim_play_games_125(A_i32 s, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_i64 bot_seeds, A_i64 kinds, A_i32 mt, A_i64 stats, A_i64 cursor, A_u8 mask, A_i64 lst, A_i64 actions, A_i64 sitting, int64_t max_steps, double catch_miss) {
     int64_t games = 0;
     int64_t g = 0;
@@ -3434,110 +5220,174 @@ static int64_t f_sim_play_games_125(A_i32 s, A_i64 R, A_i32 deck, int64_t player
     int64_t seat = 0;
     int64_t i = 0;
     int64_t action = 0;
+#line 371 "src/nomercy/native/sim.py"
     games = seeds.n0;
+#line 372 "src/nomercy/native/sim.py"
     while ((((int64_t)cursor.p[0LL]) < games)) {
+#line 373 "src/nomercy/native/sim.py"
         g = ((int64_t)cursor.p[0LL]);
+#line 374 "src/nomercy/native/sim.py"
         row = ((A_i64){stats.p + (g) * stats.n1, stats.n1, 0, 0});
+#line 375 "src/nomercy/native/sim.py"
         if ((((int64_t)cursor.p[1LL]) == 0LL)) {
+#line 376 "src/nomercy/native/sim.py"
             seed = ((int64_t)seeds.p[g]);
+#line 377 "src/nomercy/native/sim.py"
             f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+#line 378 "src/nomercy/native/sim.py"
             { int64_t _t2 = players; int64_t _t3 = 1;
             for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
                 seat = _t1;
+#line 379 "src/nomercy/native/sim.py"
                 f_sim_seed_rng_112(((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), ((int64_t)bot_seeds.p[(g) * bot_seeds.n1 + (seat)]));
             } }
+#line 380 "src/nomercy/native/sim.py"
             { int64_t _t5 = 28LL; int64_t _t6 = 1;
             for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
                 i = _t4;
+#line 381 "src/nomercy/native/sim.py"
                 row.p[i] = 0LL;
             } }
-            row.p[5LL] = ((int64_t)s.p[1LL]);
-            row.p[6LL] = ((int64_t)s.p[4LL]);
+#line 382 "src/nomercy/native/sim.py"
+            row.p[5LL] = ((int64_t)s.p[DEALER]);
+#line 383 "src/nomercy/native/sim.py"
+            row.p[6LL] = ((int64_t)s.p[CURRENT]);
+#line 384 "src/nomercy/native/sim.py"
             cursor.p[1LL] = 1LL;
         }
-        while ((((int64_t)s.p[4LL]) >= 0LL)) {
+#line 385 "src/nomercy/native/sim.py"
+        while ((((int64_t)s.p[CURRENT]) >= 0LL)) {
+#line 386 "src/nomercy/native/sim.py"
             if ((((int64_t)row.p[0LL]) >= max_steps)) {
+#line 387 "src/nomercy/native/sim.py"
                 return 2LL;
             }
+#line 388 "src/nomercy/native/sim.py"
             if ((((int64_t)cursor.p[1LL]) == 1LL)) {
-                seat = ((int64_t)s.p[4LL]);
+#line 389 "src/nomercy/native/sim.py"
+                seat = ((int64_t)s.p[CURRENT]);
+#line 390 "src/nomercy/native/sim.py"
                 action = f_sim_choose_119(s, R, deck, seat, ((int64_t)kinds.p[seat]), ((A_i32){mt.p + (seat) * mt.n1, mt.n1, 0, 0}), actions, mask, lst);
+#line 391 "src/nomercy/native/sim.py"
                 cursor.p[1LL] = 2LL;
+#line 392 "src/nomercy/native/sim.py"
                 cursor.p[2LL] = seat;
+#line 393 "src/nomercy/native/sim.py"
                 f_sim__act_122(s, R, seat, action, row);
             } else {
+#line 395 "src/nomercy/native/sim.py"
                 seat = (-1LL);
+#line 396 "src/nomercy/native/sim.py"
                 action = (-1LL);
-                if ((((int64_t)s.p[18LL]) > 0LL)) {
+#line 397 "src/nomercy/native/sim.py"
+                if ((((int64_t)s.p[UO_LEN]) > 0LL)) {
+#line 398 "src/nomercy/native/sim.py"
                     { T_i64_i64 _t7 = f_sim__reaction_123(s, R, kinds, mt, ((int64_t)cursor.p[2LL]), mask, lst, actions, catch_miss);
                         seat = _t7.f0;
                         action = _t7.f1;
                     }
                 }
+#line 399 "src/nomercy/native/sim.py"
                 if ((seat < 0LL)) {
+#line 400 "src/nomercy/native/sim.py"
                     cursor.p[1LL] = 1LL;
                 } else {
+#line 402 "src/nomercy/native/sim.py"
                     f_sim__act_122(s, R, seat, action, row);
                 }
             }
         }
+#line 403 "src/nomercy/native/sim.py"
         f_sim__record_124(s, row);
+#line 404 "src/nomercy/native/sim.py"
         cursor.p[0LL] = (g + 1LL);
+#line 405 "src/nomercy/native/sim.py"
         cursor.p[1LL] = 0LL;
     }
+#line 406 "src/nomercy/native/sim.py"
     return 0LL;
 }
 
+#line 111 "src/nomercy/native/vector.py"
 static uint64_t f_vector__splitmix_126(A_u64 rng, int64_t k) {
     uint64_t z = 0;
+#line 113 "src/nomercy/native/vector.py"
     z = (((uint64_t)rng.p[k]) + (uint64_t)(11400714819323198485ULL));
+#line 114 "src/nomercy/native/vector.py"
     rng.p[k] = z;
+#line 115 "src/nomercy/native/vector.py"
     z = ((z ^ (z >> (uint64_t)(30LL))) * (uint64_t)(13787848793156543929ULL));
+#line 116 "src/nomercy/native/vector.py"
     z = ((z ^ (z >> (uint64_t)(27LL))) * (uint64_t)(10723151780598845931ULL));
+#line 117 "src/nomercy/native/vector.py"
     return (z ^ (z >> (uint64_t)(31LL)));
 }
 
+#line 121 "src/nomercy/native/vector.py"
 static inline __attribute__((always_inline)) int64_t f_vector_random_choose_127(A_i32 s, A_i64 R, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng) {
     int64_t count = 0;
+#line 125 "src/nomercy/native/vector.py"
     count = f_kernels_legal_count_59(s, R, lst);
+#line 126 "src/nomercy/native/vector.py"
     return f_kernels_legal_at_60(s, R, lst, (int64_t)((f_kernels__rand_83(rng) % (uint64_t)(count))));
 }
 
+#line 130 "src/nomercy/native/vector.py"
 static inline __attribute__((always_inline)) int64_t f_vector_choose_128(int64_t kind, A_i32 s, A_i64 R, A_i32 deck, int64_t seat, A_u8 mask, A_i64 lst, A_u64 rng) {
+#line 143 "src/nomercy/native/vector.py"
     if ((kind == 1LL)) {
+#line 144 "src/nomercy/native/vector.py"
         return f_heuristic_heuristic_choose_96(s, R, seat, deck, mask, lst);
     }
+#line 145 "src/nomercy/native/vector.py"
     return f_vector_random_choose_127(s, R, seat, mask, lst, rng);
 }
 
+#line 149 "src/nomercy/native/vector.py"
 static int64_t f_vector_react_129(int64_t kind, A_i32 s, A_i64 R, int64_t seat, A_u64 rng, double catch_miss) {
     int64_t a = 0;
+#line 153 "src/nomercy/native/vector.py"
     if ((kind != 1LL)) {
+#line 154 "src/nomercy/native/vector.py"
         return (-1LL);
     }
+#line 155 "src/nomercy/native/vector.py"
     a = f_heuristic_heuristic_offer_102(s, R, seat);
-    if (((a < 0LL) || (a == 218LL))) {
+#line 156 "src/nomercy/native/vector.py"
+    if (((a < 0LL) || (a == A_UNO_CALL))) {
+#line 157 "src/nomercy/native/vector.py"
         return a;
     }
+#line 158 "src/nomercy/native/vector.py"
     if ((((double)(f_kernels__rand_83(rng)) * (double)(((double)(1.0) / (double)(4294967296.0)))) >= catch_miss)) {
+#line 159 "src/nomercy/native/vector.py"
         return a;
     }
+#line 160 "src/nomercy/native/vector.py"
     return (-1LL);
 }
 
+#line 164 "src/nomercy/native/vector.py"
 static int64_t f_vector_reacts_130(int64_t kind) {
+#line 166 "src/nomercy/native/vector.py"
     return (kind == 1LL);
 }
 
+#line 170 "src/nomercy/native/vector.py"
 static void f_vector__note_131(A_i64 log, A_i64 logn, int64_t row, int64_t value) {
     int64_t n = 0;
+#line 171 "src/nomercy/native/vector.py"
     n = ((int64_t)logn.p[row]);
+#line 172 "src/nomercy/native/vector.py"
     if ((n < log.n1)) {
+#line 173 "src/nomercy/native/vector.py"
         log.p[(row) * log.n1 + (n)] = value;
     }
+#line 174 "src/nomercy/native/vector.py"
     logn.p[row] = (n + 1LL);
 }
 
+#line 178 "src/nomercy/native/vector.py"
 static void f_vector__reactions_132(A_i32 s, A_i64 R, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, int64_t after, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row) {
     int64_t n = 0;
     int64_t acted = 0;
@@ -3548,96 +5398,149 @@ static void f_vector__reactions_132(A_i32 s, A_i64 R, int64_t learner, A_i64 kin
     int64_t k = 0;
     int64_t kind = 0;
     int64_t a = 0;
+#line 195 "src/nomercy/native/vector.py"
     if ((!(reacting))) {
+#line 196 "src/nomercy/native/vector.py"
         return;
     }
-    n = ((int64_t)s.p[0LL]);
-    while (((((int64_t)s.p[18LL]) > 0LL) && (((int64_t)s.p[19LL]) < 0LL))) {
+#line 197 "src/nomercy/native/vector.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 198 "src/nomercy/native/vector.py"
+    while (((((int64_t)s.p[UO_LEN]) > 0LL) && (((int64_t)s.p[WINNER]) < 0LL))) {
+#line 199 "src/nomercy/native/vector.py"
         acted = 0;
+#line 200 "src/nomercy/native/vector.py"
         { int64_t _t2 = (n + 1LL); int64_t _t3 = 1;
         for (int64_t _t1 = 1LL; _t1 < _t2; _t1 += _t3) {
             i = _t1;
+#line 201 "src/nomercy/native/vector.py"
             seat = py_mod((after + i), n);
-            if (((seat == learner) || (!(f_vector_reacts_130(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(32LL + seat)]))))) {
+#line 202 "src/nomercy/native/vector.py"
+            if (((seat == learner) || (!(f_vector_reacts_130(((int64_t)kinds.p[seat])))) || (!(((int64_t)s.p[(ACTIVE + seat)]))))) {
+#line 203 "src/nomercy/native/vector.py"
                 continue;
             }
+#line 204 "src/nomercy/native/vector.py"
             count = f_kernels_legal_53(s, R, seat, mask, lst);
+#line 205 "src/nomercy/native/vector.py"
             out_of_turn = 0;
+#line 206 "src/nomercy/native/vector.py"
             { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
             for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
                 k = _t4;
+#line 207 "src/nomercy/native/vector.py"
                 mask.p[((int64_t)lst.p[k])] = (uint8_t)(0LL);
+#line 208 "src/nomercy/native/vector.py"
                 kind = ((int64_t)G_vector_A_KIND.p[((int64_t)lst.p[k])]);
-                if (((kind == 7LL) || (kind == 6LL))) {
+#line 209 "src/nomercy/native/vector.py"
+                if (((kind == K_CATCH) || (kind == K_UNO))) {
+#line 210 "src/nomercy/native/vector.py"
                     out_of_turn = 1;
                 }
             } }
-            if (((count == 0LL) || ((seat == ((int64_t)s.p[4LL])) && (!(out_of_turn))))) {
+#line 211 "src/nomercy/native/vector.py"
+            if (((count == 0LL) || ((seat == ((int64_t)s.p[CURRENT])) && (!(out_of_turn))))) {
+#line 212 "src/nomercy/native/vector.py"
                 continue;
             }
+#line 213 "src/nomercy/native/vector.py"
             a = f_vector_react_129(((int64_t)kinds.p[seat]), s, R, seat, rng, catch_miss);
+#line 214 "src/nomercy/native/vector.py"
             if ((a < 0LL)) {
+#line 215 "src/nomercy/native/vector.py"
                 continue;
             }
+#line 216 "src/nomercy/native/vector.py"
             f_kernels_apply_action_77(s, R, seat, a);
-            f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(224LL)) + a));
+#line 217 "src/nomercy/native/vector.py"
+            f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(NUM_ACTIONS)) + a));
+#line 218 "src/nomercy/native/vector.py"
             acted = 1;
+#line 219 "src/nomercy/native/vector.py"
             break;
         } }
+#line 220 "src/nomercy/native/vector.py"
         if ((!(acted))) {
+#line 221 "src/nomercy/native/vector.py"
             break;
         }
     }
 }
 
+#line 225 "src/nomercy/native/vector.py"
 static void f_vector__opponents_133(A_i32 s, A_i64 R, A_i32 deck, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u8 mask, A_i64 lst, A_u64 rng, A_i64 log, A_i64 logn, int64_t row) {
     int64_t seat = 0;
     int64_t a = 0;
-    while ((!((int64_t)((((int64_t)s.p[19LL]) < 0LL))) ? ((int64_t)((((int64_t)s.p[19LL]) < 0LL))) : ((!((int64_t)((((int64_t)s.p[4LL]) != learner))) ? ((int64_t)((((int64_t)s.p[4LL]) != learner))) : (((int64_t)s.p[(32LL + learner)])))))) {
-        seat = ((int64_t)s.p[4LL]);
+#line 242 "src/nomercy/native/vector.py"
+    while ((!((int64_t)((((int64_t)s.p[WINNER]) < 0LL))) ? ((int64_t)((((int64_t)s.p[WINNER]) < 0LL))) : ((!((int64_t)((((int64_t)s.p[CURRENT]) != learner))) ? ((int64_t)((((int64_t)s.p[CURRENT]) != learner))) : (((int64_t)s.p[(ACTIVE + learner)])))))) {
+#line 243 "src/nomercy/native/vector.py"
+        seat = ((int64_t)s.p[CURRENT]);
+#line 244 "src/nomercy/native/vector.py"
         a = f_vector_choose_128(((int64_t)kinds.p[seat]), s, R, deck, seat, mask, lst, rng);
+#line 245 "src/nomercy/native/vector.py"
         f_kernels_apply_action_86(s, R, seat, a);
-        f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(224LL)) + a));
+#line 246 "src/nomercy/native/vector.py"
+        f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(seat) * (uint64_t)(NUM_ACTIONS)) + a));
+#line 247 "src/nomercy/native/vector.py"
         f_vector__reactions_132(s, R, learner, kinds, reacting, catch_miss, seat, mask, lst, rng, log, logn, row);
     }
 }
 
+#line 251 "src/nomercy/native/vector.py"
 static inline __attribute__((always_inline)) int64_t f_vector__seed_from_134(A_u64 words) {
+#line 253 "src/nomercy/native/vector.py"
     return (int64_t)((f_vector__splitmix_126(words, 1LL) >> (uint64_t)(1LL)));
 }
 
+#line 262 "src/nomercy/native/vector.py"
 static int64_t f_vector__deal_135(A_i32 s, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, int64_t row, int64_t tries) {
     int64_t _ = 0;
     int64_t seed = 0;
+#line 282 "src/nomercy/native/vector.py"
     { int64_t _t2 = tries; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         _ = _t1;
+#line 283 "src/nomercy/native/vector.py"
         seed = f_vector__seed_from_134(rng);
+#line 284 "src/nomercy/native/vector.py"
         f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+#line 285 "src/nomercy/native/vector.py"
         f_vector__note_131(log, logn, row, (-((seed + 1LL))));
+#line 286 "src/nomercy/native/vector.py"
         f_vector__opponents_133(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, rng, log, logn, row);
-        if ((!((int64_t)((((int64_t)s.p[19LL]) < 0LL))) ? ((int64_t)((((int64_t)s.p[19LL]) < 0LL))) : (((int64_t)s.p[(32LL + learner)])))) {
+#line 287 "src/nomercy/native/vector.py"
+        if ((!((int64_t)((((int64_t)s.p[WINNER]) < 0LL))) ? ((int64_t)((((int64_t)s.p[WINNER]) < 0LL))) : (((int64_t)s.p[(ACTIVE + learner)])))) {
+#line 288 "src/nomercy/native/vector.py"
             return 0LL;
         }
     } }
+#line 289 "src/nomercy/native/vector.py"
     return (-1LL);
 }
 
+#line 257 "src/nomercy/native/vector.py"
 static inline __attribute__((always_inline)) int64_t f_vector__next_seed_137(A_u64 rng, int64_t row) {
+#line 258 "src/nomercy/native/vector.py"
     return f_vector__seed_from_134(((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0}));
 }
 
+#line 371 "src/nomercy/native/vector.py"
 static void f_vector__encode_138(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 scratch, A_i64 lst, int64_t row) {
     int64_t i = 0;
+#line 384 "src/nomercy/native/vector.py"
     f_encode_observe_110(s, learner, offsets, ((A_f32){obs.p + (row) * obs.n1, obs.n1, 0, 0}));
+#line 385 "src/nomercy/native/vector.py"
     f_encode_mask_111(s, R, learner, rl_of_native, ((A_i8){masks.p + (row) * masks.n1, masks.n1, 0, 0}), scratch, lst);
+#line 386 "src/nomercy/native/vector.py"
     { int64_t _t2 = masks.n1; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 387 "src/nomercy/native/vector.py"
         legal_out.p[(row) * legal_out.n1 + (i)] = (int8_t)(((int64_t)masks.p[(row) * masks.n1 + (i)]));
     } }
 }
 
+#line 293 "src/nomercy/native/vector.py"
 static int64_t f_vector__deal_rows_136(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 waiting, int64_t count, A_i64 pool, A_i32 generators, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn) {
     int64_t half = 0;
     int64_t g = 0;
@@ -3648,94 +5551,144 @@ static int64_t f_vector__deal_rows_136(A_i32 S, A_i64 R, A_i32 deck, int64_t pla
     A_i32 s = {0};
     A_u64 r = {0};
     int64_t tries = 0;
+#line 326 "src/nomercy/native/vector.py"
     half = py_floordiv(64LL, 2LL);
+#line 327 "src/nomercy/native/vector.py"
     { int64_t _t2 = count; int64_t _t3 = half;
     for (int64_t _t1 = 0LL; (_t3 > 0 ? _t1 < _t2 : _t1 > _t2); _t1 += _t3) {
         g = _t1;
+#line 328 "src/nomercy/native/vector.py"
         lanes = py_min_i(half, (count - g));
+#line 329 "src/nomercy/native/vector.py"
         { int64_t _t5 = lanes; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             q = _t4;
+#line 330 "src/nomercy/native/vector.py"
             seed = f_vector__next_seed_137(rng, ((int64_t)waiting.p[(g + q)]));
+#line 331 "src/nomercy/native/vector.py"
             f_kernels_lane_key_3(pool, q, seed, 0LL);
+#line 332 "src/nomercy/native/vector.py"
             f_kernels_lane_key_3(pool, (lanes + q), seed, 1LL);
         } }
+#line 333 "src/nomercy/native/vector.py"
         f_kernels_mt_seed_lanes_4(pool, (int64_t)((uint64_t)(2LL) * (uint64_t)(lanes)), generators);
+#line 334 "src/nomercy/native/vector.py"
         { int64_t _t8 = lanes; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             q = _t7;
+#line 335 "src/nomercy/native/vector.py"
             row = ((int64_t)waiting.p[(g + q)]);
+#line 336 "src/nomercy/native/vector.py"
             s = ((A_i32){S.p + (row) * S.n1, S.n1, 0, 0});
+#line 337 "src/nomercy/native/vector.py"
             r = ((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0});
+#line 338 "src/nomercy/native/vector.py"
             seed = ((int64_t)pool.p[((632LL - 1LL)) * pool.n1 + (q)]);
+#line 339 "src/nomercy/native/vector.py"
             f_kernels_deal_seeded_82(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting, ((A_i32){generators.p + (q) * generators.n1, generators.n1, 0, 0}));
+#line 340 "src/nomercy/native/vector.py"
             f_kernels_seeded_reshuffle_7(s, ((A_i32){generators.p + ((lanes + q)) * generators.n1, generators.n1, 0, 0}));
+#line 341 "src/nomercy/native/vector.py"
             f_vector__note_131(log, logn, row, (-((seed + 1LL))));
+#line 342 "src/nomercy/native/vector.py"
             f_vector__opponents_133(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row);
-            if (((((int64_t)s.p[19LL]) >= 0LL) || (!(((int64_t)s.p[(32LL + learner)]))))) {
+#line 343 "src/nomercy/native/vector.py"
+            if (((((int64_t)s.p[WINNER]) >= 0LL) || (!(((int64_t)s.p[(ACTIVE + learner)]))))) {
+#line 344 "src/nomercy/native/vector.py"
                 tries = (100LL - 1LL);
+#line 345 "src/nomercy/native/vector.py"
                 if ((f_vector__deal_135(s, R, deck, players, learner, kinds, reacting, catch_miss, r, mask, lst, sitting, log, logn, row, tries) < 0LL)) {
+#line 347 "src/nomercy/native/vector.py"
                     return ((-1LL) - row);
                 }
             }
+#line 348 "src/nomercy/native/vector.py"
             f_vector__encode_138(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row);
         } }
     } }
+#line 349 "src/nomercy/native/vector.py"
     return 0LL;
 }
 
+#line 353 "src/nomercy/native/vector.py"
 static double f_vector__reward_139(A_i32 s, int64_t learner, int64_t points, double knockout) {
     int64_t winner = 0;
     int64_t conceded = 0;
     int64_t h0 = 0;
     int64_t i = 0;
-    if ((!(((int64_t)s.p[(32LL + learner)])))) {
+#line 357 "src/nomercy/native/vector.py"
+    if ((!(((int64_t)s.p[(ACTIVE + learner)])))) {
+#line 358 "src/nomercy/native/vector.py"
         return knockout;
     }
-    winner = ((int64_t)s.p[19LL]);
+#line 359 "src/nomercy/native/vector.py"
+    winner = ((int64_t)s.p[WINNER]);
+#line 360 "src/nomercy/native/vector.py"
     if ((!(points))) {
+#line 361 "src/nomercy/native/vector.py"
         return (((winner == learner)) ? 1.0 : (-1.0));
     }
+#line 362 "src/nomercy/native/vector.py"
     conceded = 0LL;
+#line 363 "src/nomercy/native/vector.py"
     if ((winner != learner)) {
-        h0 = (104LL + (int64_t)((uint64_t)(learner) * (uint64_t)(((int64_t)s.p[27LL]))));
-        { int64_t _t2 = ((int64_t)s.p[(74LL + learner)]); int64_t _t3 = 1;
+#line 364 "src/nomercy/native/vector.py"
+        h0 = (HANDS + (int64_t)((uint64_t)(learner) * (uint64_t)(((int64_t)s.p[DECK]))));
+#line 365 "src/nomercy/native/vector.py"
+        { int64_t _t2 = ((int64_t)s.p[(HLEN + learner)]); int64_t _t3 = 1;
         for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
             i = _t1;
+#line 366 "src/nomercy/native/vector.py"
             conceded = (conceded + ((int64_t)G_vector_C_POINTS.p[((int64_t)s.p[(h0 + i)])]));
         } }
     }
-    return (double)((((int64_t)s.p[(68LL + learner)]) - conceded));
+#line 367 "src/nomercy/native/vector.py"
+    return (double)((((int64_t)s.p[(POINTS + learner)]) - conceded));
 }
 
+#line 720 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__set_144(A_i64 mask, A_i64 lst, int64_t i) {
+#line 722 "src/nomercy/native/kernels.py"
     if ((!(((int64_t)mask.p[i])))) {
+#line 723 "src/nomercy/native/kernels.py"
         mask.p[i] = 1LL;
+#line 724 "src/nomercy/native/kernels.py"
         lst.p[0LL] = (((int64_t)lst.p[0LL]) + 1LL);
+#line 725 "src/nomercy/native/kernels.py"
         lst.p[((int64_t)lst.p[0LL])] = i;
     }
 }
 
+#line 841 "src/nomercy/native/kernels.py"
 static inline __attribute__((always_inline)) void f_kernels__out_of_turn_143(A_i32 s, int64_t seat, A_i64 mask, A_i64 lst) {
     int64_t n = 0;
     int64_t i = 0;
     int64_t x = 0;
-    n = ((int64_t)s.p[0LL]);
-    if (((seat < 0LL) || (seat >= n) || (!(((int64_t)s.p[(32LL + seat)]))))) {
+#line 842 "src/nomercy/native/kernels.py"
+    n = ((int64_t)s.p[PLAYERS]);
+#line 843 "src/nomercy/native/kernels.py"
+    if (((seat < 0LL) || (seat >= n) || (!(((int64_t)s.p[(ACTIVE + seat)]))))) {
+#line 844 "src/nomercy/native/kernels.py"
         return;
     }
-    { int64_t _t2 = ((int64_t)s.p[18LL]); int64_t _t3 = 1;
+#line 845 "src/nomercy/native/kernels.py"
+    { int64_t _t2 = ((int64_t)s.p[UO_LEN]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
-        x = ((int64_t)s.p[(56LL + i)]);
+#line 846 "src/nomercy/native/kernels.py"
+        x = ((int64_t)s.p[(UO + i)]);
+#line 847 "src/nomercy/native/kernels.py"
         if ((x == seat)) {
-            f_kernels__set_144(mask, lst, 218LL);
+#line 848 "src/nomercy/native/kernels.py"
+            f_kernels__set_144(mask, lst, A_UNO_CALL);
         } else {
-            f_kernels__set_144(mask, lst, (218LL + f_kernels__wrap_25((x - seat), n)));
+#line 850 "src/nomercy/native/kernels.py"
+            f_kernels__set_144(mask, lst, (A_CATCH0 + f_kernels__wrap_25((x - seat), n)));
         }
     } }
 }
 
+#line 854 "src/nomercy/native/kernels.py"
 static int64_t f_kernels_legal_142(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A_i64 lst) {
     int64_t cur = 0;
     int64_t decision = 0;
@@ -3746,98 +5699,145 @@ static int64_t f_kernels_legal_142(A_i32 s, A_i64 R, int64_t seat, A_i64 mask, A
     uint64_t word = 0;
     int64_t card = 0;
     int64_t j = 0;
+#line 858 "src/nomercy/native/kernels.py"
     lst.p[0LL] = 0LL;
-    cur = ((int64_t)s.p[4LL]);
+#line 859 "src/nomercy/native/kernels.py"
+    cur = ((int64_t)s.p[CURRENT]);
+#line 860 "src/nomercy/native/kernels.py"
     if ((cur < 0LL)) {
+#line 861 "src/nomercy/native/kernels.py"
         return 0LL;
     }
+#line 862 "src/nomercy/native/kernels.py"
     if (((seat >= 0LL) && (seat != cur))) {
+#line 863 "src/nomercy/native/kernels.py"
         f_kernels__out_of_turn_143(s, seat, mask, lst);
+#line 864 "src/nomercy/native/kernels.py"
         return ((int64_t)lst.p[0LL]);
     }
-    decision = ((int64_t)s.p[5LL]);
+#line 865 "src/nomercy/native/kernels.py"
+    decision = ((int64_t)s.p[DECISION]);
+#line 866 "src/nomercy/native/kernels.py"
     cards = 0LL;
+#line 867 "src/nomercy/native/kernels.py"
     if (((decision == 0LL) || (decision == 2LL))) {
+#line 868 "src/nomercy/native/kernels.py"
         { T_u64_u64 _t1 = f_kernels__play_set_54(s, R, cur, (decision == 2LL));
             lo = _t1.f0;
             hi = _t1.f1;
         }
+#line 869 "src/nomercy/native/kernels.py"
         { int64_t _t3 = 2LL; int64_t _t4 = 1;
         for (int64_t _t2 = 0; _t2 < _t3; _t2 += _t4) {
             w = _t2;
+#line 870 "src/nomercy/native/kernels.py"
             word = (((w == 0LL)) ? lo : hi);
+#line 871 "src/nomercy/native/kernels.py"
             while (word) {
+#line 872 "src/nomercy/native/kernels.py"
                 card = ((int64_t)((uint64_t)(64LL) * (uint64_t)(w)) + f_kernels__lowest_55(word));
+#line 873 "src/nomercy/native/kernels.py"
                 word = (word & (word - (uint64_t)(1LL)));
+#line 874 "src/nomercy/native/kernels.py"
                 cards = (cards + 1LL);
+#line 875 "src/nomercy/native/kernels.py"
                 { int64_t _t6 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t7 = 1;
                 for (int64_t _t5 = 0; _t5 < _t6; _t5 += _t7) {
                     j = _t5;
+#line 876 "src/nomercy/native/kernels.py"
                     f_kernels__set_144(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
                 } }
             }
         } }
     } else {
+#line 877 "src/nomercy/native/kernels.py"
         if ((decision == 1LL)) {
-            card = ((int64_t)s.p[9LL]);
+#line 878 "src/nomercy/native/kernels.py"
+            card = ((int64_t)s.p[DRAWN]);
+#line 879 "src/nomercy/native/kernels.py"
             cards = 1LL;
+#line 880 "src/nomercy/native/kernels.py"
             { int64_t _t9 = f_kernels__variant_count_50(s, R, cur, card); int64_t _t10 = 1;
             for (int64_t _t8 = 0; _t8 < _t9; _t8 += _t10) {
                 j = _t8;
+#line 881 "src/nomercy/native/kernels.py"
                 f_kernels__set_144(mask, lst, f_kernels__variant_at_51(s, R, cur, card, j));
             } }
         }
     }
+#line 882 "src/nomercy/native/kernels.py"
     { int64_t _t12 = f_kernels__rest_count_56(s, R, decision, cards); int64_t _t13 = 1;
     for (int64_t _t11 = 0; _t11 < _t12; _t11 += _t13) {
         j = _t11;
+#line 883 "src/nomercy/native/kernels.py"
         f_kernels__set_144(mask, lst, f_kernels__rest_at_57(s, R, cur, decision, cards, j));
     } }
+#line 884 "src/nomercy/native/kernels.py"
     return ((int64_t)lst.p[0LL]);
 }
 
+#line 125 "src/nomercy/native/encode.py"
 static int64_t f_encode_mask_141(A_i32 s, A_i64 R, int64_t seat, A_i64 rl_of_native, A_i8 out, A_i64 scratch, A_i64 lst) {
     int64_t i = 0;
     int64_t count = 0;
     int64_t a = 0;
+#line 132 "src/nomercy/native/encode.py"
     { int64_t _t2 = out.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 133 "src/nomercy/native/encode.py"
         out.p[i] = (int8_t)(0LL);
     } }
+#line 134 "src/nomercy/native/encode.py"
     count = f_kernels_legal_142(s, R, seat, scratch, lst);
+#line 135 "src/nomercy/native/encode.py"
     { int64_t _t5 = (count + 1LL); int64_t _t6 = 1;
     for (int64_t _t4 = 1LL; _t4 < _t5; _t4 += _t6) {
         i = _t4;
+#line 136 "src/nomercy/native/encode.py"
         a = ((int64_t)lst.p[i]);
+#line 137 "src/nomercy/native/encode.py"
         scratch.p[a] = 0LL;
+#line 138 "src/nomercy/native/encode.py"
         out.p[((int64_t)rl_of_native.p[a])] = (int8_t)(1LL);
     } }
+#line 139 "src/nomercy/native/encode.py"
     return count;
 }
 
+#line 371 "src/nomercy/native/vector.py"
 static void f_vector__encode_140(A_i32 s, A_i64 R, int64_t learner, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_i64 scratch, A_i64 lst, int64_t row) {
     int64_t i = 0;
+#line 384 "src/nomercy/native/vector.py"
     f_encode_observe_110(s, learner, offsets, ((A_f32){obs.p + (row) * obs.n1, obs.n1, 0, 0}));
+#line 385 "src/nomercy/native/vector.py"
     f_encode_mask_141(s, R, learner, rl_of_native, ((A_i8){masks.p + (row) * masks.n1, masks.n1, 0, 0}), scratch, lst);
+#line 386 "src/nomercy/native/vector.py"
     { int64_t _t2 = masks.n1; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         i = _t1;
+#line 387 "src/nomercy/native/vector.py"
         legal_out.p[(row) * legal_out.n1 + (i)] = (int8_t)(((int64_t)masks.p[(row) * masks.n1 + (i)]));
     } }
 }
 
+#line 391 "src/nomercy/native/vector.py"
 static int64_t f_vector_reset_145(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators) {
     int64_t row = 0;
+#line 420 "src/nomercy/native/vector.py"
     { int64_t _t2 = S.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         row = _t1;
+#line 421 "src/nomercy/native/vector.py"
         logn.p[row] = 0LL;
+#line 422 "src/nomercy/native/vector.py"
         waiting.p[row] = row;
     } }
+#line 423 "src/nomercy/native/vector.py"
     return f_vector__deal_rows_136(S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.n0, pool, generators, offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn);
 }
 
+#line 430 "src/nomercy/native/vector.py"
 static int64_t f_vector_step_146(A_i32 S, A_i64 R, A_i32 deck, int64_t players, int64_t learner, A_i64 kinds, int64_t reacting, double catch_miss, A_u64 rng, A_i64 actions, int64_t points, double knockout, A_i64 offsets, A_i64 rl_of_native, A_f32 obs, A_i8 masks, A_i8 legal_out, A_f32 rewards, A_u8 dones, A_f32 final_obs, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 log, A_i64 logn, A_i64 waiting, A_i64 pool, A_i32 generators) {
     int64_t count = 0;
     int64_t row = 0;
@@ -3845,67 +5845,105 @@ static int64_t f_vector_step_146(A_i32 S, A_i64 R, A_i32 deck, int64_t players, 
     A_u64 r = {0};
     int64_t a = 0;
     int64_t code = 0;
+#line 467 "src/nomercy/native/vector.py"
     count = 0LL;
+#line 468 "src/nomercy/native/vector.py"
     { int64_t _t2 = S.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         row = _t1;
+#line 469 "src/nomercy/native/vector.py"
         logn.p[row] = 0LL;
+#line 470 "src/nomercy/native/vector.py"
         s = ((A_i32){S.p + (row) * S.n1, S.n1, 0, 0});
+#line 471 "src/nomercy/native/vector.py"
         r = ((A_u64){rng.p + (row) * rng.n1, rng.n1, 0, 0});
+#line 472 "src/nomercy/native/vector.py"
         a = ((int64_t)actions.p[row]);
+#line 473 "src/nomercy/native/vector.py"
         f_kernels_apply_action_77(s, R, learner, a);
-        f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(learner) * (uint64_t)(224LL)) + a));
+#line 474 "src/nomercy/native/vector.py"
+        f_vector__note_131(log, logn, row, ((int64_t)((uint64_t)(learner) * (uint64_t)(NUM_ACTIONS)) + a));
+#line 475 "src/nomercy/native/vector.py"
         f_vector__reactions_132(s, R, learner, kinds, reacting, catch_miss, learner, mask, lst, r, log, logn, row);
+#line 476 "src/nomercy/native/vector.py"
         f_vector__opponents_133(s, R, deck, learner, kinds, reacting, catch_miss, mask, lst, r, log, logn, row);
-        if (((((int64_t)s.p[19LL]) >= 0LL) || (!(((int64_t)s.p[(32LL + learner)]))))) {
+#line 477 "src/nomercy/native/vector.py"
+        if (((((int64_t)s.p[WINNER]) >= 0LL) || (!(((int64_t)s.p[(ACTIVE + learner)]))))) {
+#line 478 "src/nomercy/native/vector.py"
             dones.p[row] = (uint8_t)(1);
+#line 479 "src/nomercy/native/vector.py"
             rewards.p[row] = (float)(f_vector__reward_139(s, learner, points, knockout));
+#line 480 "src/nomercy/native/vector.py"
             f_encode_observe_110(s, learner, offsets, ((A_f32){final_obs.p + (row) * final_obs.n1, final_obs.n1, 0, 0}));
+#line 481 "src/nomercy/native/vector.py"
             waiting.p[count] = row;
+#line 482 "src/nomercy/native/vector.py"
             count = (count + 1LL);
         } else {
+#line 484 "src/nomercy/native/vector.py"
             dones.p[row] = (uint8_t)(0);
+#line 485 "src/nomercy/native/vector.py"
             rewards.p[row] = (float)(0.0);
+#line 486 "src/nomercy/native/vector.py"
             f_vector__encode_138(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row);
         }
     } }
+#line 487 "src/nomercy/native/vector.py"
     code = f_vector__deal_rows_136(S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators, offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn);
+#line 491 "src/nomercy/native/vector.py"
     return (((code < 0LL)) ? code : count);
 }
 
+#line 495 "src/nomercy/native/vector.py"
 static int64_t f_vector_take_actions_147(A_i64 actions, A_i8 legal, A_i64 native_of_rl, A_i64 out) {
     int64_t count = 0;
     int64_t row = 0;
     int64_t a = 0;
+#line 501 "src/nomercy/native/vector.py"
     count = native_of_rl.n0;
+#line 502 "src/nomercy/native/vector.py"
     { int64_t _t2 = actions.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         row = _t1;
+#line 503 "src/nomercy/native/vector.py"
         a = ((int64_t)actions.p[row]);
+#line 504 "src/nomercy/native/vector.py"
         if (((a < 0LL) || (a >= count))) {
+#line 505 "src/nomercy/native/vector.py"
             return row;
         }
     } }
+#line 506 "src/nomercy/native/vector.py"
     { int64_t _t5 = actions.n0; int64_t _t6 = 1;
     for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
         row = _t4;
+#line 507 "src/nomercy/native/vector.py"
         a = ((int64_t)actions.p[row]);
+#line 508 "src/nomercy/native/vector.py"
         if ((!(((int64_t)legal.p[(row) * legal.n1 + (a)])))) {
+#line 509 "src/nomercy/native/vector.py"
             return row;
         }
+#line 510 "src/nomercy/native/vector.py"
         out.p[row] = ((int64_t)native_of_rl.p[a]);
     } }
+#line 511 "src/nomercy/native/vector.py"
     return (-1LL);
 }
 
+#line 519 "src/nomercy/native/vector.py"
 static inline __attribute__((always_inline)) int64_t f_vector__flags_148(int64_t word) {
+#line 521 "src/nomercy/native/vector.py"
     return (int64_t)((((uint64_t)(word) * 72340172838076673ULL) >> (uint64_t)(56LL)));
 }
 
+#line 519 "src/nomercy/native/vector.py"
 static inline __attribute__((always_inline)) int64_t f_vector__flags_150(uint64_t word) {
+#line 521 "src/nomercy/native/vector.py"
     return (int64_t)(((word * 72340172838076673ULL) >> (uint64_t)(56LL)));
 }
 
+#line 525 "src/nomercy/native/vector.py"
 static void f_vector_sample_149(A_u64 words, A_u64 rng, A_i64 out) {
     int64_t width = 0;
     int64_t row = 0;
@@ -3916,46 +5954,69 @@ static void f_vector_sample_149(A_u64 words, A_u64 rng, A_i64 out) {
     uint64_t word = 0;
     int64_t here = 0;
     int64_t b = 0;
+#line 530 "src/nomercy/native/vector.py"
     width = words.n1;
+#line 531 "src/nomercy/native/vector.py"
     { int64_t _t2 = words.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         row = _t1;
+#line 532 "src/nomercy/native/vector.py"
         count = 0LL;
+#line 533 "src/nomercy/native/vector.py"
         { int64_t _t5 = width; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             w = _t4;
+#line 534 "src/nomercy/native/vector.py"
             count = (count + f_vector__flags_150(((uint64_t)words.p[(row) * words.n1 + (w)])));
         } }
+#line 535 "src/nomercy/native/vector.py"
         if ((count == 0LL)) {
+#line 536 "src/nomercy/native/vector.py"
             out.p[row] = (-1LL);
+#line 537 "src/nomercy/native/vector.py"
             continue;
         }
+#line 538 "src/nomercy/native/vector.py"
         state = ((A_u64){rng.p + (row) * rng.n1 + (2LL), (rng.n1) - (2LL), 0, 0});
+#line 539 "src/nomercy/native/vector.py"
         k = (int64_t)((f_kernels__rand_83(state) % (uint64_t)(count)));
+#line 540 "src/nomercy/native/vector.py"
         { int64_t _t8 = width; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             w = _t7;
+#line 541 "src/nomercy/native/vector.py"
             word = ((uint64_t)words.p[(row) * words.n1 + (w)]);
+#line 542 "src/nomercy/native/vector.py"
             here = f_vector__flags_150(word);
+#line 543 "src/nomercy/native/vector.py"
             if ((k < here)) {
+#line 544 "src/nomercy/native/vector.py"
                 { int64_t _t11 = 8LL; int64_t _t12 = 1;
                 for (int64_t _t10 = 0; _t10 < _t11; _t10 += _t12) {
                     b = _t10;
+#line 545 "src/nomercy/native/vector.py"
                     if (((word >> (uint64_t)((int64_t)((uint64_t)(8LL) * (uint64_t)(b)))) & (uint64_t)(1LL))) {
+#line 546 "src/nomercy/native/vector.py"
                         if ((k == 0LL)) {
+#line 547 "src/nomercy/native/vector.py"
                             out.p[row] = ((int64_t)((uint64_t)(8LL) * (uint64_t)(w)) + b);
+#line 548 "src/nomercy/native/vector.py"
                             break;
                         }
+#line 549 "src/nomercy/native/vector.py"
                         k = (k - 1LL);
                     }
                 } }
+#line 550 "src/nomercy/native/vector.py"
                 break;
             }
+#line 551 "src/nomercy/native/vector.py"
             k = (k - here);
         } }
     } }
 }
 
+#line 67 "src/nomercy/native/playout.py"
 static inline __attribute__((always_inline)) double f_playout__evaluate_151(A_i32 s, int64_t seat, A_f64 weights) {
     int64_t winner = 0;
     int64_t last = 0;
@@ -3963,30 +6024,46 @@ static inline __attribute__((always_inline)) double f_playout__evaluate_151(A_i3
     double mine = 0;
     int64_t other = 0;
     double w = 0;
-    winner = ((int64_t)s.p[19LL]);
+#line 69 "src/nomercy/native/playout.py"
+    winner = ((int64_t)s.p[WINNER]);
+#line 70 "src/nomercy/native/playout.py"
     if ((winner >= 0LL)) {
+#line 71 "src/nomercy/native/playout.py"
         return (((winner == seat)) ? 1.0 : 0.0);
     }
-    if ((!(((int64_t)s.p[(32LL + seat)])))) {
+#line 72 "src/nomercy/native/playout.py"
+    if ((!(((int64_t)s.p[(ACTIVE + seat)])))) {
+#line 73 "src/nomercy/native/playout.py"
         return 0.0;
     }
+#line 74 "src/nomercy/native/playout.py"
     last = (weights.n0 - 1LL);
+#line 75 "src/nomercy/native/playout.py"
     total = 0.0;
+#line 76 "src/nomercy/native/playout.py"
     mine = 0.0;
-    { int64_t _t2 = ((int64_t)s.p[0LL]); int64_t _t3 = 1;
+#line 77 "src/nomercy/native/playout.py"
+    { int64_t _t2 = ((int64_t)s.p[PLAYERS]); int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         other = _t1;
-        if (((int64_t)s.p[(32LL + other)])) {
-            w = ((double)weights.p[py_min_i(((int64_t)s.p[(74LL + other)]), last)]);
+#line 78 "src/nomercy/native/playout.py"
+        if (((int64_t)s.p[(ACTIVE + other)])) {
+#line 79 "src/nomercy/native/playout.py"
+            w = ((double)weights.p[py_min_i(((int64_t)s.p[(HLEN + other)]), last)]);
+#line 80 "src/nomercy/native/playout.py"
             total = ((double)(total) + (double)(w));
+#line 81 "src/nomercy/native/playout.py"
             if ((other == seat)) {
+#line 82 "src/nomercy/native/playout.py"
                 mine = w;
             }
         }
     } }
+#line 83 "src/nomercy/native/playout.py"
     return ((double)(mine) / (double)(total));
 }
 
+#line 87 "src/nomercy/native/playout.py"
 static void f_playout_playout_values_152(A_i32 W, A_i64 R, A_i32 deck, A_i64 world, A_i64 action, int64_t seat, int64_t depth, A_f64 weights, A_i32 s, A_u8 mask, A_i64 lst, A_f64 values, A_f64 mine, A_f64 theirs) {
     int64_t width = 0;
     int64_t j = 0;
@@ -3995,31 +6072,45 @@ static void f_playout_playout_values_152(A_i32 W, A_i64 R, A_i32 deck, A_i64 wor
     int64_t _ = 0;
     int64_t cur = 0;
     A_f64 policy = {0};
+#line 113 "src/nomercy/native/playout.py"
     width = W.n1;
+#line 114 "src/nomercy/native/playout.py"
     { int64_t _t2 = world.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         j = _t1;
+#line 115 "src/nomercy/native/playout.py"
         src = ((A_i32){W.p + (((int64_t)world.p[j])) * W.n1, W.n1, 0, 0});
+#line 116 "src/nomercy/native/playout.py"
         { int64_t _t5 = width; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             k = _t4;
+#line 117 "src/nomercy/native/playout.py"
             s.p[k] = (int32_t)(((int64_t)src.p[k]));
         } }
+#line 118 "src/nomercy/native/playout.py"
         f_kernels_apply_action_77(s, R, seat, ((int64_t)action.p[j]));
+#line 119 "src/nomercy/native/playout.py"
         { int64_t _t8 = depth; int64_t _t9 = 1;
         for (int64_t _t7 = 0; _t7 < _t8; _t7 += _t9) {
             _ = _t7;
-            cur = ((int64_t)s.p[4LL]);
+#line 120 "src/nomercy/native/playout.py"
+            cur = ((int64_t)s.p[CURRENT]);
+#line 121 "src/nomercy/native/playout.py"
             if ((cur < 0LL)) {
+#line 122 "src/nomercy/native/playout.py"
                 break;
             }
+#line 123 "src/nomercy/native/playout.py"
             policy = (((cur == seat)) ? mine : theirs);
+#line 124 "src/nomercy/native/playout.py"
             f_kernels_apply_action_77(s, R, cur, f_heuristic_weighted_choose_101(s, R, cur, deck, mask, lst, policy));
         } }
+#line 125 "src/nomercy/native/playout.py"
         values.p[j] = f_playout__evaluate_151(s, seat, weights);
     } }
 }
 
+#line 52 "src/nomercy/native/policy.py"
 static int64_t f_policy__duel_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players, A_i64 seeds, A_f64 P0, A_f64 P1, int64_t max_steps, A_u8 mask, A_i64 lst, A_i64 sitting, A_i64 wins) {
     A_i32 s = {0};
     int64_t k = 0;
@@ -4028,33 +6119,51 @@ static int64_t f_policy__duel_153(A_i32 S, A_i64 R, A_i32 deck, int64_t players,
     int64_t steps = 0;
     int64_t actor = 0;
     int64_t a = 0;
+#line 70 "src/nomercy/native/policy.py"
     s = ((A_i32){S.p + (0LL) * S.n1, S.n1, 0, 0});
+#line 71 "src/nomercy/native/policy.py"
     { int64_t _t2 = seeds.n0; int64_t _t3 = 1;
     for (int64_t _t1 = 0; _t1 < _t2; _t1 += _t3) {
         k = _t1;
+#line 72 "src/nomercy/native/policy.py"
         wins.p[k] = 0LL;
+#line 73 "src/nomercy/native/policy.py"
         seed = ((int64_t)seeds.p[k]);
+#line 74 "src/nomercy/native/policy.py"
         { int64_t _t5 = players; int64_t _t6 = 1;
         for (int64_t _t4 = 0; _t4 < _t5; _t4 += _t6) {
             c = _t4;
+#line 75 "src/nomercy/native/policy.py"
             f_kernels_deal_79(s, R, deck, players, (seed & 4294967295LL), ((seed >> 32LL) & 4294967295LL), (-1LL), sitting);
+#line 76 "src/nomercy/native/policy.py"
             steps = 0LL;
-            while ((((int64_t)s.p[4LL]) >= 0LL)) {
+#line 77 "src/nomercy/native/policy.py"
+            while ((((int64_t)s.p[CURRENT]) >= 0LL)) {
+#line 78 "src/nomercy/native/policy.py"
                 if ((steps >= max_steps)) {
+#line 79 "src/nomercy/native/policy.py"
                     return k;
                 }
-                actor = ((int64_t)s.p[4LL]);
+#line 80 "src/nomercy/native/policy.py"
+                actor = ((int64_t)s.p[CURRENT]);
+#line 81 "src/nomercy/native/policy.py"
                 a = f_heuristic_weighted_choose_101(s, R, actor, deck, mask, lst, (((actor == c)) ? P0 : P1));
+#line 82 "src/nomercy/native/policy.py"
                 f_kernels_apply_action_77(s, R, actor, a);
+#line 83 "src/nomercy/native/policy.py"
                 steps = (steps + 1LL);
             }
-            if ((((int64_t)s.p[19LL]) == c)) {
+#line 84 "src/nomercy/native/policy.py"
+            if ((((int64_t)s.p[WINNER]) == c)) {
+#line 85 "src/nomercy/native/policy.py"
                 wins.p[k] = (((int64_t)wins.p[k]) + 1LL);
             }
         } }
     } }
+#line 86 "src/nomercy/native/policy.py"
     return (-1LL);
 }
+#line 6167 "src/nomercy/native/_engine.c"
 
 static int arg_i64(PyObject *o, int64_t *out, int pos) {
     PyObject *n = PyNumber_Index(o);
