@@ -19,6 +19,11 @@ called with (an inline helper takes its callers' types), and writes:
   through the buffer protocol (no numpy headers: the extension builds with a C compiler
   and Python's headers alone) and checks their element type and dimensions.
 
+The C names the layout's integer constants (layout.py and slots.py) by ``#define`` and puts
+a ``#line`` directive before each statement naming its kernel's file and line, so that a
+compiler's message or a debugger points at the kernel (``generate(sources)`` translates
+any list of functions: tests/native/test_translation.py compiles its own).
+
 Python semantics kept: floor division and modulo, int64 wrap-around, a range loop's
 variable, int32 stores that wrap. Not supported (the translator says where): negative
 indices other than literals, loops over anything but ranges, keyword arguments.
