@@ -6,9 +6,10 @@ Plays random games side by side in ``nomercy.engine`` and ``nomercy.native`` (th
 check as ``tests/native/test_differential.py``: after every action the converted native
 table equals the reference state, and every seat's legal actions are the same set;
 positions are reloaded into the table and determinized along the way), cycling through
-every house-rule mix of ``nomercy.testing.RULE_MIXES`` plus the ``rlcard`` preset and 2 to
-6 players, until ``--decisions`` decisions were compared. Exits 1 at the first mismatch,
-printing where; prints the counts and the command otherwise.
+every house-rule mix of ``nomercy.testing.BASE_MIXES`` (those the native engine plays)
+plus the ``rlcard`` preset and 2 to 6 players, until ``--decisions`` decisions were
+compared. Exits 1 at the first mismatch, printing where; prints the counts and the command
+otherwise.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from nomercy import Rules
-from nomercy.testing import RULE_MIXES
+from nomercy.testing import BASE_MIXES
 
-MIXES = {**RULE_MIXES, "rlcard": Rules.preset("rlcard")}
+MIXES = {**BASE_MIXES, "rlcard": Rules.preset("rlcard")}
 CASES = [
     (name, players)
     for name, rules in MIXES.items()

@@ -338,7 +338,7 @@ def test_colour_dialogs_can_be_cancelled_and_the_decision_stays_visible(
     bob.keyboard.press("Escape")
     bob.wait_for_selector("#prompt:not([open])", state="attached")
     # The decision stays on screen: an inline colour picker and a line saying why.
-    assert bob.is_visible("#color-pick") and "colour" in bob.inner_text("#why").lower()
+    assert bob.is_visible("#color-pick") and "color" in bob.inner_text("#why").lower()
     shot(bob, "04-roulette-after-cancel")
     shot(ann, "04-waiting-for-roulette")
     before = version(bob)
