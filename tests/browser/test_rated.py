@@ -270,3 +270,116 @@ def test_a_rated_round_between_two_signed_in_players(pages: Pages, server: Serve
     assert "Bob" not in bob.inner_text(".leader-table")
     axe_check(bob, "board (nb, phone)")
     shot(bob, "rated-board-nb")
+
+
+def lobby_of_two(
+    pages: Pages, server: ServerProcess, made: dict[str, tuple[str, str]]
+) -> tuple[Any, Any, str]:
+    """Ann (English, desktop) hosts a rated table of two from the create form; Bob
+    (Norwegian, phone) takes the other seat. Their pages and the room's code."""
+    ann = signed_in(pages, server, made["Ann"][1], "en", DESKTOP)
+    bob = signed_in(pages, server, made["Bob"][1], "nb", PHONE)
+    goto(ann, server.url + "/")
+    ann.wait_for_selector("#rated-box:not([hidden])")
+    ann.fill("#create-nick", "Ann")
+    ann.check("#rated")
+    ann.select_option("#seats", "2")
+    ann.select_option("#bots", "0")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_selector("#screen-lobby:not([hidden])")
+    code = str(ann.evaluate("nomercy.store.get().room.code"))
+    goto(bob, f"{server.url}/join/{code}")
+    bob.fill("#join-nick", "Bob")
+    bob.click("#join-form button[type=submit]")
+    bob.wait_for_selector("#screen-lobby:not([hidden])")
+    return ann, bob, code
+
+
+def fill(template: str, **values: str) -> str:
+    for key, value in values.items():
+        template = re.sub(r"\{" + key + r"(?::\w+)?\}", value, template)
+    return template
+
+
+@pytest.fixture
+def quick_abort(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server whose rated rounds wait 8 seconds for their people."""
+    env = {**ENV, "NOMERCY_RATED_CONNECT_SECONDS": "8"}
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'rooms.sqlite3'}", env, log=tmp_path / "server.log")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_a_rated_round_says_whom_it_waits_for_and_why_it_was_aborted(
+    pages: Pages, quick_abort: ServerProcess
+) -> None:
+    """Bob leaves the lobby before Ann starts: the table tells Ann it waits for Bob to
+    connect, with the time left counting down; past it, that the round was aborted, not
+    rated, because Bob never connected; in Norwegian too after a reload. Both sizes, axe-clean."""
+    server = quick_abort
+    made = accounts(server)
+    en, nb = words("en"), words("nb")
+    ann, bob, _code = lobby_of_two(pages, server, made)
+    bob.close()  # Bob's only page: he is no longer connected
+    ann.wait_for_function("nomercy.store.get().room.seats.some((s) => !s.connected)")
+    ann.click("#start-btn")
+    ann.wait_for_selector("#screen-table:not([hidden])", timeout=15_000)
+    ann.wait_for_selector("#rated-note:not([hidden])")
+    first = ann.inner_text("#rated-note")
+    waiting = re.escape(fill(en["rating.waiting_time"], list="Bob", time="TIME")).replace(
+        "TIME", r"(\d+):(\d\d)"
+    )
+    found = re.fullmatch(waiting, first)
+    assert found, first
+    assert 0 < int(found[1]) * 60 + int(found[2]) <= 8
+    ann.wait_for_function(f"document.querySelector('#rated-note').textContent !== {json.dumps(first)}")
+    assert re.fullmatch(waiting, ann.inner_text("#rated-note"))  # it counts down
+    axe_check(ann, "rated round waiting (en, desktop)")
+    shot(ann, "rated-waiting-en")
+    ann.set_viewport_size(PHONE["viewport"])
+    axe_check(ann, "rated round waiting (en, phone)")
+    ann.set_viewport_size(DESKTOP["viewport"])
+
+    aborted = fill(en["rating.aborted"], list="Bob")
+    ann.wait_for_function(
+        f"document.querySelector('#rated-note').textContent === {json.dumps(aborted)}", timeout=20_000
+    )
+    assert ann.is_visible("#rated-note") and not ann.is_visible("#end")
+    assert ann.evaluate("nomercy.store.get().room.status") == "finished"
+    axe_check(ann, "rated round aborted (en, desktop)")
+    shot(ann, "rated-aborted-en")
+    # The same room in Norwegian (a reload keeps the seat): the abort is said in Bokmål.
+    ann.evaluate("localStorage.setItem('nomercy:lang', 'nb')")
+    ann.add_init_script("localStorage.setItem('nomercy:lang', 'nb')")
+    ann.set_viewport_size(PHONE["viewport"])
+    ann.reload()
+    said = json.dumps(fill(nb["rating.aborted"], list="Bob"))
+    ann.wait_for_function(f"document.querySelector('#rated-note').textContent === {said}", timeout=15_000)
+    axe_check(ann, "rated round aborted (nb, phone)")
+    shot(ann, "rated-aborted-nb")
+
+
+def test_players_see_that_their_rated_room_is_not_rated_for_now(pages: Pages, server: ServerProcess) -> None:
+    """Ann and Bob play from one address and no operator allows them: the table tells each,
+    in their language, that its rounds are not rated for now and why. Both sizes, axe-clean."""
+    made = accounts(server)
+    engine = create_engine(server.database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(allowed.delete())  # this time nobody vouched for them
+    finally:
+        engine.dispose()
+    en, nb = words("en"), words("nb")
+    ann, bob, _code = lobby_of_two(pages, server, made)
+    for page, t in ((ann, en), (bob, nb)):
+        page.wait_for_function(
+            "document.querySelector('#rated-note').textContent === "
+            + json.dumps(t["rating.unrated.address"]),
+            timeout=15_000,
+        )
+        assert page.is_visible("#rated-note") and page.is_visible("#rated-mark")
+    axe_check(ann, "rated room not rated for now (en, desktop)")
+    axe_check(bob, "rated room not rated for now (nb, phone)")
+    shot(ann, "rated-unrated-en")
+    shot(bob, "rated-unrated-nb")

@@ -175,6 +175,9 @@ def test_a_rated_round_rebuilt_before_it_began_waits_again(db: str, start_server
     assert aborted["status"] == "finished" and aborted["never_connected"] == [0]
     assert watcher.latest_state()["version"] == 0  # no stand-in played a card
     watcher.close()
+    late = hello(second, made["code"], None)  # the room is over: no turn clock runs
+    assert late.latest_state()["deadline"] is None
+    late.close()
     assert rows(second, ratings) == [] and rows(second, rating_changes) == []
     assert [f["room"] for f in wait_for(lambda: flags(second, "abort"))] == [made["code"]]
 

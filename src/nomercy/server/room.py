@@ -287,8 +287,8 @@ class Room:
         """Seconds left on the turn timer of a human deciding now, or None."""
         if self.turn_seconds is None or self.match is None or self.match.state.current is None:
             return None
-        if self.waiting_since is not None:
-            return None  # the round has not begun: no clock runs
+        if self.waiting_since is not None or self.status != "playing":
+            return None  # the round has not begun, or the room is over (an aborted round): no clock runs
         if self.controller(self.match.state.current) is not None:
             return None
         return max(0.0, self.changed_at + self.turn_seconds - time.monotonic())

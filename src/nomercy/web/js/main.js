@@ -20,7 +20,7 @@ import { wireGuide } from "./guide.js";
 import { createReplay } from "./replay.js";
 import { pageFor } from "./pages.js";
 import { renderAccountSlot } from "./account.js";
-import { ratedRefusal, ratedRequest, setupRated } from "./rated.js";
+import { hideRatedNote, ratedRefusal, ratedRequest, renderRatedNote, setupRated } from "./rated.js";
 import { keepToken, renderMyGames, renderRoomRounds } from "./games.js";
 import { askCoach, hintRefused, renderCoach, showHint } from "./coach.js";
 
@@ -144,6 +144,7 @@ function show(name) {
   // The site's links are for between games: at a table they would only crowd the bar.
   document.querySelector(".site-nav").hidden = name === "lobby" || name === "table" || replay;
   $("replay-bar").hidden = !replay;
+  if (replay || name === "home" || name === "page") hideRatedNote();
   if (!replay) $("review-panel").hidden = true;
   if (changed) window.scrollTo(0, 0);
   const social = $("social");
@@ -161,6 +162,7 @@ function render() {
   if (s.replaying) { ctx.replay.refresh(); return; }
   if (!s.room) return;
   $("rated-mark").hidden = !s.room.rated;  // a rated table says so, in its lobby and at play
+  renderRatedNote(ctx);  // waiting for people, aborted, or not rated for now
   if (s.room.status === "lobby") {
     show("lobby");
     renderLobby(ctx);

@@ -66,3 +66,57 @@ export function ratedRequest(rules) {
   const on = Boolean($("rated") && $("rated").checked && !$("rated-box").hidden);
   return on ? { rated: true, rules: {} } : { rated: false, rules };
 }
+
+// What a rated table says of itself beyond its mark (RoomInfo): a round waiting for people
+// to connect, with the time left; a round aborted unrated and who never connected; rounds
+// not rated for now, and why. One line under the top bar, in the lobby and at the table.
+const wait = { room: null, until: null, timer: null };
+
+/** "m:ss" of the seconds left. */
+function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The note's words for ``room``, or "" when it has nothing to say. */
+function noteText(ctx, room) {
+  if (!room || !room.rated) return "";
+  if (room.aborted) {
+    const absent = room.never_connected || [];
+    return absent.length
+      ? ctx.t("rating.aborted", { list: absent.join(",") })
+      : ctx.t("rating.aborted_someone");
+  }
+  const waiting = room.status === "playing" ? room.waiting || [] : [];
+  if (waiting.length) {
+    const list = waiting.join(",");
+    if (wait.until === null) return ctx.t("rating.waiting", { list });
+    return ctx.t("rating.waiting_time", { list, time: clock((wait.until - performance.now()) / 1000) });
+  }
+  // Two of its accounts seen from one address (the only reason the server gives now).
+  return room.unrated_reason === "address" ? ctx.t("rating.unrated.address") : "";
+}
+
+/** Show the note for the room of the store; a waiting round's time left counts down. */
+export function renderRatedNote(ctx) {
+  const room = ctx.store.get().room;
+  if (room !== wait.room) {  // a new room message: the time left is counted from it
+    wait.room = room;
+    const left = room && room.waiting_seconds;
+    wait.until = typeof left === "number" ? performance.now() + left * 1000 : null;
+  }
+  const p = $("rated-note");
+  const text = noteText(ctx, room);
+  p.hidden = !text;
+  if (p.textContent !== text) p.textContent = text;
+  p.classList.toggle("warn", Boolean(room && (room.aborted || room.unrated_reason)));
+  const counting = Boolean(text) && wait.until !== null && Boolean(room.waiting && room.waiting.length);
+  if (counting && wait.timer === null) wait.timer = setInterval(() => renderRatedNote(ctx), 1000);
+  if (!counting && wait.timer !== null) { clearInterval(wait.timer); wait.timer = null; }
+}
+
+/** Off the lobby and the table (home, a page, a replay) the note says nothing. */
+export function hideRatedNote() {
+  $("rated-note").hidden = true;
+  if (wait.timer !== null) { clearInterval(wait.timer); wait.timer = null; }
+}
