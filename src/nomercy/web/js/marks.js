@@ -17,7 +17,7 @@ export function accountMark(ctx) {
   svg.setAttribute("focusable", "false");
   const path = document.createElementNS(SVG, "path");
   // A key: its ring and its blade with two teeth.
-  path.setAttribute("d", "M5.5 3a3.5 3.5 0 1 0 3.2 5H10v1.5h1.5V8H13V6.5H8.7A3.5 3.5 0 0 0 5.5 3zm0 2a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3z");
+  path.setAttribute("d", "M 5.5 3a3.5 3.5 0 1 0 3.2 5H10v1.5h1.5V8H13V6.5H8.7A3.5 3.5 0 0 0 5.5 3zm0 2a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3z");
   svg.appendChild(path);
   mark.appendChild(svg);
   return mark;

@@ -76,7 +76,8 @@ def _carry_history() -> None:
     conn = op.get_bind()
     rows = conn.execute(
         sa.text(
-            "SELECT game_id, player, preset, place, at FROM nomercy_rating_changes ORDER BY game_id, place, player"
+            "SELECT game_id, player, preset, place, at FROM nomercy_rating_changes"
+            " ORDER BY game_id, place, player"
         )
     ).all()
     by_game: dict[str, list[sa.Row[tuple[str, str, str, int, float]]]] = {}
