@@ -337,39 +337,29 @@ _DECK_NAMES: dict[DeckSpec, str] = {
     CLASSIC_112_DECK: "classic_112",
 }
 
+# Official classic UNO: draw one card, play it or keep it, or draw instead of playing;
+# the Wild Draw 4 challenge; a last Draw card still counts; first-card effects.
+_CLASSIC = Rules(
+    deck=CLASSIC_DECK,
+    first_card="official",
+    draw_rule="one",
+    must_play_drawn=False,
+    draw_when_playable=True,
+    stacking=False,
+    seven_zero=False,
+    mercy_limit=None,
+    last_card_draw="apply",
+    wild_draw4_challenge=True,
+    target_score=500,
+)
+
 #: Named presets (docs/rules.md, Presets).
 PRESETS: dict[str, Rules] = {
     "no_mercy": Rules(),
-    # Official classic UNO: draw one card, play it or keep it, or draw instead of playing;
-    # the Wild Draw 4 challenge; a last Draw card still counts; first-card effects.
-    "classic": Rules(
-        deck=CLASSIC_DECK,
-        first_card="official",
-        draw_rule="one",
-        must_play_drawn=False,
-        draw_when_playable=True,
-        stacking=False,
-        seven_zero=False,
-        mercy_limit=None,
-        last_card_draw="apply",
-        wild_draw4_challenge=True,
-        target_score=500,
-    ),
+    "classic": _CLASSIC,
     # Today's edition of classic UNO: the same rules with the 112-card deck, whose Wild
     # Shuffle Hands (W7) and blank wilds (W8) the 108-card ``classic`` edition lacks.
-    "classic_112": Rules(
-        deck=CLASSIC_112_DECK,
-        first_card="official",
-        draw_rule="one",
-        must_play_drawn=False,
-        draw_when_playable=True,
-        stacking=False,
-        seven_zero=False,
-        mercy_limit=None,
-        last_card_draw="apply",
-        wild_draw4_challenge=True,
-        target_score=500,
-    ),
+    "classic_112": _CLASSIC.replace(deck=CLASSIC_112_DECK),
     # RLCard's UNO (``rlcard.make("uno")``) as far as house rules can say it, so that the
     # benchmark compares like with like; ``benchmarks/README.md`` lists what still differs.
     "rlcard": Rules(

@@ -29,6 +29,8 @@ from patience import WAIT_SECONDS, stop, wait_until_ready
 pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
+from nomercy.server.storage import Storage
+
 POSTGRES_URL = needs.POSTGRES_URL
 #: ``@pytest.mark.parametrize("db", DATABASES)``: SQLite always, PostgreSQL where the URL is
 #: set. The PostgreSQL case's skip marker is what the suite groups the shared database's
@@ -151,6 +153,26 @@ def reset_postgres(url: str) -> None:
     found.reflect(engine, only=lambda name, _meta: name.startswith("nomercy_"))
     found.drop_all(engine)  # the migrations' version too: the next Storage starts afresh
     engine.dispose()
+
+
+def fresh_database(db: str, tmp_path: Path) -> str:
+    """The URL of an empty database of the kind ``db`` names (``DATABASES``): a new SQLite
+    file under ``tmp_path``, or the shared PostgreSQL with every nomercy table dropped."""
+    if db == "postgresql":
+        assert POSTGRES_URL is not None
+        reset_postgres(POSTGRES_URL)
+        return POSTGRES_URL
+    return f"sqlite:///{tmp_path / 'db.sqlite3'}"
+
+
+@pytest.fixture(params=DATABASES)
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    """A :class:`Storage` on each of the ``DATABASES``, empty, closed after the test."""
+    made = Storage(fresh_database(request.param, tmp_path))
+    try:
+        yield made
+    finally:
+        made.close()
 
 
 @pytest.fixture

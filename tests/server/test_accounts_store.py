@@ -14,20 +14,12 @@ from nomercy.server.accounts import SESSION_SECONDS, AccountStore, NameTaken
 from nomercy.server.games import GameStore, Kept, game_seats
 from nomercy.server.storage import Storage, StoredSeat
 
-from .conftest import DATABASES, POSTGRES_URL, reset_postgres
-
-
-def _url(db: str, tmp_path: Path) -> str:
-    if db == "postgresql":
-        assert POSTGRES_URL is not None
-        reset_postgres(POSTGRES_URL)
-        return POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'a.sqlite3'}"
+from .conftest import DATABASES, fresh_database
 
 
 @pytest.mark.parametrize("db", DATABASES)
 def test_migrations_0004_to_0006_up_and_down(db: str, tmp_path: Path) -> None:
-    engine = create_engine(_url(db, tmp_path))
+    engine = create_engine(fresh_database(db, tmp_path))
     added = {"nomercy_accounts", "nomercy_passkeys", "nomercy_sessions", "nomercy_ratings"}
     added |= {"nomercy_rating_changes", "nomercy_daily_results"}
     try:
@@ -46,7 +38,7 @@ def test_migrations_0004_to_0006_up_and_down(db: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("db", DATABASES)
 def test_names_sessions_and_what_an_account_played(db: str, tmp_path: Path) -> None:
-    storage = Storage(_url(db, tmp_path))
+    storage = Storage(fresh_database(db, tmp_path))
     try:
         store = AccountStore(storage.engine)
         ada = store.create("Ada")
@@ -96,7 +88,7 @@ def test_names_sessions_and_what_an_account_played(db: str, tmp_path: Path) -> N
 def test_a_ceremony_answers_once_and_not_after_it_expires(tmp_path: Path) -> None:
     from nomercy.server.accounts import CEREMONY_SECONDS, Ceremony
 
-    storage = Storage(_url("sqlite", tmp_path))
+    storage = Storage(fresh_database("sqlite", tmp_path))
     try:
         store = AccountStore(storage.engine)
         late = store.start_ceremony(Ceremony("signin", b"c" * 32), now=1000.0)

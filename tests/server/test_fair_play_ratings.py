@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,29 +35,12 @@ from nomercy.server.ratings import (
 from nomercy.server.settings import Settings
 from nomercy.server.storage import Storage, StoredSeat
 
-from .conftest import DATABASES, POSTGRES_URL, reset_postgres
+from .conftest import DATABASES, fresh_database
 
 #: A fixed moment (2023-11-14 22:13 UTC): the tests never read the clock.
 T0 = 1_700_000_000.0
 DAY = 24 * 3600.0
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _url(db: str, tmp_path: Path) -> str:
-    if db == "postgresql":
-        assert POSTGRES_URL is not None
-        reset_postgres(POSTGRES_URL)
-        return POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'fp.sqlite3'}"
-
-
-@pytest.fixture(params=DATABASES)
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
-    made = Storage(_url(request.param, tmp_path))
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 class Table:
@@ -401,7 +383,7 @@ def test_a_real_server_flags_two_accounts_seated_from_one_address(
     from .conftest import hello
     from .test_ratings import RATED, signed_in
 
-    server = start_server(_url(db, tmp_path)) if db == "postgresql" else start_server()
+    server = start_server(fresh_database(db, tmp_path)) if db == "postgresql" else start_server()
     main, alt = signed_in(server, "Main"), signed_in(server, "Alt")
     made = main.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 2, "bots": 0}).json()
     joined = alt.post(f"/api/rooms/{made['code']}/join", json={"nickname": "x"}).json()
@@ -433,7 +415,7 @@ def test_rounds_rated_before_the_upgrade_enter_the_history_a_recompute_replays(
     from nomercy.server import schema
     from nomercy.server.ratings import recompute
 
-    engine = create_engine(_url(db, tmp_path))
+    engine = create_engine(fresh_database(db, tmp_path))
     try:
         schema.upgrade(engine, "0006")
         row = {"preset": "no_mercy", "sigma_before": MODEL.sigma, "at": T0}

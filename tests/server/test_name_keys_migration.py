@@ -17,7 +17,7 @@ from nomercy.server import schema
 from nomercy.server.accounts import AccountStore, NameTaken, accounts
 from nomercy.server.names import name_key
 
-from .conftest import DATABASES, POSTGRES_URL, reset_postgres
+from .conftest import DATABASES, fresh_database
 
 #: (id, name, the key an earlier release stored, made at): the look-alike list of earlier
 #: releases did not know the invisible mark U+034F nor Cyrillic letters.
@@ -32,19 +32,11 @@ OLD = [
 ]
 
 
-def _url(db: str, tmp_path: Path) -> str:
-    if db == "postgresql":
-        assert POSTGRES_URL is not None
-        reset_postgres(POSTGRES_URL)
-        return POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'keys.sqlite3'}"
-
-
 @pytest.mark.parametrize("db", DATABASES)
 def test_old_name_keys_are_recomputed_oldest_first_and_look_alikes_kept_apart(
     db: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    engine = create_engine(_url(db, tmp_path))
+    engine = create_engine(fresh_database(db, tmp_path))
     try:
         schema.upgrade(engine, "0007")
         with engine.begin() as conn:

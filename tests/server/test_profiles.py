@@ -21,8 +21,7 @@ from nomercy.server.profiles import Profiles
 from nomercy.server.ratings import player_of_account, rating_changes, ratings
 from nomercy.server.storage import Storage
 
-from .conftest import ServerProcess
-from .test_accounts_store import DATABASES, _url
+from .conftest import DATABASES, ServerProcess, fresh_database
 
 TOKEN = "t" * 64
 #: A round's record as far as profiles read it (only ``sitting_out``).
@@ -89,13 +88,6 @@ def rate(
                 at=at,
             )
         )
-
-
-@pytest.fixture(params=DATABASES)
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
-    made = Storage(_url(request.param, tmp_path))
-    yield made
-    made.close()
 
 
 def test_rounds_played_and_won_per_preset_ratings_and_their_history(storage: Storage) -> None:
@@ -189,7 +181,7 @@ def test_a_name_no_account_has_is_unknown(storage: Storage) -> None:
 
 @pytest.fixture(params=DATABASES)
 def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[ServerProcess, Storage]]:
-    url = _url(request.param, tmp_path)
+    url = fresh_database(request.param, tmp_path)
     seeded = Storage(url)  # the schema, before the server opens the database
     server = ServerProcess(url, log=tmp_path / "server.log").start()
     yield server, seeded

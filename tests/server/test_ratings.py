@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,27 +41,16 @@ from nomercy.server.ratings import (
 )
 from nomercy.server.storage import Storage, StoredSeat
 
-from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres, start_room
+from .conftest import (
+    DATABASES,
+    ServerProcess,
+    fresh_database,
+    hello,
+    start_room,
+)
 from .test_game import play_humans
 
 RATED: dict[str, Any] = {"rated": True, "preset": "no_mercy", "turn_seconds": 30, "bot": "casual"}
-
-
-def _url(db: str, tmp_path: Path) -> str:
-    if db == "postgresql":
-        assert POSTGRES_URL is not None
-        reset_postgres(POSTGRES_URL)
-        return POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'r.sqlite3'}"
-
-
-@pytest.fixture(params=DATABASES)
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
-    made = Storage(_url(request.param, tmp_path))
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 # -- rated rooms ---------------------------------------------------------------------------
@@ -411,7 +399,7 @@ def test_rated_rooms_over_http(start_server: Any) -> None:
 @pytest.mark.parametrize("db", DATABASES)
 def test_a_rated_round_played_to_its_end_rates_its_players(db: str, start_server: Any) -> None:
     server = (
-        start_server(_url(db, Path()), NOMERCY_LEADERBOARD_MIN_GAMES="1")
+        start_server(fresh_database(db, Path()), NOMERCY_LEADERBOARD_MIN_GAMES="1")
         if db == "postgresql"
         else start_server(NOMERCY_LEADERBOARD_MIN_GAMES="1")
     )
