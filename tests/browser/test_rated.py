@@ -76,14 +76,6 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     srv.stop()
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    p = Pages(browser)
-    yield p
-    p.close()
-    assert not p.errors, f"console errors: {p.errors}"
-
-
 def accounts(server: ServerProcess) -> dict[str, tuple[str, str]]:
     """Ann (two rated games behind her), Bob (new) and Cleo (settled, ahead of Ann), each
     with a session: name -> (account id, session token). Ann and Bob play from one address

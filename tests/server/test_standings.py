@@ -28,9 +28,8 @@ from nomercy.server.ratings import (
 from nomercy.server.standings import BOARD_PAGE, round_changes, standing
 from nomercy.server.storage import Storage
 
-from .test_ratings import _kept, _room, _settings, signed_in, storage
+from .test_ratings import _kept, _room, _settings, signed_in
 
-__all__ = ["storage"]  # the fixture, shared with test_ratings
 
 START = conservative(MODEL.mu, MODEL.sigma)
 

@@ -358,6 +358,21 @@ def entrants_of(kept: Kept, level: str) -> list[tuple[int, str]]:
     return out
 
 
+def change_row(game_id: str, preset: str, change: Change, at: float) -> dict[str, Any]:
+    """One row of ``nomercy_rating_changes``: a player's change in one rated game."""
+    return {
+        "game_id": game_id,
+        "player": change.player,
+        "preset": preset,
+        "place": change.place,
+        "mu_before": change.mu_before,
+        "sigma_before": change.sigma_before,
+        "mu": change.mu,
+        "sigma": change.sigma,
+        "at": at,
+    }
+
+
 def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Change]:
     """Rate a kept round if its room is rated (in the keeping transaction); the changes."""
     row = conn.execute(select(rooms.c.settings).where(rooms.c.id == kept.room_id)).first()
@@ -417,23 +432,7 @@ def rate_kept(conn: Connection, game_id: str, kept: Kept, now: float) -> list[Ch
                     updated_at=now,
                 )
             )
-    conn.execute(
-        insert(rating_changes),
-        [
-            {
-                "game_id": game_id,
-                "player": c.player,
-                "preset": preset,
-                "place": c.place,
-                "mu_before": c.mu_before,
-                "sigma_before": c.sigma_before,
-                "mu": c.mu,
-                "sigma": c.sigma,
-                "at": now,
-            }
-            for c in changes
-        ],
-    )
+    conn.execute(insert(rating_changes), [change_row(game_id, preset, c, now) for c in changes])
     record_seats(conn, game_id, preset, entrants, order, now)
     return changes
 
@@ -597,19 +596,7 @@ def recompute(conn: Connection, presets: Iterable[str] | None = None) -> dict[st
             for c in rate(entrants, order, prior, weights):
                 old = state.get(c.player, [0.0, 0.0, 0.0, 0.0, 0.0])
                 state[c.player] = [c.mu, c.sigma, old[2] + 1, old[3] + int(c.won), at]
-                made.append(
-                    {
-                        "game_id": game_id,
-                        "player": c.player,
-                        "preset": preset,
-                        "place": c.place,
-                        "mu_before": c.mu_before,
-                        "sigma_before": c.sigma_before,
-                        "mu": c.mu,
-                        "sigma": c.sigma,
-                        "at": at,
-                    }
-                )
+                made.append(change_row(game_id, preset, c, at))
             history.append((at, people))
             replayed[preset] = replayed.get(preset, 0) + 1
         conn.execute(delete(rating_changes).where(rating_changes.c.preset == preset))
