@@ -30,7 +30,6 @@ from nomercy.server.storage import Storage
 
 from .test_ratings import _kept, _room, _settings, signed_in
 
-
 START = conservative(MODEL.mu, MODEL.sigma)
 
 
