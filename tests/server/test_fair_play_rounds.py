@@ -240,15 +240,25 @@ def test_a_rated_round_begins_when_everyone_has_connected(db: str, start_server:
     host = hello(server, made["code"], made["token"])
     start(ada, made)
     host.wait(lambda m: m["type"] == "room" and m["room"]["waiting"] == [1])
+    # Nobody is offered a move while the round waits: the table would offer what is refused.
+    told = host.wait(lambda m: m["type"] == "state" and m["view"] is not None)["decisions"]
+    assert (told["deciding"], told["choices"], told["prompt"]["key"]) == (False, [], "prompt.rated_waiting")
     mark = host.mark()
     host.send({"type": "action", "action": "draw", "version": 0})
     refused = host.error(mark)
     assert refused["code"] == ErrorCode.NOT_STARTED and "waiting for Bo" in refused["message"]
+    mark = host.mark()
     guest = hello(server, made["code"], joined["token"])
     begun = host.wait(
         lambda m: m["type"] == "room" and m["room"]["status"] == "playing" and not m["room"]["waiting"]
     )
     assert begun["room"]["aborted"] is False
+    # Once it begins, each seat is told its decisions again: the current player's are open.
+    fresh = host.wait(
+        lambda m: m["type"] == "state" and m["decisions"]["prompt"]["key"] != "prompt.rated_waiting",
+        start=mark,
+    )
+    assert fresh["decisions"]["deciding"] == (fresh["view"]["current_player"] == 0)
     play_humans({0: host, 1: guest}, random.Random(5))
     board = wait_for(lambda: len(rows(server, rating_changes)) == 3)
     host.close()

@@ -23,7 +23,8 @@ class FanOut:
 
     def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
         """The ``state`` message for one seat: its own view and its redacted events only."""
-        seen = seen_by(room.match.state if room.match is not None else None, seat, events)
+        state = room.match.state if room.match is not None else None
+        seen = seen_by(state, seat, events, waiting=room.waiting_since is not None)
         # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
         # validates real messages against the model).
         return dumps(

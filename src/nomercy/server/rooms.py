@@ -682,6 +682,7 @@ class RoomManager(Lifecycle):
                 room.waiting_since = None  # everyone is here: the rated round begins now
                 room.changed_at = self.clock.monotonic()
                 self.broadcast_room(room, now=True)
+                self.broadcast_state(room, [])  # whose move it is: nobody's until now
         client.send(P.Welcome(seat=client.seat, room=room.info()).model_dump_json())
         client.send(self.state_text(room, client.seat, list(room.log), snapshot=True))
         client.send(chat_history_text(room))

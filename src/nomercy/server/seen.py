@@ -33,10 +33,25 @@ def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
     return out
 
 
-def seen_by(state: GameState | None, seat: int | None, events: Sequence[Event]) -> dict[str, Any]:
-    """The ``view``, ``decisions`` and ``events`` fields of a ``state`` message for ``seat``."""
+def seen_by(
+    state: GameState | None, seat: int | None, events: Sequence[Event], waiting: bool = False
+) -> dict[str, Any]:
+    """The ``view``, ``decisions`` and ``events`` fields of a ``state`` message for ``seat``.
+
+    While a rated round ``waiting`` for its people has not begun, nobody decides anything:
+    the seat's decisions say so (no choices, the waiting prompt), so that no table offers a
+    move the server would refuse.
+    """
     shown = event_dicts(redact(list(events), seat))
     if state is None:
         return {"view": None, "decisions": None, "events": shown}
     view = player_view(state, seat)
-    return {"view": view.to_dict(), "decisions": decisions(view).to_dict(), "events": shown}
+    told = decisions(view).to_dict()
+    if waiting:
+        told = {
+            **told,
+            "deciding": False,
+            "prompt": {"key": "prompt.rated_waiting", "params": {}},
+            "choices": [],
+        }
+    return {"view": view.to_dict(), "decisions": told, "events": shown}
