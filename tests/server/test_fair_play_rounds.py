@@ -157,6 +157,29 @@ def test_the_room_says_how_long_it_waits_and_who_never_connected(db: str, start_
 
 
 @pytest.mark.parametrize("db", DATABASES)
+def test_a_person_at_an_aborted_round_is_offered_no_move(db: str, start_server: Any) -> None:
+    """Ada connects, Bo never does: once the round is aborted, Ada's table must not go on
+    offering the moves it offered nobody while it waited (the server refuses them)."""
+    server = serve(db, start_server, NOMERCY_RATED_CONNECT_SECONDS="1.5")
+    ada, bo = person(server, "Ada"), person(server, "Bo")
+    friends(server, ada, bo)
+    made = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 3, "bots": 1}).json()
+    bo.post(f"/api/rooms/{made['code']}/join", json={"nickname": "x"})
+    host = hello(server, made["code"], made["token"])
+    start(ada, made)
+    host.wait(lambda m: m["type"] == "room" and m["room"]["aborted"])
+    told = host.wait(
+        lambda m: (
+            m["type"] == "state"
+            and m["decisions"]
+            and m["decisions"]["prompt"]["key"] == "prompt.rated_aborted"
+        )
+    )
+    host.close()
+    assert (told["decisions"]["deciding"], told["decisions"]["choices"]) == (False, [])
+
+
+@pytest.mark.parametrize("db", DATABASES)
 def test_a_rated_round_rebuilt_before_it_began_waits_again(db: str, start_server: Any) -> None:
     """The attack: start a rated round, have the server restart before anyone connects
     (the wait lived in memory), and let the stand-ins play it. Rebuilt, the round waits
@@ -255,7 +278,11 @@ def test_a_rated_round_begins_when_everyone_has_connected(db: str, start_server:
     assert begun["room"]["aborted"] is False
     # Once it begins, each seat is told its decisions again: the current player's are open.
     fresh = host.wait(
-        lambda m: m["type"] == "state" and m["decisions"]["prompt"]["key"] != "prompt.rated_waiting",
+        lambda m: (
+            m["type"] == "state"
+            and m["decisions"]
+            and m["decisions"]["prompt"]["key"] != "prompt.rated_waiting"
+        ),
         start=mark,
     )
     assert fresh["decisions"]["deciding"] == (fresh["view"]["current_player"] == 0)

@@ -12,7 +12,7 @@ import asyncio
 from nomercy.events import Event
 from nomercy.server import protocol as P
 from nomercy.server.room import Room, dumps, revealed_hands
-from nomercy.server.seen import seen_by
+from nomercy.server.seen import Held, seen_by
 from nomercy.server.settings import Settings
 
 
@@ -24,7 +24,10 @@ class FanOut:
     def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
         """The ``state`` message for one seat: its own view and its redacted events only."""
         state = room.match.state if room.match is not None else None
-        seen = seen_by(state, seat, events, waiting=room.waiting_since is not None)
+        held: Held | None = (
+            "aborted" if room.aborted else "waiting" if room.waiting_since is not None else None
+        )
+        seen = seen_by(state, seat, events, held=held)
         # The hot path: plain json.dumps of exactly the fields of P.StateMessage (a test
         # validates real messages against the model).
         return dumps(

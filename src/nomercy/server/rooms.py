@@ -607,6 +607,7 @@ class RoomManager(Lifecycle):
             room.changed_at = self.clock.monotonic()
             log.info("rated round of room %s aborted: %d never connected", room.code, len(absent))
             self.broadcast_room(room, now=True)
+            self.broadcast_state(room, [])  # nobody plays on: each seat is told so
         accounts = [s.account_id for s in room.seats if s.kind == "human" and s.account_id]
         detail = {
             "round": room.match.round_number if room.match is not None else 0,

@@ -12,13 +12,16 @@ restates no rule and parses no action string.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from nomercy.decisions import decisions
 from nomercy.engine import GameState
 from nomercy.events import Event, redact
 from nomercy.narration import event_lines
 from nomercy.views import player_view
+
+#: Why a rated round offers no move: it waits for its people, or it was aborted.
+Held = Literal["waiting", "aborted"]
 
 
 def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
@@ -34,24 +37,23 @@ def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 
 def seen_by(
-    state: GameState | None, seat: int | None, events: Sequence[Event], waiting: bool = False
+    state: GameState | None,
+    seat: int | None,
+    events: Sequence[Event],
+    held: Held | None = None,
 ) -> dict[str, Any]:
     """The ``view``, ``decisions`` and ``events`` fields of a ``state`` message for ``seat``.
 
-    While a rated round ``waiting`` for its people has not begun, nobody decides anything:
-    the seat's decisions say so (no choices, the waiting prompt), so that no table offers a
-    move the server would refuse.
+    While a rated round is ``held`` (``waiting`` for its people, or ``aborted`` because one
+    never came), nobody decides anything: the seat's decisions say so (no choices, a prompt
+    that says why), so that no table offers a move the server would refuse.
     """
     shown = event_dicts(redact(list(events), seat))
     if state is None:
         return {"view": None, "decisions": None, "events": shown}
     view = player_view(state, seat)
     told = decisions(view).to_dict()
-    if waiting:
-        told = {
-            **told,
-            "deciding": False,
-            "prompt": {"key": "prompt.rated_waiting", "params": {}},
-            "choices": [],
-        }
+    if held is not None:
+        why = {"key": f"prompt.rated_{held}", "params": {}}
+        told = {**told, "deciding": False, "prompt": why, "choices": []}
     return {"view": view.to_dict(), "decisions": told, "events": shown}
