@@ -22,6 +22,8 @@ from nomercy.views import player_view
 
 #: Why a rated round offers no move: it waits for its people, or it was aborted.
 Held = Literal["waiting", "aborted"]
+#: The prompt a held round's seats are given instead of their own.
+HELD_PROMPTS: dict[Held, str] = {"waiting": "prompt.rated_waiting", "aborted": "prompt.rated_aborted"}
 
 
 def event_dicts(events: Sequence[Event]) -> list[dict[str, Any]]:
@@ -54,6 +56,6 @@ def seen_by(
     view = player_view(state, seat)
     told = decisions(view).to_dict()
     if held is not None:
-        why = {"key": f"prompt.rated_{held}", "params": {}}
+        why = {"key": HELD_PROMPTS[held], "params": {}}
         told = {**told, "deciding": False, "prompt": why, "choices": []}
     return {"view": view.to_dict(), "decisions": told, "events": shown}
