@@ -10,6 +10,7 @@
 set -euo pipefail
 wheel=$(realpath "$1")
 python=${2:-python3}
+case $python in */*) python=$(realpath "$python") ;; esac  # a path still holds after the cd below
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "extras check FAILED: $*" >&2; exit 1; }
@@ -143,7 +144,8 @@ check_bench() {
   "$1/python" -c 'import rlcard; rlcard.make("uno").reset()' || fail "rlcard's UNO"
 }
 
-for set in ${EXTRAS_ONLY:-$EXTRAS_CHECKED}; do  # EXTRAS_ONLY="sim server": a few, while developing
+sets=${EXTRAS_ONLY:-$EXTRAS_CHECKED}  # EXTRAS_ONLY="sim server": a few, while developing
+for set in $sets; do
   bin=$(venv_for "$set")
   case $set in
     core) check_core "$bin" ;;
@@ -160,4 +162,4 @@ for set in ${EXTRAS_ONLY:-$EXTRAS_CHECKED}; do  # EXTRAS_ONLY="sim server": a fe
   step "nomercy[$set]: installed alone and does what the docs say"
   rm -rf "$work/venv-${set//,/-}"
 done
-step "passed: $EXTRAS_CHECKED (not here: $EXTRAS_NOT_CHECKED)"
+step "passed: $sets (not here: $EXTRAS_NOT_CHECKED)"
