@@ -4,7 +4,7 @@
 // Seven's target. A card that cannot be played says why, with the server's reason.
 import { $, el, clear } from "./dom.js";
 import { cardNode, sortHand } from "./cards.js";
-import { handLayout, fanOf } from "./layout.js";
+import { handLayout, fanOf, isEcho } from "./layout.js";
 import { blockedReason, choiceOf, choices, narrowPlays, openQuestions, playableCards, playsOf, unoPlays } from "./store.js";
 
 const SORTS = ["colour", "face", "none"];
@@ -13,6 +13,22 @@ const SORTS = ["colour", "face", "none"];
  * player's connection) leaves the cards' buttons in place, so a click that lands while
  * the page redraws is not lost between a pressed button and its replacement. */
 let drawnFrom = null;
+/** The page's last click anywhere, for the guard against a second card (js/layout.js): a
+ * click elsewhere between two on the hand (a dialog's Cancel) makes them two choices. */
+let lastClick = null;
+const clickOf = (e) => ({ x: e.clientX, y: e.clientY, at: performance.now(), detail: e.detail });
+function watchClicks() {
+  if (watchClicks.on) return;
+  watchClicks.on = true;
+  // Bubbling, so the card's own handler below compares with the click before this one.
+  document.addEventListener("click", (e) => { lastClick = e.detail === 0 ? null : clickOf(e); });
+}
+
+/** A click on a card plays it, unless it is the echo of the click before (a double click
+ * or tap whose second half would land on another card once the hand is drawn again). */
+function onCardClick(ctx, code, e) {
+  if (!isEcho(clickOf(e), lastClick)) playCard(ctx, code);
+}
 
 export function renderHand(ctx) {
   const s = ctx.store.get();
@@ -25,6 +41,7 @@ export function renderHand(ctx) {
     drawnFrom = null;
     return;
   }
+  watchClicks();
   const d = s.decisions;
   const phone = window.innerWidth < 600;
   const width = Math.max(220, (hand.clientWidth || document.documentElement.clientWidth) - 36);
@@ -62,7 +79,7 @@ export function renderHand(ctx) {
       b.setAttribute("aria-label", ok ? `${ctx.t("hand.playable", { card: code })}. ${hint}` : name);
       b.setAttribute("aria-disabled", ok ? "false" : "true");
       b.title = hint;
-      b.addEventListener("click", () => playCard(ctx, code));
+      b.addEventListener("click", (e) => onCardClick(ctx, code, e));
       // What the card would do (or why it cannot be played), beside the buttons.
       const tell = () => { if (myTurn) $("why").textContent = hint; };
       b.addEventListener("focus", tell);

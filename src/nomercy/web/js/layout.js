@@ -1,5 +1,6 @@
 // Layout maths for the table, pure (tested under Node): where the seats sit around the
-// felt, and how a hand is laid out in rows so every card shows its corner.
+// felt, how a hand is laid out in rows so every card shows its corner, and which click on
+// the hand is the echo of the one before.
 
 /** Seat positions (percent of the felt) in play order from the bottom seat, clockwise. */
 export function seatPositions(n, { bottomY = 47, ringX = 44, ringY = 42 } = {}) {
@@ -45,4 +46,30 @@ export function drawFlights(count) {
   const shown = Math.min(count, 12);
   const gap = count <= 4 ? 110 : count <= 10 ? 70 : 45;
   return { shown, gap };
+}
+
+// The guard against a card nobody chose. A card that gives the turn back (a Skip or Reverse
+// at two players, a Skip Everyone) is played by the first click of a double click or tap;
+// the server answers within milliseconds, the hand is drawn again, and the second click
+// lands on whatever card now lies under the pointer. So a click on the hand is ignored when
+// it is the second of a double click (the browser counts it), or when it comes within
+// GUARD_MS of the page's click before it and near the same spot: a player who means another
+// card moves to it first. Clicks made by the keyboard (Enter on a focused card) aim by
+// focus, not by place, and always count.
+
+/** About a desktop's double-click time: the longest a second click of one gesture takes. */
+export const GUARD_MS = 500;
+/** How far apart two taps of one finger land: less than half the least step between two
+ *  cards of a hand (34 px on a phone), so the next card aimed at on purpose is never near. */
+export const NEAR_PX = 16;
+
+/** Whether a click on the hand is the echo of the last one rather than a choice.
+ *  `click`: {x, y, at (ms), detail (the browser's click count; 0 from the keyboard)};
+ *  `last`: the page's click before it, anywhere, or null. */
+export function isEcho(click, last) {
+  if (click.detail === 0) return false;
+  if (click.detail > 1) return true;
+  if (!last) return false;
+  const near = Math.hypot(click.x - last.x, click.y - last.y) <= NEAR_PX;
+  return near && click.at - last.at < GUARD_MS;
 }
