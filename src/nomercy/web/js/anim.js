@@ -72,9 +72,29 @@ export function createAnim(ctx) {
     if (!showing) nextMoment();
   }
 
+  /** A round's end as a moment: the match won, or the round won. The room that says which
+   *  comes just after the round's state; until it has counted this round, wait for it (at
+   *  most ROOM_WAIT_MS, then the round's moment). */
+  const ROOM_WAIT_MS = 1500;
+  function roundMoment(winner, roundsBefore, since) {
+    const room = ctx.store.get().room;
+    const counted = room && (room.mode !== "match" || (room.rounds || []).length > roundsBefore);
+    if (!counted && performance.now() - since < ROOM_WAIT_MS) return null;
+    const matchWon = Boolean(counted && room.mode === "match" && room.status === "finished" && room.match_winner !== null);
+    return matchWon ? ["match", ctx.t("anim.match_won", { seat: room.match_winner }), ""]
+      : ["win", ctx.t("anim.round_won", { seat: winner }), ""];
+  }
+
   function nextMoment() {
     const box = $("moment");
-    const item = queue.shift();
+    let item = queue[0];
+    if (item && item[0] === "round") {
+      item[3] = item[3] ?? performance.now();
+      item = roundMoment(item[1], item[2], item[3]);
+      showing = true;
+      if (!item) { setTimeout(nextMoment, 50); return; }
+    }
+    queue.shift();
     if (!item) {
       showing = false;
       box.hidden = true;
@@ -153,11 +173,9 @@ export function createAnim(ctx) {
         moments.push(["bigtake", `+${e.count}`, ctx.t("anim.big_take", { count: e.count })]);
       }
       if (e.type === "knocked_out" && e.seat === me) moments.push(["ko", ctx.t("anim.out"), ctx.t("anim.ko_you", { count: e.cards })]);
-      if (e.type === "round_over") {
-        const matchOver = s.room && s.room.mode === "match" && s.room.status === "finished";
-        const key = matchOver ? "anim.match_won" : "anim.round_won";
-        moments.push([matchOver ? "match" : "win", ctx.t(key, { seat: matchOver ? s.room.match_winner ?? e.winner : e.winner }), ""]);
-      }
+      // Whether the round also ends the match is the room's news, and the server sends the
+      // room after this state: the moment is named when it is shown (roundMoment).
+      if (e.type === "round_over") moments.push(["round", e.winner, (s.room && s.room.rounds || []).length]);
     }
     stash = moments;
     if (moments.length) pending += 1;
