@@ -50,6 +50,8 @@ export function renderEnd(ctx) {
   if (!v || !v.outcome || s.endHidden || !room || ctx.anim.busy()) { end.hidden = true; return; }
   const wasHidden = end.hidden;
   end.hidden = false;
+  // The top bar stays above the end screen: the card begins below it.
+  end.style.setProperty("--end-top", `${document.querySelector(".topbar").offsetHeight}px`);
   const o = v.outcome;
   const matchOver = room.status === "finished";
   const isMatch = room.mode === "match";
