@@ -24,7 +24,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 from browser.plans import Plan, stack_knockout_plan
-from browser.test_browser import DESKTOP, PHONE, Pages, browser, pages, seated, server, shot, wait_turn
+from browser.test_browser import DESKTOP, PHONE, SHOTS, Pages, browser, pages, seated, server, shot, wait_turn
 from browser.test_client import sit
 from nomercy.actions import Play
 from nomercy.match import Match
@@ -266,9 +266,11 @@ def test_the_match_won_plays_its_own_moment(pages: Pages, server: ServerProcess)
     ann.click("#prompt-choices button.c-R")
     bob.wait_for_selector("#take-btn:not([hidden])")
     bob.click("#take-btn")
-    for page in (ann, bob):
+    for page, name in ((ann, "en-desktop"), (bob, "nb-phone")):
         page.wait_for_selector("#moment.match:not([hidden])", timeout=10_000)
         assert page.locator("#moment.win").count() == 0
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"43-match-moment-{name}.png"))
     assert ann.inner_text("#moment .moment-title") == ann.evaluate(
         "nomercy.ctx.t('anim.match_won', {seat: 0})"
     )
