@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import needs
+from patience import scaled
 
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -38,6 +39,7 @@ from browser.test_browser import (  # noqa: E402
     axe_check,
     browser,
     goto,
+    pages,
     shot,
     take_turn,
 )
@@ -49,7 +51,7 @@ from server.conftest import ServerProcess  # noqa: E402
 
 pytestmark = needs.CHROMIUM
 
-__all__ = ["browser"]  # the fixture, shared with test_browser
+__all__ = ["browser", "pages"]  # the fixtures, shared with test_browser
 
 CATALOGS = Path(__file__).resolve().parents[2] / "src" / "nomercy" / "i18n" / "catalogs"
 MIN_GAMES = 3
@@ -185,7 +187,7 @@ def test_a_rated_round_between_two_signed_in_players(pages: Pages, server: Serve
 
     ann.click("#start-btn")
     for page, t in ((ann, en), (bob, nb)):
-        page.wait_for_selector("#screen-table:not([hidden])", timeout=15_000)
+        page.wait_for_selector("#screen-table:not([hidden])", timeout=scaled(60) * 1000)
         page.wait_for_function("document.querySelectorAll('#hand .card').length > 0")
         assert page.is_visible("#rated-mark") and page.inner_text("#rated-mark") == t["rating.rated"]
     axe_check(ann, "rated table (en, desktop)")
@@ -196,26 +198,31 @@ def test_a_rated_round_between_two_signed_in_players(pages: Pages, server: Serve
 
     # The end screen: each player's rating after the round and its change, as the board
     # counts it (mu - 3 sigma); Bob's, new, is provisional with two games to go.
+    ann_player, bob_player = (player_of_account(made[n][0]) for n in ("Ann", "Bob"))
     engine = create_engine(server.database_url)
+    deadline = time.monotonic() + scaled(60)  # the round is kept just after its end shows
     try:
-        with engine.connect() as conn:
-            now = {
-                r.player: conservative(r.mu, r.sigma)
-                for r in conn.execute(select(ratings).where(ratings.c.preset == "no_mercy")).all()
-            }
-            changes = {
-                r.player: conservative(r.mu, r.sigma) - conservative(r.mu_before, r.sigma_before)
-                for r in conn.execute(
-                    select(rating_changes).where(rating_changes.c.game_id.not_like("seeded%"))
-                )
-            }
+        while True:
+            with engine.connect() as conn:
+                now = {
+                    r.player: conservative(r.mu, r.sigma)
+                    for r in conn.execute(select(ratings).where(ratings.c.preset == "no_mercy")).all()
+                }
+                changes = {
+                    r.player: conservative(r.mu, r.sigma) - conservative(r.mu_before, r.sigma_before)
+                    for r in conn.execute(
+                        select(rating_changes).where(rating_changes.c.game_id.not_like("seeded%"))
+                    )
+                }
+            if set(changes) == {ann_player, bob_player} or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
     finally:
         engine.dispose()
-    ann_player, bob_player = (player_of_account(made[n][0]) for n in ("Ann", "Bob"))
     assert set(changes) == {ann_player, bob_player}  # the round was rated
     shown: dict[str, str] = {}
     for page, t, player in ((ann, en, ann_player), (bob, nb, bob_player)):
-        page.wait_for_selector("#end-rating:not([hidden])", timeout=15_000)
+        page.wait_for_selector("#end-rating:not([hidden])", timeout=scaled(60) * 1000)
         text = page.inner_text("#end-rating")
         found = re.fullmatch(rf"{re.escape(t['end.rating'])} ({NUMBER}) \(({NUMBER})\)(.*)", text)
         assert found, text
