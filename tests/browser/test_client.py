@@ -463,6 +463,9 @@ def test_what_testing_of_the_first_client_found(pages: Pages, server: ServerProc
     assert box[0] >= 0 and box[1] <= 800 + 1, box
     # The keyboard's focus on a card is its own mark, not the playable glow.
     page.keyboard.press("h")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.matches('#hand .card:focus-visible')"
+    )
     focused = page.evaluate(
         "(() => { const c = document.activeElement; const s = getComputedStyle(c);"
         " return [s.outlineStyle, s.outlineColor, getComputedStyle(c, '::before').content]; })()"
