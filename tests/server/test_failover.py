@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, select
 
 import needs
 from nomercy.server.storage import NEXT_ROUND, actions, rooms
+from patience import scaled
 
 from .cluster import Nginx, Serve
 from .conftest import POSTGRES_URL, WS, reset_postgres
@@ -132,9 +133,22 @@ def test_a_restart_then_a_kill_leaves_nginx_a_live_upstream(make_cluster: Any) -
     for _, players in tables:
         play(players, 2, rng)
     time.sleep(3)  # longer than any fail_timeout: the restart is behind us
+    killed = cluster.servers[1].proc.pid
+    on_killed = {code for code, _ in tables if owner_pid(code) == killed}
     cluster.servers[1].kill()
     for code, players in tables:
+        if code in on_killed:
+            # Its seats see their connections drop before they look again: a round that ended
+            # early would otherwise be read from the dead connection and its room not reopened.
+            deadline = time.monotonic() + scaled(30)
+            while not all(p.ws is None or p.ws.closed for p in players):
+                assert time.monotonic() < deadline, (
+                    f"room {code}: connections to the killed process stay open"
+                )
+                time.sleep(0.05)
         play(players, 3, rng, timeout=60)
+        for p in players:
+            p.ensure()
         assert owner_pid(code) == cluster.servers[0].proc.pid
     error_log = (cluster.proxy.dir / "error.log").read_text()
     assert "no live upstreams" not in error_log, error_log[-2000:]
