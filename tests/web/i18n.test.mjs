@@ -62,3 +62,24 @@ test("a missing key is reported, not hidden", () => {
   assert.equal(t.t("nope.key"), "Nope.key");
   assert.deepEqual(missing, ["nope.key"]);
 });
+
+test("places are ordinals in each language's own form", () => {
+  const en = make("en");
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23].map((place) => en.t("daily.place", { place })),
+    ["1st place", "2nd place", "3rd place", "4th place", "11th place", "12th place", "13th place", "21st place", "22nd place", "23rd place"]);
+  assert.equal(make("nb").t("daily.place", { place: 4 }), "4. plass");
+  assert.equal(en.t("daily.result_place", { place: 2, turns: 30 }), "You came in 2nd place, in 30 moves");
+  assert.equal(make("nb").t("daily.result_place", { place: 2, turns: 30 }), "Du kom på 2. plass, på 30 trekk");
+});
+
+test("a count of one is singular, and a rematch without bots says nothing of bots", () => {
+  const en = make("en");
+  assert.equal(en.t("prompt.seven_choice", { seat: 1, count: 1 }), "Bob (1 card)");
+  assert.equal(en.t("prompt.seven_choice", { seat: 1, count: 9 }), "Bob (9 cards)");
+  for (const lang of ["en", "nb"]) {
+    const i18n = make(lang);
+    assert.doesNotMatch(i18n.t("end.rematch_ready", { count: 0 }), /Bots|Robot/);
+    assert.match(i18n.t("end.rematch_ready", { count: 1 }), /Bots stay|Robotene blir/);
+    assert.match(i18n.t("end.rematch_ready", { count: 3 }), /Bots stay|Robotene blir/);
+  }
+});

@@ -146,7 +146,8 @@ function renderRematch(ctx, s, matchOver) {
     rb.textContent = ctx.t("end.rematch");
     rb.disabled = waiting.length > 0;
     rb.removeAttribute("aria-pressed");
-    note.textContent = waiting.length ? ctx.t("end.rematch_waiting", { list: waiting.join(", ") }) : ctx.t("end.rematch_ready");
+    note.textContent = waiting.length ? ctx.t("end.rematch_waiting", { list: waiting.join(", ") })
+      : ctx.t("end.rematch_ready", { count: room.seats.filter((x) => x.kind === "bot").length });
   } else if (me) {
     const mine = ready.has(s.seat);
     rb.textContent = ctx.t(mine ? "end.rematch_in" : "end.rematch_join");

@@ -3,7 +3,8 @@
 // A message is a string with {name} or {name:kind} placeholders, or an object choosing
 // one: by plural category of params.count ("zero" first for a count of 0), or "you" /
 // "other" by whether params.seat is the reader's seat. Kinds: card, cards, color, seat,
-// object, owner ("your", "Ann's"), seats. The pure part (format, pick) runs in Node's test runner too.
+// object, owner ("your", "Ann's"), seats, ordinal (a place: "4th", "4."; the catalog's
+// "ordinal" message by the language's ordinal category). The pure part (format, pick) runs in Node's test runner too.
 
 export const LANGUAGES = { en: "English", nb: "Norsk" }; // Norwegian is written in Bokmål
 const ALIASES = { en: "en", nb: "nb", no: "nb", nn: "nb" };
@@ -23,6 +24,7 @@ export function pickLanguage(stored, preferred = []) {
  *  `ctx.me()` is the reader's seat, `ctx.name(seat)` a seat's name. */
 export function createI18n(lang, messages, ctx = {}) {
   const plural = new Intl.PluralRules(lang);
+  const ordinal = new Intl.PluralRules(lang, { type: "ordinal" });
   const numbers = new Intl.NumberFormat(lang);
   const me = () => (ctx.me ? ctx.me() : null);
   const name = (seat) => (ctx.name ? ctx.name(seat) : `P${seat}`);
@@ -90,6 +92,11 @@ export function createI18n(lang, messages, ctx = {}) {
       case "object": return seatWord(Number(v), true);
       case "owner": return Number(v) === me() ? String(raw("seat.your")) : fill(raw("seat.owner"), { name: name(Number(v)) });
       case "seats": return seatList(v);
+      case "ordinal": {
+        const forms = raw("ordinal");
+        const form = typeof forms === "object" ? forms[ordinal.select(Number(v))] ?? forms.other : forms;
+        return fill(form, { n: numbers.format(Number(v)) });
+      }
       default: return typeof v === "number" ? numbers.format(v) : String(v);
     }
   }
