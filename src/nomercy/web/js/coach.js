@@ -6,7 +6,8 @@ import { renderParts } from "./log.js";
 
 /** Whether this seat may ask for a hint now (the server has the last word). */
 export function coachOffered(room, seat) {
-  if (!room || seat === null || room.status !== "playing" || room.rated) return false;  // rated: no help
+  // Rated and daily tables are played without help (the server refuses there too).
+  if (!room || seat === null || room.status !== "playing" || room.rated || room.daily) return false;
   return Boolean(room.coach) || room.seats.every((s) => s.seat === seat || s.kind === "bot");
 }
 
