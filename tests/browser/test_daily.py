@@ -117,6 +117,20 @@ def test_the_page_and_yesterdays_replay(
     page.wait_for_selector("#replay-bar:not([hidden])", timeout=15_000)  # open to anyone now
 
 
+def test_a_day_that_is_not_one_or_has_not_come_is_said_in_the_pages_language(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """/daily/2026-02-30 and a day after today: a sentence of the catalog, not the server's
+    English text, on the Norwegian page."""
+    page = with_lang(pages.new(PHONE), "nb")
+    for day, key in (("2026-02-30", "daily.bad_day"), ("2026-12-09", "daily.not_yet")):
+        goto(page, f"{server.url}/daily/{day}")
+        page.wait_for_selector("#page-root > .note")
+        said = page.inner_text("#page-root > .note")
+        assert said == page.evaluate(f"nomercy.ctx.t('{key}', {{day: '{day}'}})"), said
+        assert day in said and "written" not in said and "has not come" not in said
+
+
 def test_a_signed_in_player_plays_todays_deal_to_its_end(
     pages: Pages, server: ServerProcess, tmp_path: Path
 ) -> None:

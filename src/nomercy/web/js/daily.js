@@ -2,7 +2,7 @@
 // button or this player's result, the day's board, and a past day's board with the
 // replays that open once the day is over (GET/POST /api/daily..., docs/daily.md).
 import { el, clear, button } from "./dom.js";
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 
 const state = { ctx: null, root: null, day: null, preset: null, today: null, page: 1, watching: false };
 
@@ -31,6 +31,19 @@ function resultLine(ctx, mine) {
   return ctx.t("daily.result_place", { place: mine.place, turns: mine.turns });
 }
 
+/** A real calendar day, written YYYY-MM-DD (the address may hold any digits). */
+export function isDay(day) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const d = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
+}
+
+/** What went wrong, in the reader's language (the server's own text is for the log). */
+function trouble(ctx, err) {
+  if (err instanceof ApiError && ctx.i18n.has(`error.${err.code}`)) return ctx.t(`error.${err.code}`);
+  return ctx.t("error.other");
+}
+
 async function play(preset) {
   const ctx = state.ctx;
   const nick = state.root.querySelector("#daily-nick");
@@ -41,7 +54,7 @@ async function play(preset) {
     store(`seat:${res.code}`, JSON.stringify({ seat: res.seat, token: res.token }));
     location.href = `/join/${res.code}`;
   } catch (err) {
-    state.root.querySelector("#daily-error").textContent = err.message || String(err);
+    state.root.querySelector("#daily-error").textContent = trouble(ctx, err);
   }
 }
 
@@ -161,6 +174,10 @@ async function draw() {
     const presets = info.presets.map((p) => p.preset);
     if (!state.preset || !presets.includes(state.preset)) state.preset = presets[0];
     const day = state.day || info.day;
+    if (!isDay(day) || day > info.day) {
+      clear(root).append(el("p", "note", ctx.t(isDay(day) ? "daily.not_yet" : "daily.bad_day", { day })));
+      return;
+    }
     const board = await api(`/api/daily/${day}/${state.preset}?page=${state.page}`);
     const page = el("div", "daily");
     const h1 = el("h1", null, ctx.t("daily.title"));
@@ -181,7 +198,7 @@ async function draw() {
     clear(root).append(page);
     document.title = ctx.t("daily.page_title", { day }, { capital: false });
   } catch (err) {
-    clear(root).append(el("p", "note", err.message || String(err)));
+    clear(root).append(el("p", "note", trouble(ctx, err)));
   }
 }
 
