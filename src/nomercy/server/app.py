@@ -60,6 +60,7 @@ from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
 from nomercy.server.daily import DailyStore
 from nomercy.server.games import GameStore
+from nomercy.server.headers import SECURITY_HEADERS, SecurityHeaders
 from nomercy.server.health import readiness
 from nomercy.server.inputs import BodyLimit
 from nomercy.server.kept import Games
@@ -115,14 +116,6 @@ _STATUS = {
     ErrorCode.BUSY: 429,
     ErrorCode.TOO_LARGE: 413,
 }
-
-#: connect-src 'self' covers ws:// and wss:// to this very host: the policy never copies
-#: the request's Host header (which a client chooses).
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-)
-
 
 @dataclasses.dataclass(frozen=True)
 class Asked:
@@ -304,16 +297,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return await call_next(request)
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Frame-Options"] = "DENY"
-        if request.url.path.startswith(("/static/", "/i18n/")):
-            response.headers["Cache-Control"] = "no-cache"
-        return response
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        """An unexpected error: Starlette answers it outside every middleware, so this
+        answer carries the security headers itself (the error goes to the log, not out)."""
+        return JSONResponse(
+            {"detail": {"code": ErrorCode.SERVER_ERROR, "message": "the server failed: try again"}},
+            status_code=500,
+            headers=SECURITY_HEADERS,
+        )
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
@@ -486,6 +478,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         files={"/api/records/replay": settings.max_record_bytes},
     )
     app.add_middleware(FrontDoor, settings=settings)
+    # Outermost: the early answers (bad host, too large, bad JSON) take the headers too.
+    app.add_middleware(SecurityHeaders)
     return app
 
 
