@@ -159,7 +159,7 @@ def test_a_signed_in_player_plays_todays_deal_to_its_end(
     # Dealt once: no rematch, no replay before the day is over; the way back to the board.
     page.wait_for_selector("#end-daily:not([hidden])")
     assert page.locator("#rematch-btn").is_hidden() and page.locator("#end-replay").is_hidden()
-    assert "once a day" in page.inner_text("#end-rematch")
+    assert page.inner_text("#end-rematch") == page.evaluate("nomercy.ctx.t('daily.end_note')")  # on the board
     shot(page, "daily-end")
     goto(page, f"{server.url}/daily")
     page.wait_for_selector(".daily-preset[data-preset='no_mercy']")

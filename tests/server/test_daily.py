@@ -105,8 +105,9 @@ def test_a_daily_game_opens_to_everyone_only_once_the_day_is_over(start_server: 
         made, _ = play_daily(http)
     kept = wait_kept(server.database_url, [made["code"]])
     assert kept
-    game_id = httpx.get(f"{server.url}/api/rooms/{made['code']}/games", timeout=10).json()["games"][0]["id"]
     bearer = {"Authorization": f"Bearer {made['token']}"}
+    listed = httpx.get(f"{server.url}/api/rooms/{made['code']}/games", headers=bearer, timeout=10)
+    game_id = listed.json()["games"][0]["id"]
     for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/record"):
         r = httpx.get(f"{server.url}{path}", headers=bearer, timeout=10)  # not even its player, today
         assert r.status_code == 403 and "when the day is over" in r.json()["detail"]["message"], path
@@ -126,9 +127,10 @@ def test_one_rated_attempt_and_guests_off_the_board(db: str, start_server: Any) 
         assert signup(ada, SoftKey(server.url), "Ada").status_code == 200
         assert ada.get("/api/daily").json()["presets"][0]["mine"] is None
         made, _ = play_daily(ada)
-        assert made["rated"] is True
+        assert made["rated"] is True and made["room"]["daily_board"] is True
         again = ada.post("/api/daily/no_mercy", json={"nickname": "x"}).json()
         assert again["rated"] is False  # the second attempt is practice
+        assert again["room"]["daily_board"] is False  # its table says so (the end screen)
         practice, _ = play_daily(guest)
         assert practice["rated"] is False
         wait_kept(server.database_url, [made["code"], practice["code"]])

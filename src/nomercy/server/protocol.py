@@ -268,6 +268,9 @@ class RoomInfo(_Model):
     #: The daily deal's day (``YYYY-MM-DD``) for its tables: dealt once, no rematch, its
     #: replay closed until the day is over.
     daily: str | None = None
+    #: Whether this daily table's attempt goes on the day's board (a signed-in player's
+    #: first of the day); a guest's, or a second attempt, is practice.
+    daily_board: bool = False
 
 
 class Welcome(_Model):

@@ -267,6 +267,7 @@ class Room:
             rematch=sorted(self.rematch_ready),
             summary=[line.to_dict() for line in rules_summary(self.rules)],
             daily=(self.config.get("daily") or {}).get("day"),
+            daily_board=bool((self.config.get("daily") or {}).get("rated")),
             waiting=[s.seat for s in self.unconnected()] if self.waiting_since is not None else [],
             waiting_seconds=None
             if self.waiting_since is None

@@ -136,7 +136,10 @@ function renderRematch(ctx, s, matchOver) {
   const rb = $("rematch-btn");
   rb.hidden = !matchOver || s.seat === null || Boolean(room.daily);
   $("end-daily").hidden = !room.daily;
-  if (room.daily) { $("end-rematch").textContent = ctx.t("daily.end_note"); return; }
+  if (room.daily) {  // a guest's or a second attempt is practice: the board does not have it
+    $("end-rematch").textContent = ctx.t(room.daily_board ? "daily.end_note" : "daily.end_note_practice");
+    return;
+  }
   const ready = new Set(room.rematch || []);
   const waiting = room.seats.filter((x) => x.kind === "human" && !x.host && x.connected && !ready.has(x.seat))
     .map((x) => (x.seat === s.seat ? ctx.t("seat.you") : x.nickname));
