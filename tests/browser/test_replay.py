@@ -77,17 +77,18 @@ def kept_round(server: ServerProcess, seed: int, nickname: str = "Ann", **body: 
     ws = hello(server, made["code"], made["token"])
     play_humans({0: ws}, random.Random(seed))
     ws.close()
-    games = games_of(server, made["code"])
+    games = games_of(server, made["code"], made["token"])
     return {"code": made["code"], "token": made["token"], "id": games[0]["id"], "result": games[0]["result"]}
 
 
-def games_of(server: ServerProcess, code: str) -> list[dict[str, Any]]:
-    """The room's kept games, once its round is kept (keeping runs off the event loop)."""
+def games_of(server: ServerProcess, code: str, token: str) -> list[dict[str, Any]]:
+    """The room's kept games as its player lists them, once its round is kept (keeping runs
+    off the event loop)."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        games: list[dict[str, Any]] = httpx.get(f"{server.url}/api/rooms/{code}/games", timeout=10).json()[
-            "games"
-        ]
+        games: list[dict[str, Any]] = httpx.get(
+            f"{server.url}/api/rooms/{code}/games", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        ).json()["games"]
         if games:
             return games
         time.sleep(0.1)
@@ -200,7 +201,7 @@ def test_who_may_not_open_a_game_is_told_so(
 ) -> None:
     stranger = pages.new(DESKTOP)
     goto(stranger, f"{server.url}/g/{kept['id']}")
-    assert kept["code"] in stranger.inner_text("#replay-title")
+    assert kept["code"] not in stranger.inner_text("#replay-title")  # the refusal names no room
     assert "only the players" in stranger.inner_text("#replay-title").lower()
     assert stranger.is_hidden("#rp-slider") and stranger.is_hidden(".felt")
     goto(stranger, f"{server.url}/g/NoSuchGameAtAllXyzw12")
@@ -413,7 +414,11 @@ def test_the_coach_at_a_table_of_bots_and_the_replay_says_so(pages: Pages, serve
     ws = hello(server, made["code"], made["token"])
     play_humans({0: ws}, random.Random(44))
     ws.close()
-    kept = {"code": made["code"], "token": made["token"], "id": games_of(server, made["code"])[0]["id"]}
+    kept = {
+        "code": made["code"],
+        "token": made["token"],
+        "id": games_of(server, made["code"], made["token"])[0]["id"],
+    }
     game = the_game(server, kept)
     assert game["hints"], "the record keeps the hint"
     replay = holding(pages, server, kept, PHONE, "en")

@@ -196,7 +196,7 @@ def test_a_second_passkey_a_claim_and_deletion(db: str, start_server: Any) -> No
     start_room(server, made["code"], made["token"])
     ws = hello(server, made["code"], made["token"])
     play_humans({0: ws}, random.Random(5))
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     with client(server) as http:
         r = signup(http, phone, "Gus", tokens=[made["token"], "not-a-token"])
         assert r.status_code == 200, r.text

@@ -64,12 +64,13 @@ def finished_round(server: ServerProcess, seed: int, **body: Any) -> tuple[dict[
 
 
 def kept_games(
-    server: ServerProcess, code: str, count: int = 1, timeout: float = 15.0
+    server: ServerProcess, code: str, token: str, count: int = 1, timeout: float = 15.0
 ) -> list[dict[str, Any]]:
-    """The room's games once ``count`` are kept (keeping runs off the event loop)."""
+    """The room's games once ``count`` are kept (keeping runs off the event loop), as one
+    of its players lists them (with ``token``, a seat token of the room)."""
     deadline = time.monotonic() + timeout
     while True:
-        r = httpx.get(f"{server.url}/api/rooms/{code}/games", timeout=10)
+        r = httpx.get(f"{server.url}/api/rooms/{code}/games", headers=bearer(token), timeout=10)
         assert r.status_code == 200, r.text
         games: list[dict[str, Any]] = r.json()["games"]
         if len(games) >= count or time.monotonic() > deadline:
@@ -97,7 +98,7 @@ def test_a_finished_round_is_kept_and_replays_with_every_hand(db: str, start_ser
         server = start_server(**QUICK)
     made, ws = finished_round(server, 11)
     final = ws.latest_state()
-    (listed,) = kept_games(server, made["code"])
+    (listed,) = kept_games(server, made["code"], made["token"])
     assert listed["round"] == 1 and listed["access"] == "players"
     assert listed["result"]["winner"] == final["view"]["outcome"]["winner"]
     game = httpx.get(
@@ -128,11 +129,12 @@ def test_a_finished_round_is_kept_and_replays_with_every_hand(db: str, start_ser
 def test_who_may_open_a_game_is_the_rooms_setting(server: ServerProcess) -> None:
     url = server.url
     made, _ = finished_round(server, 12)  # default: the players only
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     for headers in ({}, bearer("x" * 32), {"Authorization": "Basic abc"}):
         r = httpx.get(f"{url}/api/games/{game['id']}", headers=headers, timeout=10)
         assert r.status_code == 403, r.text
-        assert r.json()["detail"]["code"] == "forbidden" and r.json()["detail"]["room"] == made["code"]
+        assert r.json()["detail"]["code"] == "forbidden" and "room" not in r.json()["detail"]
+        assert made["code"] not in r.text  # the refusal hands out no join code
         assert (
             httpx.get(f"{url}/api/games/{game['id']}/record", headers=headers, timeout=10).status_code == 403
         )
@@ -145,7 +147,7 @@ def test_who_may_open_a_game_is_the_rooms_setting(server: ServerProcess) -> None
     )
     # "link": anyone with the link.
     open_made, _ = finished_round(server, 13, replays="link")
-    (open_game,) = kept_games(server, open_made["code"])
+    (open_game,) = kept_games(server, open_made["code"], open_made["token"])
     assert open_game["access"] == "link"
     assert httpx.get(f"{url}/api/games/{open_game['id']}", timeout=10).status_code == 200
     # A setting that is neither is refused at creation.
@@ -172,7 +174,7 @@ def test_unknown_ids_are_a_plain_404_and_the_page_route_serves_the_client(server
 def test_my_games_from_the_seat_tokens_a_browser_keeps(server: ServerProcess) -> None:
     url = server.url
     made, _ = finished_round(server, 14)
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     r = httpx.post(f"{url}/api/games/mine", json={"tokens": ["y" * 30, made["token"]]}, timeout=10)
     assert r.status_code == 200, r.text
     mine = [g for g in r.json()["games"] if g["id"] == game["id"]]
@@ -236,7 +238,7 @@ def test_an_uploaded_record_replays_or_names_the_step_that_fails(server: ServerP
 def test_a_review_is_queued_computed_once_and_stored(server: ServerProcess) -> None:
     url = server.url
     made, _ = finished_round(server, 15, replays="link")
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     assert httpx.get(f"{url}/api/games/{game['id']}/review", timeout=10).json()["status"] == "none"
     r = httpx.post(f"{url}/api/games/{game['id']}/review", timeout=10)
     assert r.status_code == 202 and r.json()["status"] in ("queued", "running", "done")
@@ -280,7 +282,7 @@ def test_review_requests_past_the_bounds_get_busy(start_server: Any) -> None:
     for seed in (21, 22, 23):
         made, ws = finished_round(server, seed, replays="link")
         ws.close()
-        ids.append(kept_games(server, made["code"])[0]["id"])
+        ids.append(kept_games(server, made["code"], made["token"])[0]["id"])
 
     def ask(game_id: str, address: str) -> httpx.Response:
         return httpx.post(
@@ -334,7 +336,7 @@ def test_the_coach_answers_at_a_table_of_bots_and_the_record_says_so(server: Ser
     assert 0.0 <= hint["win"] <= 1.0 and hint["margin"] >= 0.0
     step = state["view"]["step"]
     play_humans({0: ws}, random.Random(40))
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     body = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
     # The hint was given before the seat's action at that step: the record and the replay say so.
     assert body["hints"] == [{"seat": 0, "step": step}]
@@ -402,7 +404,7 @@ def test_retention_prunes_old_games_their_seats_and_reviews(tmp_path: Path) -> N
 def test_the_sweep_prunes_games_past_the_retention(start_server: Any) -> None:
     server = start_server(NOMERCY_KEEP_GAMES_DAYS="0.00002", NOMERCY_SWEEP_SECONDS="0.5", **QUICK)  # ~1.7 s
     made, _ = finished_round(server, 50, replays="link")
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     deadline = time.monotonic() + 20
     while httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).status_code != 404:
         assert time.monotonic() < deadline, "the game was never pruned"
@@ -434,7 +436,7 @@ def test_migration_0003_up_and_down(db: str, tmp_path: Path) -> None:
 
 def test_a_match_keeps_its_rounds_with_the_scores(server: ServerProcess) -> None:
     made, ws = finished_round(server, 60, mode="match", rules={"target_score": 1}, replays="link")
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     result = game["result"]
     assert result["match_winner"] == result["winner"] and result["scores"] == result["points"]
     body = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
@@ -445,7 +447,7 @@ def test_a_match_keeps_its_rounds_with_the_scores(server: ServerProcess) -> None
 def test_a_round_not_yet_kept_when_the_server_stopped_is_kept_at_the_next_start(start_server: Any) -> None:
     server = start_server(**QUICK)
     made, ws = finished_round(server, 70, replays="link")
-    (game,) = kept_games(server, made["code"])
+    (game,) = kept_games(server, made["code"], made["token"])
     ws.close()
     server.stop()
     engine = create_engine(server.database_url)
@@ -454,9 +456,9 @@ def test_a_round_not_yet_kept_when_the_server_stopped_is_kept_at_the_next_start(
         conn.execute(delete(games))
     engine.dispose()
     again = start_server(**QUICK)
-    (kept,) = kept_games(again, made["code"])
+    (kept,) = kept_games(again, made["code"], made["token"])
     assert kept["id"] != game["id"] and kept["result"] == game["result"]
     again.stop()
     third = start_server(**QUICK)  # kept once: a further start keeps nothing more
     time.sleep(1.0)
-    assert [g["id"] for g in kept_games(third, made["code"])] == [kept["id"]]
+    assert [g["id"] for g in kept_games(third, made["code"], made["token"])] == [kept["id"]]

@@ -165,7 +165,7 @@ class Games:
     async def open(
         self, game_id: str, authorization: str | None, account: Callable[[], str | None] | None = None
     ) -> Game:
-        """The game, if this request may open it: 404 for an unknown id, 403 (naming the
+        """The game, if this request may open it: 404 for an unknown id, 403 (naming no
         room) for a players-only game without one of its players' tokens or accounts
         (``account``: the signed-in account's id, asked only when needed)."""
         if not GAME_ID.match(game_id):
@@ -189,11 +189,11 @@ class Games:
         account_id = await asyncio.to_thread(account) if account is not None else None
         if account_id is not None and await asyncio.to_thread(self.store.played_by, game_id, account_id):
             return game
+        # The refusal names no room: a link found on a shared page must not hand out the
+        # room's join code (a player's browser finds its token through ``/api/games/mine``).
         raise GameError(
             ErrorCode.FORBIDDEN,
-            "only the players of this game's room may open it: send your seat token of room "
-            + game.room_code,
-            room=game.room_code,
+            "only this game's players may open it: send the seat token you played it with",
         )
 
     # -- the coach -----------------------------------------------------------------------
@@ -384,16 +384,34 @@ async def replay_file(request: Request) -> Response:
     return Response(json.dumps(body), media_type="application/json")
 
 
+#: The most games ``GET /api/rooms/{code}/games`` lists (the room's newest).
+ROOM_GAMES_LISTED = 100
+
+
 @router.get("/api/rooms/{code}/games")
-async def room_games(request: Request, code: str) -> dict[str, Any]:
+async def room_games(request: Request, code: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+    """A room's kept games, for its players only (a seat token of the room, or the account
+    of a seat): a spectator knows the code, and must not collect the ids of games kept for
+    "anyone with the link". Unknown codes count against the address's guessing limit."""
     games = games_of(request)
+    limiter = request.app.state.join_failures
+    address = client_key(request)
+    if limiter.blocked(address):
+        raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
     code = code.upper()
     manager = request.app.state.manager
     room_id = await asyncio.to_thread(_room_id, manager, code) if re.fullmatch(P.CODE_PATTERN, code) else None
     if room_id is None:
-        request.app.state.join_failures.charge(client_key(request))
+        limiter.charge(address)
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no room with the code {code[:12]}")
-    kept = await asyncio.to_thread(games.store.of_room, room_id)
+    token = bearer(authorization)
+    digest = token_hash(token) if token is not None else None
+    account_id = await asyncio.to_thread(_account_id(request)) if digest is None else None
+    kept = await asyncio.to_thread(_room_games_for, games.store.engine, room_id, digest, account_id)
+    if kept is None:
+        raise ProtocolError(
+            ErrorCode.FORBIDDEN, "only the room's players may list its games: send your seat token"
+        )
     return {
         "games": [
             {
@@ -406,6 +424,50 @@ async def room_games(request: Request, code: str) -> dict[str, Any]:
             for g in kept
         ]
     }
+
+
+def _room_games_for(
+    engine: Any, room_id: int, digest: str | None, account_id: str | None
+) -> list[Game] | None:
+    """The room's newest kept games (oldest first) if the token or account holds or held a
+    seat of the room; None if neither does."""
+    from sqlalchemy import or_, select
+
+    from nomercy.server.games import _game, game_seats
+    from nomercy.server.games import games as kept_games
+    from nomercy.server.storage import seats
+
+    if digest is None and account_id is None:
+        return None
+
+    def match(table: Any) -> Any:
+        wanted = []
+        if digest is not None:
+            wanted.append(table.c.token_hash == digest)
+        if account_id is not None:
+            wanted.append(table.c.account_id == account_id)
+        return or_(*wanted)
+
+    with engine.connect() as conn:
+        seated = conn.execute(
+            select(seats.c.seat).where(seats.c.room_id == room_id, match(seats)).limit(1)
+        ).first()
+        if seated is None:
+            seated = conn.execute(
+                select(game_seats.c.seat)
+                .join(kept_games, kept_games.c.id == game_seats.c.game_id)
+                .where(kept_games.c.room_id == room_id, match(game_seats))
+                .limit(1)
+            ).first()
+        if seated is None:
+            return None
+        rows = conn.execute(
+            select(kept_games)
+            .where(kept_games.c.room_id == room_id)
+            .order_by(kept_games.c.seq.desc())
+            .limit(ROOM_GAMES_LISTED)
+        ).all()
+    return [_game(r) for r in reversed(rows)]
 
 
 def _room_id(manager: Any, code: str) -> int | None:

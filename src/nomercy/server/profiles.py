@@ -32,6 +32,7 @@ from nomercy.server.daily import over, today
 from nomercy.server.games import game_seats, games, reviews
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings, settling
+from nomercy.server.requests import client_key
 from nomercy.server.settings import Settings
 from nomercy.server.standings import game_changes
 
@@ -298,11 +299,20 @@ async def get_profile(
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = PER_PAGE,
 ) -> dict[str, Any]:
+    # A name that finds nobody tells whether an account exists, as a sign-up does: those
+    # answers share the address's limit on sign-ups and sign-ins (``docs/accounts.md``).
+    limiter = request.app.state.account_attempts
+    address = client_key(request)
+    if limiter.blocked(address):
+        raise ProtocolError(
+            ErrorCode.RATE_LIMITED, "too many names looked up from your address: wait a minute"
+        )
     store: AccountStore = request.app.state.accounts
     viewer = await asyncio.to_thread(account_of, request)
     profiles = Profiles(store.engine, store, request.app.state.ratings.min_games)
     day = request.app.state.games.today()  # a test server may set the day
     found = await asyncio.to_thread(profiles.profile, name, viewer, page, per_page, day)
     if found is None:
+        limiter.charge(address)
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no player is called {name[:MAX_NAME]!r}")
     return found

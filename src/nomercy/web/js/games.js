@@ -82,7 +82,8 @@ export async function renderRoomRounds(ctx) {
   let games = [];
   for (let attempt = 0; attempt < 5 && !games.length; attempt++) {
     if (attempt) await new Promise((ok) => setTimeout(ok, 800));
-    try { games = (await api(`/api/rooms/${room.code}/games`)).games || []; } catch { games = []; }
+    // Only the room's players may list its games: this seat's token (a spectator gets none).
+    try { games = (await api(`/api/rooms/${room.code}/games`, undefined, tokenFor(room.code))).games || []; } catch { games = []; }
   }
   const list = clear($("rounds-list"));
   panel.hidden = !games.length;

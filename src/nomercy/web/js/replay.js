@@ -8,7 +8,7 @@ import { renderTable } from "./table.js";
 import { renderLog, renderParts } from "./log.js";
 import { replayKey, replayStates } from "./replaymodel.js";
 import { createReview } from "./review.js";
-import { tokenFor } from "./games.js";
+import { keptTokens, tokenFor } from "./games.js";
 
 const STEP_MS = 900;
 const MAX_FILE = 4 * 1024 * 1024; // larger is refused here, unsent; the server's own limit is lower
@@ -45,6 +45,17 @@ export function createReplay(ctx) {
     review.reset(null, null, null);
   }
 
+  /** The seat token this browser played `gameId` with, if any: the refusal names no room, so
+   * the browser asks which of its kept tokens played it ("your games"), then uses that one. */
+  async function seatTokenOf(gameId) {
+    const tokens = keptTokens().map((t) => t.token).slice(0, 50);
+    if (!tokens.length) return null;
+    try {
+      const found = ((await api("/api/games/mine", { tokens })).games || []).find((g) => g.id === gameId);
+      return found ? tokenFor(found.room) : null;
+    } catch { return null; }
+  }
+
   async function open(gameId) {
     id = gameId;
     const path = `/api/games/${encodeURIComponent(gameId)}`;
@@ -52,13 +63,13 @@ export function createReplay(ctx) {
     try {
       let g;
       try { g = await api(path); } catch (err) {
-        if (err.code !== "forbidden" || !err.detail.room || !(seatToken = tokenFor(err.detail.room))) throw err;
+        if (err.code !== "forbidden" || !(seatToken = await seatTokenOf(gameId))) throw err;
         g = await api(path, undefined, seatToken);
       }
       show(g, gameId, seatToken, null);
       if (location.hash === "#review") $("review-panel").scrollIntoView(); // a profile's "review" link
     } catch (err) {
-      if (err.code === "forbidden") fail("replay.forbidden", "", { code: (err.detail && err.detail.room) || "" });
+      if (err.code === "forbidden") fail("replay.forbidden");
       else if (err.code === "not_found") fail("replay.not_found");
       else fail("replay.cannot_open", ctx.t("error.other"));
     }
