@@ -8,15 +8,17 @@ retention, and answers the coach's hints. :data:`router` holds the routes.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import Field
 
 from nomercy.actions import Action
@@ -24,6 +26,7 @@ from nomercy.decisions import decisions
 from nomercy.server import protocol as P
 from nomercy.server.daily import over, today
 from nomercy.server.games import ACCESS, Game, GameStore, Kept
+from nomercy.server.limits import Slots, per_minute
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.replays import RecordRefused, label_review, read_record, replay_frames, result_of
 from nomercy.server.requests import bearer, client_key
@@ -73,9 +76,16 @@ class Games:
         self.store = store
         self.queue = ReviewQueue(settings, store)
         self._tasks: set[asyncio.Task[None]] = set()
+        # Uploaded records (``POST /api/records/replay``, no sign-in): a rate per address,
+        # a few at once, each on a worker thread of its own pool (never the event loop, and
+        # never the default pool the other routes' storage calls share).
+        self.replay_rate = per_minute(settings.replays_per_minute)
+        self.replay_slots = Slots(settings.replays_at_once, settings.replays_per_address)
+        self.replay_pool = ThreadPoolExecutor(max(1, settings.replays_at_once), thread_name_prefix="replay")
 
     def close(self) -> None:
         self.queue.close()
+        self.replay_pool.shutdown(wait=False, cancel_futures=True)
 
     def today(self) -> str:
         """The UTC day (a test server may set it: ``daily_day`` with ``test_options``)."""
@@ -344,33 +354,75 @@ async def get_record(request: Request, game_id: str, authorization: str | None =
     )
 
 
+#: Answers smaller than this go out as they are (as the app's gzip middleware does).
+GZIP_MINIMUM = 1024
+
+
+def replay_upload(raw: bytes, settings: Settings, compress: bool) -> tuple[bytes, bool]:
+    """An uploaded record's replay as the answer's bytes, gzipped when ``compress`` (and
+    worth it); runs on a replay worker. Raises :class:`RecordRefused`.
+
+    The frames are encoded one by one: one ``json.dumps`` of megabytes would hold the
+    interpreter's lock for its whole run, and the event loop would wait for it.
+    """
+    record = read_record(raw, settings.max_record_bytes, settings.replay_seat_steps)
+    replayed = replay_frames(record)
+    players = [{"seat": s, "name": f"P{s}", "bot": None} for s in range(record.players)]
+    info = {
+        "preset": None,
+        "mode": "round",
+        "rules": record.rules.to_dict(),
+        "players": players,
+        "result": result_of(replayed.state),
+    }
+    shaped = _shape(info, record.to_dict(), [], record.hints)
+    del shaped["frames"]
+    head = json.dumps(
+        {"id": None, "room": None, "round": None, "finished_at": None, "access": None, **shaped}
+    )
+    frames = ", ".join(json.dumps(frame) for frame in replayed.frames)
+    body = f'{head[:-1]}, "frames": [{frames}]}}'.encode()
+    if compress and len(body) >= GZIP_MINIMUM:
+        return gzip.compress(body, 6), True  # zlib lets the lock go while it works
+    return body, False
+
+
+def _upload_refused(request: Request, code: str, message: str, retry_after: int) -> JSONResponse:
+    request.app.state.manager.metrics.refused(code, "http")
+    return JSONResponse(
+        {"detail": {"code": code, "message": message}},
+        status_code=429,
+        headers={"Retry-After": str(retry_after)},
+    )
+
+
 @router.post("/api/records/replay")
 async def replay_file(request: Request) -> Response:
-    settings = games_of(request).settings
-    raw = await request.body()
-
-    def build() -> dict[str, Any]:
-        record = read_record(raw, settings.max_record_bytes)
-        replayed = replay_frames(record)
-        players = [{"seat": s, "name": f"P{s}", "bot": None} for s in range(record.players)]
-        info = {
-            "preset": None,
-            "mode": "round",
-            "rules": record.rules.to_dict(),
-            "players": players,
-            "result": result_of(replayed.state),
-        }
-        return {
-            "id": None,
-            "room": None,
-            "round": None,
-            "finished_at": None,
-            "access": None,
-            **_shape(info, record.to_dict(), replayed.frames, record.hints),
-        }
-
+    """A record file replayed: no sign-in, so bounded per address (a rate, one at a time),
+    in all (a few at once, refused beyond: never queued), and in its cost (seats, moves
+    times seats: :func:`nomercy.server.replays.within_bounds`); the work runs on a worker."""
+    games = games_of(request)
+    address = client_key(request)
+    if not games.replay_rate.allow(address):
+        return _upload_refused(
+            request, ErrorCode.RATE_LIMITED, "too many records replayed from your address: wait a minute", 60
+        )
+    if not games.replay_slots.take(address):
+        return _upload_refused(
+            request, ErrorCode.BUSY, "the server is replaying other records: try again in a few seconds", 5
+        )
+    loop = asyncio.get_running_loop()
     try:
-        body = await asyncio.to_thread(build)
+        raw = await request.body()
+        compress = "gzip" in request.headers.get("accept-encoding", "").lower()
+        work = games.replay_pool.submit(replay_upload, raw, games.settings, compress)
+    except BaseException:
+        games.replay_slots.release(address)
+        raise
+    # The slot is held until the work itself ends, even when the client leaves sooner.
+    work.add_done_callback(lambda _: loop.call_soon_threadsafe(games.replay_slots.release, address))
+    try:
+        body, gzipped = await asyncio.wrap_future(work)
     except RecordRefused as exc:
         at = {} if exc.at is None else {"index": exc.at[0], "seat": exc.at[1]}
         raise GameError(
@@ -381,7 +433,8 @@ async def replay_file(request: Request) -> Response:
             detail=exc.detail,
             **at,
         ) from None
-    return Response(json.dumps(body), media_type="application/json")
+    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if gzipped else None
+    return Response(body, media_type="application/json", headers=headers)
 
 
 #: The most games ``GET /api/rooms/{code}/games`` lists (the room's newest).

@@ -75,3 +75,40 @@ class KeyedLimiter:
 def per_minute(count: int, clock: Callable[[], float] = time.monotonic) -> KeyedLimiter:
     """``count`` per minute with a burst of ``count``."""
     return KeyedLimiter(count / 60.0, count, clock=clock)
+
+
+class Slots:
+    """Work running at once: at most ``total`` in all and ``per_key`` for one key (an address).
+
+    ``take`` never waits: work that finds no slot is refused at once (a queue of uploads
+    would hold their memory while they wait). Every ``take`` that succeeded is paired with
+    one ``release``.
+    """
+
+    def __init__(self, total: int, per_key: int) -> None:
+        self.total = total
+        self.per_key = per_key
+        self._running: dict[str, int] = {}
+        self._count = 0
+
+    def take(self, key: str) -> bool:
+        held = self._running.get(key, 0)
+        if self._count >= self.total or held >= self.per_key:
+            return False
+        self._running[key] = held + 1
+        self._count += 1
+        return True
+
+    def release(self, key: str) -> None:
+        held = self._running.get(key, 0)
+        if held <= 0:
+            raise ValueError(f"no slot held by {key!r}")
+        if held == 1:
+            del self._running[key]  # an address that is done leaves nothing behind
+        else:
+            self._running[key] = held - 1
+        self._count -= 1
+
+    @property
+    def running(self) -> int:
+        return self._count

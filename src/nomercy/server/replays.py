@@ -8,6 +8,10 @@ only replayed once it has ended, so nothing is hidden any more.
 
 A record file from outside is read in steps (:func:`read_record`), each failure naming
 its step: ``read`` (bytes), ``parse`` (JSON), ``load`` (a record), ``replay`` (the rules).
+Before any move is replayed, :func:`within_bounds` refuses a record that no room could have
+played (more seats or a larger deck than a room allows) or that would cost more than the
+operator's budget of moves times seats: each frame shows every seat's hand, so the answer
+grows with both, and a legal but absurd file could otherwise ask for tens of megabytes.
 
 A review names its decisions by their action text; the browser shows only catalog words,
 so :func:`label_review` adds to each the labels ``nomercy.decisions`` gives those actions.
@@ -24,11 +28,17 @@ from nomercy.decisions import decisions
 from nomercy.engine import GameState, new_game, started_event
 from nomercy.errors import NoMercyError
 from nomercy.record import GameRecord
+from nomercy.rules import PRESETS
+from nomercy.server.protocol import CreateRoom
 from nomercy.server.seen import event_dicts
 from nomercy.views import player_view
 
 #: The longest record replayed from a file (a real round has a few hundred actions).
 MAX_ACTIONS = 5000
+#: The most seats a room has (``CreateRoom.seats``): a record with more was never played here.
+ROOM_SEATS: int = next(m.le for m in CreateRoom.model_fields["seats"].metadata if hasattr(m, "le"))
+#: The largest deck a room plays (the presets' decks; rooms take no hand-written deck).
+ROOM_DECK_CARDS: int = max(sum(count for _, count in rules.deck) for rules in PRESETS.values())
 
 
 class RecordRefused(Exception):
@@ -97,8 +107,27 @@ def replay_frames(record: GameRecord) -> Replayed:
     return Replayed(frames, state)
 
 
-def read_record(raw: bytes, max_bytes: int) -> GameRecord:
-    """A record file's bytes as a record, or :class:`RecordRefused` naming the step."""
+def within_bounds(record: GameRecord, seat_steps: int) -> None:
+    """Refuse (step ``load``) a record a room could not have played (S1 seats, C3 deck) or
+    whose replay would cost more than ``seat_steps`` moves times seats; nothing is replayed."""
+    if record.players > ROOM_SEATS:
+        raise RecordRefused("load", f"{record.players} players: a room seats {ROOM_SEATS} at most (S1)")
+    cards = sum(count for _, count in record.rules.deck)
+    if cards > ROOM_DECK_CARDS:
+        raise RecordRefused("load", f"a {cards}-card deck: a room plays {ROOM_DECK_CARDS} cards at most (C3)")
+    moves = len(record.actions)
+    if moves * record.players > seat_steps:
+        most = seat_steps // record.players
+        raise RecordRefused(
+            "load",
+            f"{moves} moves at {record.players} seats: a replay here shows at most {most} moves "
+            f"at {record.players} seats ({seat_steps} moves times seats)",
+        )
+
+
+def read_record(raw: bytes, max_bytes: int, seat_steps: int | None = None) -> GameRecord:
+    """A record file's bytes as a record, or :class:`RecordRefused` naming the step
+    (with ``seat_steps``, also what :func:`within_bounds` refuses)."""
     if len(raw) > max_bytes:
         raise RecordRefused("read", f"the file is over {max_bytes} bytes", too_large=True)
     if not raw.strip():
@@ -117,6 +146,8 @@ def read_record(raw: bytes, max_bytes: int) -> GameRecord:
         raise RecordRefused("load", str(exc)) from None
     if len(record.actions) > MAX_ACTIONS:
         raise RecordRefused("load", f"{len(record.actions)} actions: a record may hold {MAX_ACTIONS} at most")
+    if seat_steps is not None:
+        within_bounds(record, seat_steps)
     return record
 
 

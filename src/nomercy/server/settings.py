@@ -124,6 +124,16 @@ class Settings:
     keep_games_days: float = 90.0
     #: Largest record file ``POST /api/records/replay`` accepts, in bytes.
     max_record_bytes: int = 262_144
+    #: Uploaded records replayed per minute for one client address (``rate_limited`` beyond).
+    replays_per_minute: int = 12
+    #: Uploaded records replayed at once, in the whole process and for one client address;
+    #: beyond, an upload is refused with ``busy`` (429 and ``Retry-After``), never queued.
+    replays_at_once: int = 2
+    replays_per_address: int = 1
+    #: The most work one replay of an uploaded record may cost, in moves times seats (each
+    #: move's frame shows every seat): 20,000 is 2,000 moves at ten seats or 5,000 at four;
+    #: a No Mercy round at ten seats takes about 300 moves.
+    replay_seat_steps: int = 20_000
     #: Worker processes that compute reviews (the coach has one more of its own).
     review_workers: int = 1
     #: Reviews waiting or running at once; beyond, a request is refused with ``busy``.
