@@ -221,13 +221,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.ratings = Ratings.install(settings, games.store, app.state.accounts)  # rated rounds
         app.state.games = games
         if cluster is None:
-            loaded = manager.load()
+            loaded = manager.load()  # a round ended just before a crash is kept now (once)
             log.info("nomercy server: %d room(s) restored from storage", loaded)
         else:
             await cluster.start()  # adopts the rooms being played that no live process runs
             log.info("nomercy server %s: %d room(s) taken over", cluster.leases.owner, len(manager.rooms))
-        for room in list(manager.rooms.values()):
-            games.round_ended(room)  # a round ended just before a crash is kept now (once)
         app.state.manager = manager
         app.state.cluster = cluster
         app.state.draining = False

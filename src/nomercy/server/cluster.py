@@ -18,7 +18,11 @@ routes every request of a room to one process by hashing the join code in the UR
   both get requests;
 - every :attr:`Cluster.tick` renews its leases, drops the rooms it lost (another process
   took them over: fencing already refused any write) and *adopts* rooms being played
-  whose holder died, so bot turns and timers go on even before anyone reconnects. A room
+  whose holder died, so bot turns and timers go on even before anyone reconnects, and
+  finished rooms whose last round is over in the log but not kept (the holder died
+  between the last action and the keep). Whoever takes a room (adoption, opening,
+  start-up) keeps a round that is over in its log (:meth:`RoomManager.keep_ended`),
+  exactly once whichever process does it. A room
   it handed over itself is not adopted back for a lease's lifetime: the process that
   asked for it takes it at its next request (adopting it at once would take it back
   from under that process, round after round);
@@ -157,6 +161,7 @@ class Cluster:
                 await asyncio.to_thread(self.leases.release, room_id, epoch)
                 return None
             self.manager._add(room)
+            self.manager.keep_ended(room)  # its last round may be over in the log, not kept
             self.manager.metrics.room_moves.labels("taken").inc()
             log.info(
                 "room %s: taken (lease epoch %d, %d log entries)",

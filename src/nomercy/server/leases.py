@@ -38,12 +38,28 @@ import socket
 import time
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Float, Integer, String, Table, literal_column, select, text, update
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Integer,
+    String,
+    Table,
+    and_,
+    exists,
+    func,
+    literal_column,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
-from nomercy.server.storage import metadata, rooms
+from nomercy.server.games import games
+from nomercy.server.storage import actions, metadata, rooms
 
 leases = Table(
     "nomercy_leases",
@@ -264,13 +280,20 @@ class SharedLeases:
             )
 
     def orphans(self, since: float, limit: int = 20) -> list[int]:
-        """Rooms being played whose lease is free, expired or held by a process now gone."""
+        """Rooms whose lease is free, expired or held by a process now gone, and that need
+        running: being played, or finished with their last round not kept (the process
+        that played the last action died before keeping it: whoever takes the room keeps it)."""
+        last = select(func.max(actions.c.seq) + 1).where(actions.c.room_id == rooms.c.id).scalar_subquery()
+        kept = exists().where(games.c.room_id == rooms.c.id, games.c.seq == last)
         with self.engine.begin() as conn:
             now = self._now(conn)
             rows = conn.execute(
                 select(rooms.c.id, leases.c.owner, leases.c.owner_key, leases.c.expires_at)
                 .select_from(rooms.outerjoin(leases, leases.c.room_id == rooms.c.id))
-                .where(rooms.c.status == "playing", rooms.c.updated_at >= since)
+                .where(
+                    or_(rooms.c.status == "playing", and_(rooms.c.status == "finished", ~kept)),
+                    rooms.c.updated_at >= since,
+                )
                 .order_by(rooms.c.id)
             ).all()
             out: list[int] = []

@@ -44,6 +44,7 @@ class Lifecycle(FanOut):
     retired: dict[str, str]
     cluster: ClusterPort | None
     on_new_room: Callable[[Room], None] | None
+    on_round_end: Callable[[Room], None] | None
 
     def lost(self, room: Room) -> None:
         """Another process took the room over: stop running it here."""
@@ -152,8 +153,22 @@ class Lifecycle(FanOut):
                 )
                 continue
             self._add(room)
+            self.keep_ended(room)
             count += 1
         return count
+
+    def keep_ended(self, room: Room) -> None:
+        """A room just rebuilt from its log (start-up, adoption, opening on demand) whose
+        round is over there: keep that round now. The process that played its last action
+        may have died before keeping it; keeping is idempotent (one game per room and
+        version, written with its ratings and daily result in one transaction), so a round
+        kept already, or kept by another process at the same moment, is kept once."""
+        if self.on_round_end is None or room.match is None or not room.match.round_over:
+            return
+        try:
+            self.on_round_end(room)
+        except Exception:  # keeping a round never stops a room from running
+            log.exception("keeping the ended round of room %s failed", room.code, extra={"room": room.code})
 
     def rebuild(self, stored: StoredRoom) -> Room:
         """The room as its log replays on this engine; ``room_retired`` if this engine
