@@ -302,3 +302,49 @@ def test_the_systemd_unit_is_valid(tmp_path: Path, path: Path) -> None:
     helptext = subprocess.run([str(nomercy), "serve", "--help"], capture_output=True, text=True).stdout
     for flag in re.findall(r"(--[a-z-]+)", text.split("ExecStart=", 1)[1].split("\nRestart", 1)[0]):
         assert flag in helptext, flag
+
+
+def test_record_files_up_to_the_server_limit_pass_nginx_and_larger_bodies_get_its_json(
+    proxied: tuple[ServerProcess, Nginx],
+) -> None:
+    """nginx's body limit for the replay route is the server's (NOMERCY_MAX_RECORD_BYTES),
+    and what nginx refuses itself comes in the server's JSON with its security headers."""
+    from nomercy.record import GameRecord
+    from nomercy.server.headers import SECURITY_HEADERS
+    from nomercy.server.settings import Settings
+
+    limit = Settings().max_record_bytes
+    record, _state = GameRecord.start(2, seed=3)
+    text = record.to_json().encode()
+    with nginx_client(proxied) as client:
+        # A legal file near the limit (JSON allows the spaces): the server replays it.
+        near = text + b" " * (limit - len(text))
+        replayed = client.post("/api/records/replay", content=near)
+        assert replayed.status_code == 200, replayed.text[:300]
+        assert replayed.json()["record"]["seed"] == record.seed
+        for url, body, step in (
+            ("/api/records/replay", near + b" ", "read"),  # one byte over
+            ("/api/rooms", b"{" + b" " * Settings().max_body_bytes + b"}", None),
+        ):
+            refused = client.post(url, content=body)
+            assert refused.status_code == 413, refused.text[:300]
+            assert refused.headers["content-type"].startswith("application/json")
+            detail = refused.json()["detail"]
+            assert detail["code"] == "too_large" and detail.get("step") == step, detail
+            for name, value in SECURITY_HEADERS.items():
+                assert refused.headers.get(name) == value, (url, name)
+            assert len(refused.headers.get_list("strict-transport-security")) == 1
+
+
+def test_the_plain_http_redirect_names_the_configured_server_not_the_client_host(
+    proxied: tuple[ServerProcess, Nginx],
+) -> None:
+    _server, nginx = proxied
+    url = f"http://127.0.0.1:{nginx.http_port}/join/ABCDEF"
+    redirect = httpx.get(url, headers={"Host": "attacker.example"}, trust_env=False)
+    assert redirect.status_code == 301
+    assert redirect.headers["location"] == f"https://{HOST}/join/ABCDEF"
+
+
+def nginx_client(proxied: tuple[ServerProcess, Nginx]) -> httpx.Client:
+    return proxied[1].http("127.0.0.1")
