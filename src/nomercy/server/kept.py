@@ -220,8 +220,8 @@ class Games:
             return True
         return all(s.kind == "bot" for s in room.seats if s.seat != seat)
 
-    async def hint(self, manager: RoomManager, room: Room, seat: int | None) -> str:
-        """The ``hint`` message for ``seat``, or a refusal."""
+    async def hint(self, manager: RoomManager, room: Room, seat: int | None, address: str = "") -> str:
+        """The ``hint`` message for ``seat`` (asked from ``address``), or a refusal."""
         if seat is None or not self.coach_allowed(room, seat):
             raise ProtocolError(
                 ErrorCode.HINT_NOT_ALLOWED,
@@ -240,8 +240,7 @@ class Games:
             raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "the coach answers when it is your decision")
         version = room.version
         step = len(match.record.actions)
-        record = match.record.to_dict()
-        found = await self.queue.hint(room.code, seat, record, seed=version)
+        found = await self.queue.hint(room.code, seat, match.record.to_dict, seed=version, address=address)
         if found is None or room.version != version or room.match is not match:
             raise ProtocolError(ErrorCode.STALE, "the table moved on before the hint was ready: ask again")
         text, win, stderr = found

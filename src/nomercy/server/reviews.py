@@ -9,9 +9,17 @@ always comes first; the coach's worker, which a player waits for, is only ``nice
 
 The queue is bounded (:class:`ReviewQueue`): at most ``review_queue`` reviews waiting or
 running, ``reviews_per_address`` of one address, ``reviews_per_room`` of one room; beyond
-that a request is refused with ``busy`` (HTTP 429), never queued. A finished review is
-stored (:class:`~nomercy.server.games.GameStore`) and never computed again. Workers report
-progress through a queue that a thread of the server reads.
+that a request is refused with ``busy`` (HTTP 429), never queued. It is fair between
+addresses: an address's first review is taken while the queue has room, a further one only
+while a quarter of the queue stays free for addresses with none (so a few addresses cannot
+fill it for minutes), and the workers take the waiting reviews by turns of address, not in
+the order they came. A finished review is stored (:class:`~nomercy.server.games.GameStore`)
+and never computed again. Workers report progress through a queue that a thread of the
+server reads.
+
+Hints have the same kind of bounds: one at a time per seat, ``hints_per_address`` per
+address and ``hint_queue`` in all at once, ``hints_per_minute`` per address; the coach's
+worker runs in the idle class like the reviews' (a flood of hints must not slow the rooms).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +40,7 @@ from typing import Any
 from nomercy.engine import new_game
 from nomercy.record import GameRecord
 from nomercy.server.games import Game, GameStore
+from nomercy.server.limits import per_minute
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.settings import Settings
 
@@ -41,9 +51,9 @@ _progress: Any = None
 
 
 def _start_worker(progress: Any, niceness: int, idle: bool) -> None:
-    """A review worker runs only on CPU time the server leaves (``idle``: Linux's idle
-    scheduling class where it exists); otherwise, and for the coach (a player waits for
-    its answer), at the lower priority ``niceness``."""
+    """A worker (reviews and the coach alike) runs only on CPU time the server leaves
+    (``idle``: Linux's idle scheduling class where it exists); otherwise at the lower
+    priority ``niceness``."""
     global _progress
     _progress = progress
     if idle:
@@ -101,6 +111,8 @@ class Job:
     status: str = "queued"
     progress: float = 0.0
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: Set when a worker's turn comes to this review (``ReviewQueue._dispatch``).
+    turn: asyncio.Future[None] | None = field(default=None, repr=False)
 
 
 class ReviewQueue:
@@ -112,8 +124,15 @@ class ReviewQueue:
         self.jobs: dict[str, Job] = {}
         #: Reviews that failed (in memory: asking again tries again).
         self.failed: dict[str, str] = {}
-        #: Hints being computed, by (room code, seat): one at a time per seat.
-        self.hinting: set[tuple[str, int]] = set()
+        #: Hints being computed, by (room code, seat): one at a time per seat; their addresses.
+        self.hinting: dict[tuple[str, int], str] = {}
+        self.hint_rate = per_minute(settings.hints_per_minute)
+        #: Reviews waiting for a worker, in the order they came; how many run; and, per
+        #: address, the dispatch that last served it (the next turn goes to the longest unserved).
+        self._waiting: list[Job] = []
+        self._running = 0
+        self._served: dict[str, int] = {}
+        self._dispatched = 0
         # The pools, the progress queue and its reader start with the first review or hint:
         # a server nobody asks starts no process.
         self._reviews: ProcessPoolExecutor | None = None
@@ -142,7 +161,7 @@ class ReviewQueue:
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(None, self.settings.review_niceness, False),
+                initargs=(None, self.settings.review_niceness, self.settings.review_idle),
             )
         return self._coach
 
@@ -197,13 +216,39 @@ class ReviewQueue:
         return {"status": "none", "progress": 0.0, "review": None}
 
     def _admit(self, address: str, room: str) -> None:
+        """Refuse (``busy``) past the bounds; an address's share shrinks as the queue fills."""
         s = self.settings
         if len(self.jobs) >= s.review_queue:
             raise busy(f"{s.review_queue} reviews are already waiting or running")
-        if sum(1 for j in self.jobs.values() if j.address == address) >= s.reviews_per_address:
+        mine = sum(1 for j in self.jobs.values() if j.address == address)
+        if mine >= s.reviews_per_address:
             raise busy(f"your address has {s.reviews_per_address} reviews waiting or running")
+        if mine and len(self.jobs) >= s.review_queue - self.kept_free():
+            raise busy(
+                "your address has a review waiting or running, and the rest of the queue is "
+                "kept for other players' games: ask again when yours is done"
+            )
         if sum(1 for j in self.jobs.values() if j.room == room) >= s.reviews_per_room:
             raise busy(f"this room has {s.reviews_per_room} reviews waiting or running")
+
+    def kept_free(self) -> int:
+        """Places of the queue kept for addresses with no review in it (a quarter, at least one)."""
+        return max(1, self.settings.review_queue // 4)
+
+    def _dispatch(self) -> None:
+        """Give free workers to waiting reviews, by turns of address: the address served
+        longest ago goes first, then the review that came first."""
+        while self._waiting and self._running < max(1, self.settings.review_workers):
+            job = min(
+                self._waiting,
+                key=lambda j: (self._served.get(j.address, -1), self._waiting.index(j)),
+            )
+            self._waiting.remove(job)
+            self._dispatched += 1
+            self._served[job.address] = self._dispatched
+            self._running += 1
+            if job.turn is not None and not job.turn.done():
+                job.turn.set_result(None)
 
     async def request(self, game: Game, address: str) -> dict[str, Any]:
         """Queue a review of ``game`` (once); its status. Raises ``busy`` past the bounds."""
@@ -215,15 +260,26 @@ class ReviewQueue:
         job = Job(game.id, address, game.room_code)
         self.jobs[game.id] = job
         job.task = asyncio.get_running_loop().create_task(self._run(job, game))
+        job.task.add_done_callback(lambda _: self._forget(job))
         return {"status": job.status, "progress": job.progress}
 
+    def _forget(self, job: Job) -> None:
+        """A review's task ended, even cancelled before it began: it holds no place."""
+        if self.jobs.get(job.game_id) is job:
+            del self.jobs[job.game_id]
+        if job in self._waiting:
+            self._waiting.remove(job)
+            self._dispatch()
+
     async def _run(self, job: Job, game: Game) -> None:
-        loop = asyncio.get_running_loop()
-        s = self.settings
+        job.turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(job)
+        self._dispatch()
+        started = False
         try:
-            text = await loop.run_in_executor(
-                self._review_pool(), review_job, game.id, game.record, s.review_worlds, s.review_native
-            )
+            await job.turn
+            started = True
+            text = await self._compute(game)
             await asyncio.to_thread(self.store.store_review, game.id, text)
         except asyncio.CancelledError:
             raise
@@ -232,23 +288,51 @@ class ReviewQueue:
             self.failed[game.id] = f"the review could not be made: {exc}"
         finally:
             self.jobs.pop(job.game_id, None)
+            if job in self._waiting:
+                self._waiting.remove(job)
+            if started or (job.turn.done() and not job.turn.cancelled()):
+                self._running -= 1
+            self._dispatch()
+
+    async def _compute(self, game: Game) -> str:
+        """The review's JSON, worked out in a review worker."""
+        s = self.settings
+        return await asyncio.get_running_loop().run_in_executor(
+            self._review_pool(), review_job, game.id, game.record, s.review_worlds, s.review_native
+        )
 
     # -- hints ---------------------------------------------------------------------------
 
-    async def hint(
-        self, room: str, seat: int, record: dict[str, Any], seed: int
-    ) -> tuple[str, float, float] | None:
-        """The coach's pick for ``seat``, deciding now in the round ``record`` describes."""
-        key = (room, seat)
+    def _admit_hint(self, key: tuple[str, int], address: str) -> None:
+        """Refuse (``busy``, ``rate_limited``) a hint past its bounds, before any work."""
+        s = self.settings
         if key in self.hinting:
             raise busy("your last hint is still being worked out")
-        if len(self.hinting) >= self.settings.review_queue:
+        if sum(1 for a in self.hinting.values() if a == address) >= s.hints_per_address:
+            raise busy("the coach is still answering another hint from your address")
+        if len(self.hinting) >= s.hint_queue:
             raise busy("the coach is answering many players")
-        self.hinting.add(key)
+        if not self.hint_rate.allow(address):
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many hints from your address: wait a minute")
+
+    async def hint(
+        self,
+        room: str,
+        seat: int,
+        record: dict[str, Any] | Callable[[], dict[str, Any]],
+        seed: int,
+        address: str = "",
+    ) -> tuple[str, float, float] | None:
+        """The coach's pick for ``seat``, deciding now in the round ``record`` describes
+        (or returns: the record is only built once the hint is let in)."""
+        key = (room, seat)
+        self._admit_hint(key, address)
+        self.hinting[key] = address
         try:
             s = self.settings
+            payload = record() if callable(record) else record
             return await asyncio.get_running_loop().run_in_executor(
-                self._coach_pool(), hint_job, record, seed, s.hint_worlds, s.review_native
+                self._coach_pool(), hint_job, payload, seed, s.hint_worlds, s.review_native
             )
         finally:
-            self.hinting.discard(key)
+            self.hinting.pop(key, None)

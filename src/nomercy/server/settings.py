@@ -141,6 +141,11 @@ class Settings:
     #: Reviews one client address, and one room, may have waiting or running at once.
     reviews_per_address: int = 2
     reviews_per_room: int = 2
+    #: Hints being worked out at once, in the process and for one client address; and hints
+    #: one address may ask per minute. Beyond, a hint is refused with ``busy``.
+    hint_queue: int = 4
+    hints_per_address: int = 1
+    hints_per_minute: int = 30
     #: Sampled worlds per decision of a review, and of a hint (``nomercy.bots.review``).
     review_worlds: int = 200
     hint_worlds: int = 200

@@ -231,7 +231,7 @@ class Connection:
     async def _hint(self, room: Room, client: Client) -> None:
         """The coach's answer, or the refusal, to this connection only."""
         try:
-            text = await self.ws.app.state.games.hint(self.manager, room, client.seat)
+            text = await self.ws.app.state.games.hint(self.manager, room, client.seat, self.address)
         except ProtocolError as exc:
             text = error_text(exc)
         except Exception:
