@@ -28,16 +28,20 @@ def unb64(text: str) -> bytes:
 class SoftKey:
     """One authenticator holding discoverable passkeys (one per relying party and user)."""
 
-    def __init__(self, origin: str) -> None:
+    def __init__(self, origin: str, verifies: bool = True) -> None:
         self.origin = origin
+        #: Does it verify its user (a PIN, a fingerprint), or only see someone touch it?
+        self.verifies = verifies
         self.keys: dict[bytes, tuple[ec.EllipticCurvePrivateKey, str, bytes]] = {}  # id -> key, rp, user
         self.count = 0
 
-    def create(self, options: dict[str, Any] | str) -> dict[str, Any]:
+    def create(self, options: dict[str, Any] | str, cred_id: bytes | None = None) -> dict[str, Any]:
+        """A new passkey; ``cred_id`` gives it a credential id of one already made (as a
+        broken or hostile authenticator might)."""
         opts = json.loads(options) if isinstance(options, str) else options
         rp_id = opts["rp"]["id"]
         key = ec.generate_private_key(ec.SECP256R1())
-        cred_id = secrets.token_bytes(16)
+        cred_id = cred_id if cred_id is not None else secrets.token_bytes(16)
         self.keys[cred_id] = (key, rp_id, unb64(opts["user"]["id"]))
         numbers = key.public_key().public_numbers()
         cose = cbor2.dumps(
@@ -45,7 +49,7 @@ class SoftKey:
         )
         auth_data = (
             hashlib.sha256(rp_id.encode()).digest()
-            + bytes([0x01 | 0x04 | 0x40])
+            + bytes([0x01 | self._uv | 0x40])
             + struct.pack(">I", 0)
             + bytes(16)
             + struct.pack(">H", len(cred_id))
@@ -74,7 +78,7 @@ class SoftKey:
         key, _, user = self.keys[cred_id]
         self.count += 1
         auth_data = (
-            hashlib.sha256(rp_id.encode()).digest() + bytes([0x01 | 0x04]) + struct.pack(">I", self.count)
+            hashlib.sha256(rp_id.encode()).digest() + bytes([0x01 | self._uv]) + struct.pack(">I", self.count)
         )
         client = self._client("webauthn.get", opts["challenge"])
         signature = key.sign(auth_data + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
@@ -90,6 +94,11 @@ class SoftKey:
             },
             "clientExtensionResults": {},
         }
+
+    @property
+    def _uv(self) -> int:
+        """The authenticator data's UV flag (user verified), or nothing but UP (present)."""
+        return 0x04 if self.verifies else 0
 
     def _client(self, kind: str, challenge: str) -> bytes:
         return json.dumps(

@@ -10,6 +10,11 @@ a site served under another name: ``NOMERCY_RP_ID``, ``NOMERCY_PUBLIC_ORIGIN``).
 Cross-site requests: :func:`cross_site` refuses a state-changing request that carries the
 session cookie (and every request to the account's routes) when the browser says it came
 from another site; the cookie is ``SameSite=Lax`` as a second wall.
+
+A session alone is not enough for what could take an account over: adding or removing a
+passkey, ending sessions and deleting the account need a passkey confirmation made in this
+session within :data:`CONFIRM_SECONDS` (``/api/account/confirm/...``; a sign-in counts),
+with user verification, so a lost device's open session cannot lock its owner out.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from webauthn.helpers.structs import (
 
 from nomercy.server import protocol as P
 from nomercy.server.accounts import (
+    CONFIRM_SECONDS,
+    SECURE_SESSION_COOKIE,
     SESSION_COOKIE,
     SESSION_SECONDS,
     Account,
@@ -48,7 +55,12 @@ from nomercy.server.accounts import (
     LastPasskey,
     NameTaken,
     Passkey,
+    PasskeyTaken,
     account_of,
+    handle_of,
+    legacy_token,
+    secure,
+    session_token,
 )
 from nomercy.server.addresses import origin_allowed
 from nomercy.server.names import clean_nickname, name_key
@@ -89,6 +101,11 @@ class Claim(P._Request):
 
 class RemovePasskey(P._Request):
     id: Annotated[str, Field(max_length=512)]
+
+
+class EndSession(P._Request):
+    #: The session's public handle, as the account page lists it.
+    id: Annotated[str, Field(max_length=64)]
 
 
 class DeleteAccount(P._Request):
@@ -138,7 +155,10 @@ def cross_site(request: Request) -> bool:
 def needs_origin_check(request: Request) -> bool:
     if request.method not in _UNSAFE:
         return False
-    return request.url.path.startswith("/api/account/") or SESSION_COOKIE in request.cookies
+    cookies = request.cookies
+    return request.url.path.startswith("/api/account/") or (
+        SESSION_COOKIE in cookies or SECURE_SESSION_COOKIE in cookies
+    )
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -156,11 +176,43 @@ def _limit(request: Request) -> None:
         )
 
 
+class _Refused(ProtocolError):
+    """A refusal with its own HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(code, message)
+        self.status = status
+
+
 def _signed_in(request: Request) -> Account:
     account = account_of(request)
     if account is None:
         raise ProtocolError(ErrorCode.UNAUTHORIZED, "sign in first")
     return account
+
+
+def _confirmed(request: Request) -> tuple[Account, str]:
+    """The signed-in account and its session token, if its owner confirmed with a passkey
+    in this session within :data:`CONFIRM_SECONDS`; else ``confirm_first`` (403)."""
+    account = _signed_in(request)
+    token = session_token(request)
+    assert token is not None  # signed in
+    session = _store(request).session(token)
+    if session is None or not session.fresh(time.time()):
+        raise _Refused(
+            ErrorCode.CONFIRM_FIRST,
+            f"confirm with a passkey first (a confirmation lasts {int(CONFIRM_SECONDS) // 60} minutes)",
+            403,
+        )
+    return account, token
+
+
+def _passkey_taken() -> ProtocolError:
+    return _Refused(
+        ErrorCode.BAD_REQUEST,
+        "this passkey is already registered on this server: sign in with it, or make another",
+        409,
+    )
 
 
 def _name(value: str) -> str:
@@ -197,24 +249,45 @@ def _ceremony(request: Request, ceremony_id: str, purpose: str) -> Ceremony:
     return ceremony
 
 
-def _with_session(request: Request, account: Account, body: dict[str, Any]) -> JSONResponse:
-    """The response that signs ``account`` in: a new session (any old one of this browser
-    is closed: a session is never carried over a sign-in) in the cookie."""
+def _set_session_cookie(request: Request, response: JSONResponse, token: str, max_age: int) -> None:
+    """Over https the ``__Host-`` cookie (``Secure``, ``Path=/``, no ``Domain``), and any
+    plain one of an older release cleared; over plain http the plain cookie, not ``Secure``
+    (a browser would not keep a ``Secure`` cookie from a plain http page of a LAN)."""
+    if secure(request):
+        response.set_cookie(
+            SECURE_SESSION_COOKIE,
+            token,
+            max_age=max_age,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=True,
+        )
+        if SESSION_COOKIE in request.cookies:
+            response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    else:
+        response.set_cookie(SESSION_COOKIE, token, max_age=max_age, path="/", httponly=True, samesite="lax")
+
+
+def _clear_session_cookies(request: Request, response: JSONResponse) -> None:
+    if secure(request):
+        response.delete_cookie(SECURE_SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=True)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+
+
+def _with_session(
+    request: Request, account: Account, credential_id: str, body: dict[str, Any] | None = None
+) -> JSONResponse:
+    """The response that signs ``account`` in with the passkey ``credential_id``: a new
+    session (any old one of this browser is closed: a session is never carried over a
+    sign-in) in the cookie."""
     store = _store(request)
-    old = request.cookies.get(SESSION_COOKIE)
+    old = session_token(request)
     if old:
         store.close_session(old)
-    token = store.open_session(account.id)
-    response = JSONResponse(body)
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=int(SESSION_SECONDS),
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    token = store.open_session(account.id, credential_id=credential_id)
+    response = JSONResponse(body if body is not None else account_body(store, account, token))
+    _set_session_cookie(request, response, token, int(SESSION_SECONDS))
     return response
 
 
@@ -241,7 +314,7 @@ def _registration(
         user_display_name=name,
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,
-            user_verification=UserVerificationRequirement.PREFERRED,
+            user_verification=UserVerificationRequirement.REQUIRED,
         ),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.id)) for p in exclude],
     )
@@ -255,13 +328,20 @@ def _verify_registration(request: Request, ceremony: Ceremony, credential: dict[
             expected_challenge=ceremony.challenge,
             expected_rp_id=rp_id(request),
             expected_origin=origin(request),
+            require_user_verification=True,
         )
     except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"the passkey could not be checked: {exc}") from None
     return _passkey_of(verified, credential)
 
 
-def account_body(store: AccountStore, account: Account) -> dict[str, Any]:
+def account_body(store: AccountStore, account: Account, token: str | None = None) -> dict[str, Any]:
+    """The account as its owner sees it, with its passkeys and open sessions (``current``:
+    the session of ``token``, this browser's)."""
+    current = handle_of(token) if token else None
+    now = time.time()
+    open_sessions = store.sessions_of(account.id, now)
+    mine = next((s for s in open_sessions if s.id == current), None)
     return {
         "account": {
             "name": account.name,
@@ -275,19 +355,71 @@ def account_body(store: AccountStore, account: Account) -> dict[str, Any]:
                 }
                 for p in store.passkeys_of(account.id)
             ],
+            "sessions": [
+                {
+                    "id": s.id,
+                    "created_at": s.created_at,
+                    "last_seen_at": s.last_seen_at,
+                    "expires_at": s.expires_at,
+                    "passkey": s.credential_id,
+                    "current": s.id == current,
+                }
+                for s in open_sessions
+            ],
+            #: Until when this session may make a sensitive change without confirming again.
+            "confirmed_until": (
+                mine.confirmed_at + CONFIRM_SECONDS
+                if mine is not None and mine.confirmed_at is not None and mine.fresh(now)
+                else None
+            ),
         }
     }
+
+
+def _authenticate(
+    request: Request, ceremony: Ceremony, credential: dict[str, Any], refused: ProtocolError
+) -> Passkey:
+    """The passkey that answered ``ceremony`` (its signature, the origin, the relying party,
+    user verification all checked; its sign count noted), or ``refused``."""
+    store = _store(request)
+    passkey = store.passkey(str(credential.get("id", ""))[:512])
+    if passkey is None:
+        raise refused
+    try:
+        verified = verify_authentication_response(
+            credential=credential,
+            expected_challenge=ceremony.challenge,
+            expected_rp_id=rp_id(request),
+            expected_origin=origin(request),
+            credential_public_key=passkey.public_key,
+            credential_current_sign_count=passkey.sign_count,
+            require_user_verification=True,
+        )
+    except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
+        raise refused from None
+    store.passkey_used(passkey.id, verified.new_sign_count)
+    return passkey
 
 
 # -- routes ----------------------------------------------------------------------------
 
 
 @router.get("/api/account")
-async def whoami(request: Request) -> dict[str, Any]:
+async def whoami(request: Request) -> JSONResponse:
+    """Who is signed in. A browser signed in over https before the ``__Host-`` cookie has
+    its session moved into it here (the page asks this on every load): nobody is signed
+    out by the upgrade, and the plain cookie is read no longer."""
     account = account_of(request)
     if account is None:
-        return {"account": None}
-    return account_body(_store(request), account)
+        return JSONResponse({"account": None})
+    token = session_token(request)
+    response = JSONResponse(account_body(_store(request), account, token))
+    moved = legacy_token(request)
+    if moved is not None:
+        session = _store(request).session(moved)
+        if session is not None:
+            _set_session_cookie(request, response, moved, max(1, int(session.expires_at - time.time())))
+    return response
 
 
 @router.post("/api/account/signup/options")
@@ -316,16 +448,18 @@ async def signup_verify(request: Request, body: SignupAnswer) -> JSONResponse:
             passkey=passkey,
             claim=[token_hash(t) for t in body.tokens],
         )
+    except PasskeyTaken:
+        raise _passkey_taken() from None
     except NameTaken:
         raise _taken(ceremony.name) from None
-    return _with_session(request, account, account_body(store, account))
+    return _with_session(request, account, passkey.id)
 
 
 @router.post("/api/account/signin/options")
 async def signin_options(request: Request) -> dict[str, Any]:
     _limit(request)
     options = generate_authentication_options(
-        rp_id=rp_id(request), user_verification=UserVerificationRequirement.PREFERRED
+        rp_id=rp_id(request), user_verification=UserVerificationRequirement.REQUIRED
     )
     ceremony = _store(request).start_ceremony(Ceremony("signin", options.challenge))
     return {"ceremony": ceremony, "options": options_to_json(options)}
@@ -334,33 +468,53 @@ async def signin_options(request: Request) -> dict[str, Any]:
 @router.post("/api/account/signin/verify")
 async def signin_verify(request: Request, body: Answer) -> JSONResponse:
     ceremony = _ceremony(request, body.ceremony, "signin")
-    store = _store(request)
-    credential_id = str(body.credential.get("id", ""))[:512]
-    passkey = store.passkey(credential_id)
     refused = ProtocolError(ErrorCode.UNAUTHORIZED, "this passkey is not one of this server's accounts")
-    if passkey is None:
-        raise refused
-    try:
-        verified = verify_authentication_response(
-            credential=body.credential,
-            expected_challenge=ceremony.challenge,
-            expected_rp_id=rp_id(request),
-            expected_origin=origin(request),
-            credential_public_key=passkey.public_key,
-            credential_current_sign_count=passkey.sign_count,
-        )
-    except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
-        raise refused from None
-    store.passkey_used(passkey.id, verified.new_sign_count)
-    account = store.owner_of(passkey.id)
+    passkey = _authenticate(request, ceremony, body.credential, refused)
+    account = _store(request).owner_of(passkey.id)
     if account is None:
         raise refused
-    return _with_session(request, account, account_body(store, account))
+    return _with_session(request, account, passkey.id)
+
+
+@router.post("/api/account/confirm/options")
+async def confirm_options(request: Request) -> dict[str, Any]:
+    """A passkey confirmation for this session: one of the account's own passkeys, with
+    user verification (a device's lock, not only its presence)."""
+    _limit(request)
+    account = _signed_in(request)
+    store = _store(request)
+    options = generate_authentication_options(
+        rp_id=rp_id(request),
+        user_verification=UserVerificationRequirement.REQUIRED,
+        allow_credentials=[
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.id)) for p in store.passkeys_of(account.id)
+        ],
+    )
+    ceremony = store.start_ceremony(Ceremony("confirm", options.challenge, account_id=account.id))
+    return {"ceremony": ceremony, "options": options_to_json(options)}
+
+
+@router.post("/api/account/confirm/verify")
+async def confirm_verify(request: Request, body: Answer) -> JSONResponse:
+    account = _signed_in(request)
+    ceremony = _ceremony(request, body.ceremony, "confirm")
+    refused = ProtocolError(ErrorCode.UNAUTHORIZED, "that passkey is not one of your account's")
+    if ceremony.account_id != account.id:
+        raise refused
+    passkey = _authenticate(request, ceremony, body.credential, refused)
+    owner = _store(request).owner_of(passkey.id)
+    if owner is None or owner.id != account.id:
+        raise refused
+    token = session_token(request)
+    assert token is not None  # signed in
+    _store(request).confirm_session(token)
+    return JSONResponse(account_body(_store(request), account, token))
 
 
 @router.post("/api/account/passkeys/options")
 async def passkey_options(request: Request) -> dict[str, Any]:
-    account = _signed_in(request)
+    _limit(request)
+    account, _token = _confirmed(request)
     store = _store(request)
     handle = store.user_handle(account.id)
     options, challenge = _registration(request, account.name, handle, store.passkeys_of(account.id))
@@ -370,18 +524,22 @@ async def passkey_options(request: Request) -> dict[str, Any]:
 
 @router.post("/api/account/passkeys/verify")
 async def passkey_verify(request: Request, body: Answer) -> dict[str, Any]:
-    account = _signed_in(request)
+    account, token = _confirmed(request)
     ceremony = _ceremony(request, body.ceremony, "add")
     if ceremony.account_id != account.id:
         raise ProtocolError(ErrorCode.FORBIDDEN, "that passkey was asked for by another account")
     store = _store(request)
-    store.add_passkey(account.id, _verify_registration(request, ceremony, body.credential))
-    return account_body(store, account)
+    try:
+        store.add_passkey(account.id, _verify_registration(request, ceremony, body.credential))
+    except PasskeyTaken:
+        raise _passkey_taken() from None
+    return account_body(store, account, token)
 
 
 @router.post("/api/account/passkeys/remove")
-async def passkey_remove(request: Request, body: RemovePasskey) -> dict[str, Any]:
-    account = _signed_in(request)
+async def passkey_remove(request: Request, body: RemovePasskey) -> JSONResponse:
+    """Remove a passkey, and end the sessions it opened (this one too, if it did)."""
+    account, token = _confirmed(request)
     store = _store(request)
     try:
         removed = store.remove_passkey(account.id, body.id)
@@ -391,7 +549,35 @@ async def passkey_remove(request: Request, body: RemovePasskey) -> dict[str, Any
         ) from None
     if not removed:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such passkey on your account")
-    return account_body(store, account)
+    if store.session(token) is None:  # this session was opened by the passkey removed
+        response = JSONResponse({"account": None})
+        _clear_session_cookies(request, response)
+        return response
+    return JSONResponse(account_body(store, account, token))
+
+
+@router.post("/api/account/sessions/end")
+async def end_session(request: Request, body: EndSession) -> JSONResponse:
+    """End one of the account's sessions (another device's, or this one)."""
+    account, token = _confirmed(request)
+    store = _store(request)
+    if not store.end_session(account.id, body.id):
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such session on your account")
+    if body.id == handle_of(token):
+        response = JSONResponse({"account": None})
+        _clear_session_cookies(request, response)
+        return response
+    return JSONResponse(account_body(store, account, token))
+
+
+@router.post("/api/account/sessions/end-all")
+async def sign_out_everywhere(request: Request) -> JSONResponse:
+    """Sign out everywhere: every session of the account ends, this one too."""
+    account, _token = _confirmed(request)
+    ended = _store(request).end_sessions(account.id)
+    response = JSONResponse({"account": None, "ended": ended})
+    _clear_session_cookies(request, response)
+    return response
 
 
 @router.post("/api/account/claim")
@@ -403,20 +589,21 @@ async def claim(request: Request, body: Claim) -> dict[str, Any]:
 
 @router.post("/api/account/signout")
 async def signout(request: Request) -> JSONResponse:
-    token = request.cookies.get(SESSION_COOKIE)
+    token = session_token(request)
     if token:
         _store(request).close_session(token)
     response = JSONResponse({"account": None})
-    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    _clear_session_cookies(request, response)
     return response
 
 
 @router.post("/api/account/delete")
 async def delete_account(request: Request, body: DeleteAccount) -> JSONResponse:
-    account = _signed_in(request)
+    account, _token = _confirmed(request)
     if name_key(body.name) != name_key(account.name):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "type your name exactly to delete the account")
     _store(request).delete(account.id)
+    request.app.state.manager.accounts_deleted({account.id})  # its seats in play here lose the name
     response = JSONResponse({"account": None, "deleted": True})
-    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    _clear_session_cookies(request, response)
     return response

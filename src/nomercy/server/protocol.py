@@ -75,6 +75,8 @@ class ErrorCode:
     HINT_NOT_ALLOWED = "hint_not_allowed"
     #: a record file that cannot be replayed (the error names the step that failed)
     BAD_RECORD = "bad_record"
+    #: a sensitive account change needs a passkey confirmation of the last few minutes
+    CONFIRM_FIRST = "confirm_first"
 
 
 def _clean_text(value: str, what: str, limit: int) -> str:
