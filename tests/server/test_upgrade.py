@@ -356,16 +356,28 @@ def test_the_guide_shows_the_steps_the_rolling_upgrade_test_takes() -> None:
         "systemctl restart nomercy@1",
         "/readyz",
         "tests/server/test_rolling_upgrade.py",
+        "max_fails=1 fail_timeout=2s",
+        "`max_fails=0`",
+        "systemctl reload nginx",
+        "### Going back",
+        "systemctl stop",
+        "`--yes`",
     ):
         assert step in section, step
+    # The upstream is changed before anything else, as the test does it.
+    steps = section[section.index("### Steps, several processes") :]
+    assert steps.index("max_fails=0") < steps.index("pg_dump") < steps.index("systemctl restart")
     test = (Path(__file__).resolve().parent / "test_rolling_upgrade.py").read_text(encoding="utf-8")
     for step in (
+        "reload(proxy, v010_site(",
+        "reload(proxy, site_config(",
         '"--format=custom"',
         'nomercy_db("upgrade")',
-        'nomercy_db("downgrade", "0001")',
+        'nomercy_db("downgrade", "0001", "--yes")',
         "wait_ready()",
     ):
         assert step in test, step
+    assert test.index("v010_site(ports") < test.index("site_config(ports") < test.index('"--format=custom"')
 
 
 def test_serve_refuses_a_schema_a_newer_release_migrated(tmp_path: Path) -> None:

@@ -89,17 +89,46 @@ def downgrade(
         str,
         typer.Argument(help="Revision to reach: one step back by default; 0001 is nomercy 0.1.0's schema."),
     ] = "-1",
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask: drop what the listed revisions added.")
+    ] = False,
     database_url: DatabaseUrlOption = None,
 ) -> None:
-    """Migrate the schema down for an earlier release; what later revisions added is dropped."""
+    """Migrate the schema down for an earlier release, with every server stopped.
+
+    It lists what is lost first (the tables later revisions added, with their rows: accounts,
+    ratings, the daily secret...; the rooms the earlier release cannot continue, which end)
+    and asks, unless --yes. Back the database up first (docs/deploy.md, Going back).
+    """
     engine, schema = _engine(database_url)
+
+    def confirm(plan: Any) -> bool:
+        for line in plan.lines():
+            typer.echo(line)
+        if yes:
+            return True
+        try:
+            return bool(typer.confirm("Back the database up first. Downgrade now?", default=False))
+        except (typer.Abort, EOFError):  # no one to answer (no terminal, stdin closed)
+            typer.echo()
+            typer.echo("error: nobody answered: pass --yes to downgrade without asking", err=True)
+            raise typer.Exit(1) from None
+
     try:
-        before, after = schema.downgrade(engine, revision)
+        before, after = schema.downgrade(engine, revision, confirm)
+    except typer.Exit:
+        raise
+    except schema.DatabaseBusy as exc:
+        typer.echo(f"error: {exc}. Nothing was changed.", err=True)
+        raise typer.Exit(1) from None
     except Exception as exc:
         typer.echo(f"error: downgrade failed, nothing was changed: {exc}", err=True)
         raise typer.Exit(1) from None
     finally:
         engine.dispose()
+    if before == after:
+        typer.echo("nothing was changed")
+        raise typer.Exit(1)
     typer.echo(f"database: {_name(before)} -> {_name(after)}")
 
 

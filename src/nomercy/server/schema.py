@@ -18,14 +18,20 @@ transaction, so processes started together never race a migration.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from importlib import resources
+from typing import IO
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect, text
+from sqlalchemy import bindparam, create_engine, func, inspect, select, text
+from sqlalchemy import column as column_
+from sqlalchemy import table as table_
 from sqlalchemy.engine import Connection, Engine
 
 #: The Alembic version table (prefixed like the others: the database may be shared).
@@ -100,13 +106,233 @@ def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str | N
         return before, current_of(conn)
 
 
-def downgrade(engine: Engine, revision: str) -> tuple[str | None, str | None]:
-    """Migrate down to ``revision`` (``base`` drops every table); returns (before, after)."""
-    with locked(engine) as conn:
+#: What each table holds, for the list of what a downgrade drops.
+HOLDS = {
+    "nomercy_accounts": "accounts",
+    "nomercy_sessions": "sign-in sessions",
+    "nomercy_passkeys": "passkeys",
+    "nomercy_ceremonies": "passkey ceremonies under way",
+    "nomercy_ratings": "ratings",
+    "nomercy_rating_changes": "rating changes",
+    "nomercy_secrets": "the daily deal's secret",
+    "nomercy_daily_results": "daily deal results",
+    "nomercy_games": "kept games",
+    "nomercy_game_seats": "kept games' seats",
+    "nomercy_reviews": "reviews of kept games",
+    "nomercy_hints": "the coach's hints",
+    "nomercy_fairplay": "the fair-play log",
+    "nomercy_fairplay_accounts": "accounts named in the fair-play log",
+    "nomercy_fairplay_seen": "addresses seen in rated rooms, hashed",
+    "nomercy_fairplay_allowed": "accounts allowed to share an address",
+    "nomercy_rated_seats": "rated rounds' rankings",
+}
+
+
+class DatabaseBusy(Exception):
+    """A ``nomercy serve`` uses the database: a downgrade would pull the schema from under it."""
+
+
+@dataclass
+class Downgrade:
+    """What ``nomercy db downgrade`` will do, shown before it is done."""
+
+    before: str
+    target: str  # a revision, or "base"
+    #: ``(table, rows, what it holds)`` of every table the downgrade drops.
+    tables: list[tuple[str, int, str]] = field(default_factory=list)
+    #: ``(table, column, values)`` of every column dropped from a table that stays.
+    columns: list[tuple[str, str, int]] = field(default_factory=list)
+    #: ``(code, why)`` of every room the release at ``target`` could not continue: ended.
+    rooms: list[tuple[str, str]] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """The plan in words, for the operator."""
+        from nomercy.server import upgrades
+
+        out = [f"database: {self.before} -> {self.target}"]
+        if self.target == upgrades.OLDER_SCHEMA:
+            out[0] += f" (the schema of nomercy {upgrades.OLDER_RELEASE})"
+        if self.tables:
+            out.append("These tables are dropped, with every row in them:")
+            out += [f"  {t}: {n} row(s) ({what})" for t, n, what in self.tables]
+        if self.columns:
+            out.append("These columns are dropped:")
+            out += [f"  {t}.{c}: {n} value(s)" for t, c, n in self.columns]
+        if self.rooms:
+            out.append(
+                f"These rooms end (stored as expired), as nomercy {upgrades.OLDER_RELEASE} cannot "
+                "continue them; their players are told the room is gone:"
+            )
+            out += [f"  {code}: {why}" for code, why in self.rooms]
+        if not (self.tables or self.columns or self.rooms):
+            out.append("Nothing stored is lost.")
+        return out
+
+
+def _chain() -> list[str]:
+    """Every revision, newest first (the migrations are one line)."""
+    return [r.revision for r in ScriptDirectory.from_config(config()).walk_revisions()]
+
+
+def target_of(before: str, revision: str) -> str:
+    """The revision ``revision`` names from ``before`` (``-N``: N steps down; ``base``)."""
+    chain = _chain()
+    if before not in chain:
+        raise SchemaMismatch(f"the database is at revision {before}, which this nomercy does not know")
+    here = chain.index(before)
+    if revision == "base":
+        return "base"
+    if revision.startswith("-") and revision[1:].isdigit():
+        down = here + int(revision[1:])
+        if down > len(chain):
+            raise SchemaMismatch(f"revision {before} is fewer than {revision[1:]} steps above the base")
+        return "base" if down == len(chain) else chain[down]
+    if revision not in chain:
+        raise SchemaMismatch(f"no revision {revision}: this nomercy knows {', '.join(reversed(chain))}")
+    if chain.index(revision) < here:
+        raise SchemaMismatch(
+            f"revision {revision} is newer than the database's {before}: nothing to downgrade"
+        )
+    return revision
+
+
+def _shape(conn: Connection) -> dict[str, set[str]]:
+    found = inspect(conn)
+    return {
+        t: {c["name"] for c in found.get_columns(t)}
+        for t in found.get_table_names()
+        if t.startswith("nomercy_") and t != VERSION_TABLE
+    }
+
+
+def _shape_at(target: str) -> dict[str, set[str]]:
+    """The tables and columns of an empty database migrated to ``target``."""
+    if target == "base":
+        return {}
+    scratch = create_engine("sqlite://")
+    try:
+        with scratch.begin() as conn:
+            _run(conn, "upgrade", target)
+            return _shape(conn)
+    finally:
+        scratch.dispose()
+
+
+def plan(conn: Connection, before: str, target: str) -> Downgrade:
+    """What a downgrade from ``before`` to ``target`` drops and ends, counted on this database."""
+    from nomercy.server import upgrades
+
+    now, then = _shape(conn), _shape_at(target)
+    down = Downgrade(before, target)
+    for table in sorted(set(now) - set(then)):
+        rows = int(conn.execute(select(func.count()).select_from(table_(table))).scalar_one())
+        down.tables.append((table, rows, HOLDS.get(table, table.removeprefix("nomercy_"))))
+    for table in sorted(set(now) & set(then)):
+        for column in sorted(now[table] - then[table]):
+            values = conn.execute(select(func.count(column_(column))).select_from(table_(table))).scalar_one()
+            down.columns.append((table, column, int(values)))
+    if target == upgrades.OLDER_SCHEMA and "engine_version" in now.get("nomercy_rooms", set()):
+        found = conn.execute(
+            text(
+                "SELECT code, status, settings, state_format, engine_version FROM nomercy_rooms "
+                "WHERE status != :ended ORDER BY id"
+            ),
+            {"ended": upgrades.ENDED_FOR_OLDER},
+        ).all()
+        for row in found:
+            try:
+                settings = json.loads(row.settings)
+            except ValueError:
+                settings = {"bot": "unreadable settings"}
+            why = upgrades.older_cannot_continue(row.status, settings, row.state_format, row.engine_version)
+            if why is not None:
+                down.rooms.append((row.code, why))
+    return down
+
+
+def servers_on(conn: Connection) -> list[str]:
+    """The ``nomercy serve`` processes using this database, each described (none: []).
+
+    PostgreSQL: every process holds an advisory lock for as long as it lives (its liveness
+    lock; a starting one, the schema lock), so any other session holding one in this
+    database is a server. SQLite: a server holds the lock on ``FILE.lock``
+    (:func:`nomercy.server.leases.lock_sqlite`).
+    """
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(
+            text(
+                "SELECT DISTINCT l.pid, a.client_addr, a.application_name FROM pg_locks l "
+                "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
+                "AND l.granted AND l.pid <> pg_backend_pid() AND l.database = "
+                "(SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY l.pid"
+            )
+        ).all()
+        return [f"a session of PostgreSQL process {r.pid} (client {r.client_addr or 'local'})" for r in rows]
+    return []
+
+
+@contextlib.contextmanager
+def _sqlite_held(engine: Engine) -> Iterator[list[str]]:
+    """Hold the SQLite file's server lock for the block (no server starts meanwhile); yields
+    the server found holding it instead, if any."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        yield []
+        return
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no lock to ask
+        yield []
+        return
+    handle: IO[str] = open(os.path.abspath(path) + ".lock", "a+")  # noqa: SIM115
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            pid = handle.read().strip() or "unknown"
+            yield [f"nomercy serve (process {pid}) holds {path}.lock"]
+            return
+        yield []
+    finally:
+        handle.close()  # the lock goes with it
+
+
+def downgrade(
+    engine: Engine, revision: str, confirm: Callable[[Downgrade], bool] | None = None
+) -> tuple[str | None, str | None]:
+    """Migrate down to ``revision`` (``base`` drops every table); returns (before, after).
+
+    Refused with :class:`DatabaseBusy` while a server uses the database. ``confirm`` is
+    shown the :class:`Downgrade` first (what is dropped, which rooms end) and may refuse it
+    (then nothing changes: returns (before, before)). Rooms the release at the target
+    cannot continue are ended in the same transaction.
+    """
+    from nomercy.server import upgrades
+
+    with _sqlite_held(engine) as holders, locked(engine) as conn:
         before = current_of(conn)
         if before == UNVERSIONED or before is None:
             raise SchemaMismatch(f"the database is at revision {before or 'none'}: nothing to downgrade")
-        _run(conn, "downgrade", revision)
+        holders = holders + servers_on(conn)
+        if holders:
+            raise DatabaseBusy(
+                "a nomercy serve is using this database: stop every server first (a downgrade "
+                "under a running server makes it fail on every request). Found: " + "; ".join(holders)
+            )
+        target = target_of(before, revision)
+        down = plan(conn, before, target)
+        if confirm is not None and not confirm(down):
+            return before, before
+        codes = [code for code, _ in down.rooms]
+        if codes:
+            conn.execute(
+                text("UPDATE nomercy_rooms SET status = :ended WHERE code IN :codes").bindparams(
+                    bindparam("codes", expanding=True)
+                ),
+                {"ended": upgrades.ENDED_FOR_OLDER, "codes": codes},
+            )
+        _run(conn, "downgrade", target)
         return before, current_of(conn)
 
 

@@ -15,6 +15,8 @@ itself).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from nomercy import __version__
 from nomercy.state import STATE_FORMAT_VERSION
 
@@ -52,3 +54,46 @@ def unreplayable(error: Exception) -> Retired:
         f"this game's moves do not replay on nomercy {__version__} ({error}), so it has ended. "
         "Its record is kept."
     )
+
+
+# -- going back: what the release before can continue --------------------------------------
+
+#: The release a downgrade to :data:`OLDER_SCHEMA` goes back to.
+OLDER_RELEASE = "0.1.0"
+#: Its schema: the revision ``nomercy db downgrade`` reaches for it.
+OLDER_SCHEMA = "0001"
+#: The bots it knows (``nomercy.bots.available()`` in 0.1.0): no levels, no characters.
+OLDER_BOTS: frozenset[str] = frozenset({"random", "heuristic", "expert"})
+#: The decks its rooms play (its ``build_rules`` refuses any other).
+OLDER_DECKS: frozenset[str] = frozenset({"no_mercy", "classic"})
+#: The room states it opens; ``expired`` is the one it never opens again.
+OLDER_STATUSES: frozenset[str] = frozenset({"lobby", "playing", "finished"})
+#: What a downgrade stores for a room the release before cannot continue: it never opens
+#: an expired room again, so its players are told that the room is gone instead of an error.
+ENDED_FOR_OLDER = "expired"
+
+
+def older_cannot_continue(
+    status: str, settings: Mapping[str, object], state_format: int | None, engine_version: str | None
+) -> str | None:
+    """Why nomercy 0.1.0 could not open or continue this stored room (None: it can).
+
+    0.1.0 rebuilds a room by replaying its log with the bot named in its settings and the
+    rules it stored; a bot it does not know, a deck it refuses, a status it does not know
+    or a log no engine replays exactly makes it fail on every request for the room.
+    """
+    if status == ENDED_FOR_OLDER:
+        return None
+    if status not in OLDER_STATUSES:
+        return f"it was {status} by this release"
+    bot = str(settings.get("bot", "random"))
+    if bot not in OLDER_BOTS:
+        return f"its bots play at {bot!r}, which nomercy {OLDER_RELEASE} does not know"
+    rules = settings.get("rules")
+    deck = rules.get("deck", "no_mercy") if isinstance(rules, dict) else "no_mercy"
+    if deck not in OLDER_DECKS:
+        return f"it plays the {deck!r} deck, which nomercy {OLDER_RELEASE} does not know"
+    fmt, version = written_by(state_format, engine_version)
+    if fmt != UNRECORDED[0] or version not in REPLAYS_EXACTLY:
+        return f"it was written by nomercy {version} (state format {fmt}), which it does not replay exactly"
+    return None
