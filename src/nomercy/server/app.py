@@ -54,7 +54,7 @@ from nomercy.bots.levels import CHARACTER_LEVELS, CHARACTERS, LEVELS, menu_order
 from nomercy.rules import GROUPS, PRESETS, Rules
 from nomercy.server import auth, daily_api, icons
 from nomercy.server import protocol as P
-from nomercy.server.accounts import account_of
+from nomercy.server.accounts import AccountStore, account_of, vetted
 from nomercy.server.addresses import FrontDoor, HostPolicy
 from nomercy.server.cluster import Cluster
 from nomercy.server.connections import SocketCounter
@@ -219,6 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.daily = daily = DailyStore(storage.engine, games.today)
         games.store.on_keep.append(daily.on_keep)  # a daily result commits with its round
         app.state.ratings = Ratings.install(settings, games.store, app.state.accounts)  # rated rounds
+        games.store.vet.append(vetted)  # a round kept after a player's deletion keeps no name of theirs
         app.state.games = games
         if cluster is None:
             loaded = manager.load()  # a round ended just before a crash is kept now (once)
@@ -242,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.account_attempts = per_minute(settings.account_attempts_per_minute)
         app.state.sockets = SocketCounter(settings.max_sockets_per_address)
         app.state.hosts = HostPolicy(settings.allowed_hosts)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(manager, games))
+        sweeper = asyncio.get_running_loop().create_task(_sweep(manager, games, app.state.accounts))
         try:
             yield
         finally:
@@ -481,11 +482,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-async def _sweep(manager: RoomManager, games: Games) -> None:
+async def _sweep(manager: RoomManager, games: Games, accounts: AccountStore) -> None:
     """Expire idle lobbies, reclaim finished rooms, forget idle ones (see ``RoomManager.sweep``);
-    prune the kept games past their retention (one indexed delete)."""
+    prune the kept games past their retention (one indexed delete); take accounts deleted
+    elsewhere out of the rooms here (``RoomManager.check_accounts``)."""
     while True:
         await asyncio.sleep(manager.settings.sweep_seconds)
+        try:
+            await manager.check_accounts(accounts.deleted_of)
+        except Exception:
+            log.exception("checking the seated accounts failed")
         try:
             gone = await games.prune()
         except Exception:

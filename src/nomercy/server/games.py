@@ -151,11 +151,16 @@ class GameStore:
         #: else a finished round writes (ratings, the daily deal's results) commits with it
         #: or not at all, and once (a round kept again calls nothing).
         self.on_keep: list[Callable[[Connection, str, Kept], None]] = []
+        #: Called first inside that transaction: the round as it may be kept (an account
+        #: deleted while the round was played leaves it nameless: ``accounts.vetted``).
+        self.vet: list[Callable[[Connection, Kept], Kept]] = []
 
     def keep(self, kept: Kept, now: float | None = None) -> str:
         """Write the round as a game (once: keeping it again returns the same id)."""
         record = dict(kept.record)
         with self.engine.begin() as conn:
+            for vet in self.vet:
+                kept = vet(conn, kept)
             given = conn.execute(
                 select(hints.c.seat, hints.c.step)
                 .where(hints.c.room_id == kept.room_id, hints.c.seq >= kept.start_seq, hints.c.seq < kept.seq)

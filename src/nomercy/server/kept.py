@@ -60,11 +60,13 @@ def not_found() -> GameError:
 
 
 def player_name(room: Room, seat: int) -> str:
+    from nomercy.server.accounts import FORMER_PLAYER
     from nomercy.server.room import bot_name, bot_strength
 
     s = room.seats[seat]
-    if s.kind == "human" and s.nickname:
-        return s.nickname
+    if s.kind == "human":
+        # A person's name, or none left: their account was deleted while the room was played.
+        return s.nickname or FORMER_PLAYER.format(n=seat + 1)
     return bot_name(seat, bot_strength(room.config))
 
 

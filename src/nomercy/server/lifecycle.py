@@ -8,6 +8,7 @@ A base of :class:`nomercy.server.rooms.RoomManager`; its ports are those of
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from nomercy.server.room import (
     Seat,
     bot_spec,
     build_rules,
+    chat_history_text,
 )
 from nomercy.server.storage import NEXT_ROUND, REMATCH, StoredRoom
 from nomercy.server.upgrades import Retired, check, unreplayable
@@ -114,6 +116,50 @@ class Lifecycle(FanOut):
             del self.rooms[room.code]
         if room.driver is not None:
             await room.driver.stop()
+
+    # -- deleted accounts -------------------------------------------------------------------
+
+    def seated_accounts(self) -> dict[str, list[tuple[int, int]]]:
+        """Every account seated in a room here: its ``(room id, seat)``."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for room in self.rooms.values():
+            for seat in room.seats:
+                if seat.kind == "human" and seat.account_id is not None:
+                    out.setdefault(seat.account_id, []).append((room.id, seat.seat))
+        return out
+
+    def accounts_deleted(self, ids: set[str]) -> None:
+        """These accounts were deleted while seated here: their seats keep playing (the seat
+        token still works) but lose the name and the link, as the deletion left them in
+        storage, and their chat lines are signed "Player N"; everyone is told."""
+        from nomercy.server.accounts import FORMER_PLAYER
+
+        for room in list(self.rooms.values()):
+            gone = {s.seat for s in room.seats if s.account_id is not None and s.account_id in ids}
+            if not gone:
+                continue
+            for seat in room.seats:
+                if seat.seat in gone:
+                    seat.account_id, seat.nickname = None, None
+            lines = [
+                dataclasses.replace(c, nickname=FORMER_PLAYER.format(n=c.seat + 1)) if c.seat in gone else c
+                for c in room.chat
+            ]
+            room.chat.clear()
+            room.chat.extend(lines)
+            self.broadcast_room(room, now=True)
+            self.broadcast(room, chat_history_text(room))
+
+    async def check_accounts(self, deleted_of: Callable[[dict[str, list[tuple[int, int]]]], set[str]]) -> int:
+        """Ask storage which seated accounts were deleted elsewhere (another process, the
+        ``nomercy accounts remove`` command) and take them out of the rooms here; how many."""
+        seated = self.seated_accounts()
+        if not seated:
+            return 0
+        gone = await asyncio.to_thread(deleted_of, seated)
+        if gone:
+            self.accounts_deleted(gone)
+        return len(gone)
 
     # -- loading after a restart -------------------------------------------------------------
 
