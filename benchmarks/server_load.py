@@ -22,6 +22,14 @@ action pipeline measured in this process on the same random games both ways: the
 tried on a clone and then applied a second time to the live match (as the server did
 before), against the clone kept as the live state after the write (as it does now).
 
+``--pace S`` plays at a person's pace: each seat thinks 0.5 to 1.5 times S seconds before
+its action (Uno at once), so many tables load the server as many people would. Printed
+for every run: the server's CPU, and from its ``/metrics`` the event loop's lag (wake-ups
+late by over 50 and 100 ms) and the garbage collector's pauses by generation: what
+stalls every table at once.
+
+    .venv/bin/python benchmarks/server_load.py --rooms 200 --players 4 --seconds 300 --pace 2
+
 ``--spectators N`` adds a spectator storm: a third of the way in, N WebSocket spectators
 join the running tables (round-robin) within a second or two and watch for
 ``--storm-seconds``. Printed: how many got in, the server processes' CPU seconds during
@@ -199,6 +207,52 @@ def server_action_seconds(ports: list[int]) -> tuple[float, int]:
     return total, count
 
 
+def server_histogram(ports: list[int], name: str) -> dict[str, tuple[int, dict[float, int], float]]:
+    """A histogram from each process's ``/metrics``, summed: label -> (count, buckets, sum)."""
+    out: dict[str, tuple[int, dict[float, int], float]] = {}
+    for port in ports:
+        try:
+            text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            continue
+        for line in text.splitlines():
+            if not line.startswith(name + "_"):
+                continue
+            head, value = line.rsplit(" ", 1)
+            labels = dict(
+                kv.split("=", 1) for kv in head.partition("{")[2].rstrip("}").split(",") if "=" in kv
+            )
+            key = ",".join(f"{k}={v.strip(chr(34))}" for k, v in labels.items() if k != "le")
+            count, buckets, total = out.get(key, (0, {}, 0.0))
+            if head.startswith(name + "_bucket"):
+                le = float(labels["le"].strip('"'))
+                buckets[le] = buckets.get(le, 0) + int(float(value))
+            elif head.startswith(name + "_count"):
+                count += int(float(value))
+            elif head.startswith(name + "_sum"):
+                total += float(value)
+            out[key] = (count, buckets, total)
+    return out
+
+
+def stalls(ports: list[int]) -> list[str]:
+    """Lines on what held the event loop: its lag and the collector's pauses."""
+    lines = []
+    lag = server_histogram(ports, "nomercy_event_loop_lag_seconds").get("")
+    if lag and lag[0]:
+        count, buckets, _ = lag
+        over = {b: count - n for b, n in buckets.items()}
+        worst = min((b for b, n in buckets.items() if n == count), default=float("inf"))
+        lines.append(f"  loop lag             {count} wake-ups: {over.get(0.05, 0)} over 50 ms, "
+                     f"{over.get(0.1, 0)} over 100 ms, worst under {worst * 1000:g} ms")  # fmt: skip
+    for key, (count, buckets, total) in sorted(server_histogram(ports, "nomercy_gc_pause_seconds").items()):
+        if count:
+            worst = min((b for b, n in buckets.items() if n == count), default=float("inf"))
+            lines.append(f"  gc {key:<16}  {count} collections, {total * 1000:.0f} ms in all, "
+                         f"longest under {worst * 1000:g} ms")  # fmt: skip
+    return lines
+
+
 def pipeline_engine_time(games: int = 60, seed: int = 1, repeats: int = 5) -> tuple[float, float, int]:
     """Engine seconds per action of the action pipeline, (applied twice, trial kept, actions).
 
@@ -272,9 +326,19 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 async def seat_client(
-    url: str, code: str, token: str, seat: int, stats: Stats, stop: float, rng: random.Random
+    url: str,
+    code: str,
+    token: str,
+    seat: int,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+    pace: float = 0.0,
 ) -> None:
-    """One player: act on every turn, time each action until the state that includes it."""
+    """One player: act on every turn, time each action until the state that includes it.
+
+    ``pace`` > 0 thinks like a person first: a turn's action after 0.5 to 1.5 times
+    ``pace`` seconds (Uno is called at once); 0 acts at machine speed."""
     async with websockets.connect(f"{url}?room={code}", max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "room": code, "token": token}))
         sent: dict[int, float] = {}
@@ -310,12 +374,20 @@ async def seat_client(
                 action = rng.choice([a for a in legal if not a.startswith("catch")])
             else:
                 continue
+            if pace > 0 and action != "uno":
+                await asyncio.sleep(pace * rng.uniform(0.5, 1.5))
             sent[version] = time.monotonic()
             await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
 async def table(
-    base: str, players: int, stats: Stats, stop: float, rng: random.Random, link: bool = False
+    base: str,
+    players: int,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+    link: bool = False,
+    pace: float = 0.0,
 ) -> None:
     """Rooms one after another until the time is up."""
     ws_url = base.replace("http", "ws", 1) + "/ws"
@@ -338,7 +410,7 @@ async def table(
                 stats.live.append(host["code"])
                 stats.codes.append(host["code"])
                 clients = [
-                    asyncio.create_task(seat_client(ws_url, host["code"], t, i, stats, stop, rng))
+                    asyncio.create_task(seat_client(ws_url, host["code"], t, i, stats, stop, rng, pace))
                     for i, t in enumerate(tokens)
                 ]
                 await asyncio.sleep(0.2)  # let everyone say hello before the deal
@@ -436,11 +508,19 @@ def main() -> None:
     parser.add_argument(
         "--reviews", type=int, default=0, help="reviews kept asked for from mid-run (0: none)"
     )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="a person's think time per action in seconds (0: machine speed)",
+    )
     args = parser.parse_args()
     if not 1 <= args.rooms <= 500 or not 2 <= args.players <= 6 or not 1 <= args.seconds <= 600:
         parser.error("bounded on purpose: 1-500 rooms, 2-6 players, 1-600 seconds")
     if not 1 <= args.processes <= 4 or not 0 <= args.spectators <= 2000 or not 1 <= args.storm_seconds <= 60:
         parser.error("bounded on purpose: 1-4 processes, 0-2000 spectators, 1-60 storm seconds")
+    if not 0 <= args.pace <= 30:
+        parser.error("bounded on purpose: 0-30 seconds of think time")
     if not 0 <= args.reviews <= 64:
         parser.error("bounded on purpose: 0-64 reviews at once")
     if args.processes > 1 and not (args.database_url or "").startswith("postgresql"):
@@ -480,7 +560,8 @@ def main() -> None:
 
         async def run() -> None:
             jobs = [
-                table(base, args.players, stats, stop, rng, bool(args.reviews)) for _ in range(args.rooms)
+                table(base, args.players, stats, stop, rng, bool(args.reviews), args.pace)
+                for _ in range(args.rooms)
             ]
             if args.reviews:
                 jobs.append(reviewer(base, args.reviews, stats, review_start, stop))
@@ -496,6 +577,8 @@ def main() -> None:
         asyncio.run(run())
         elapsed = time.monotonic() - start
         action_sum, action_count = server_action_seconds(ports)
+        held = stalls(ports)
+        used = cpu_seconds(servers)
     finally:
         for proc in reversed(procs):
             proc.send_signal(signal.SIGTERM if proc in procs[: args.processes] else signal.SIGQUIT)
@@ -540,6 +623,9 @@ def main() -> None:
         print(
             f"  players just before  {rate_before:.0f} actions/s, p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}"
         )
+    print(f"  server CPU           {used:.1f} s over the run ({used / elapsed:.2f} cores)")
+    for line in held:
+        print(line)
     if action_count:
         print(f"  server per action    {action_sum / action_count * 1e6:.0f} us mean over {action_count} "
               "(nomercy_action_seconds: check, commit, apply, broadcast)")  # fmt: skip
@@ -577,6 +663,8 @@ def main() -> None:
         cmd += ["--spectators", str(args.spectators), "--storm-seconds", str(args.storm_seconds)]
     if args.reviews:
         cmd += ["--reviews", str(args.reviews)]
+    if args.pace:
+        cmd += ["--pace", str(args.pace)]
     if args.database_url:
         cmd += ["--database-url", "DATABASE_URL"]
     print("reproduce: " + shlex.join(cmd))

@@ -68,6 +68,7 @@ from nomercy.server.kept import router as games_router
 from nomercy.server.leases import SharedLeases, lock_sqlite
 from nomercy.server.limits import per_minute
 from nomercy.server.logs import room_var, setup
+from nomercy.server.loopwatch import LoopWatch, freeze_start_up
 from nomercy.server.metrics import CONTENT_TYPE_LATEST
 from nomercy.server.players import account_store
 from nomercy.server.profiles import router as profiles_router
@@ -244,9 +245,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sockets = SocketCounter(settings.max_sockets_per_address)
         app.state.hosts = HostPolicy(settings.allowed_hosts)
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, games, app.state.accounts))
+        freeze_start_up()  # the last step of start-up: what it made is never collected
+        loop_watch = LoopWatch(manager.metrics.registry)
+        loop_watch.start()
         try:
             yield
         finally:
+            loop_watch.stop()
             sweeper.cancel()
             await begin_shutdown()  # several processes: every room handed over, drivers stopped
             for room in list(manager.rooms.values()):

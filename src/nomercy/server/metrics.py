@@ -20,6 +20,9 @@ the gauges are read from the rooms in memory at scrape time, so they are never s
 ``nomercy_storage_write_failures_total``    commits that failed, by ``what``
 ``nomercy_room_moves_total{event}``         several processes: rooms ``taken`` (opened or
                                             adopted), ``handed_over``, ``lost``
+``nomercy_event_loop_lag_seconds``          histogram: how late the event loop woke a task
+                                            due now (:mod:`~nomercy.server.loopwatch`)
+``nomercy_gc_pause_seconds{generation}``    histogram: garbage collections and their pauses
 ==========================================  ==============================================
 """
 
