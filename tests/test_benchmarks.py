@@ -401,3 +401,14 @@ def test_learned_benchmark_prints_every_pairing_its_time_and_the_command(tmp_pat
     assert data["decision_time"]["decisions_timed"] >= 20 and data["decision_time"]["median_us"] > 0
     _assert_machine(data, "benchmarks/learned.py --workers 1")
     assert "| learned vs heuristic, 2 players | 4 |" in _tables().render("learned", tmp_path)
+
+
+def test_upload_health_benchmark_prints_healthz_under_uploads_and_the_command() -> None:
+    pytest.importorskip("fastapi")
+    args = ("--seconds", "2", "--clients", "3", "--seats", "10", "--probe-ms", "50", "--seed", "1")
+    out = _run("benchmarks/upload_health.py", *args)
+    assert re.search(r"record: classic, 10 seats, \d+ moves", out), out
+    assert re.search(r"/healthz idle: +p50 +[\d.]+ ms +p99 +[\d.]+ ms", out), out
+    assert re.search(r"/healthz under load: +p50 +[\d.]+ ms +p99 +[\d.]+ ms", out), out
+    assert re.search(r"uploads: .*replayed [1-9]", out), out  # the uploads were replayed
+    assert "reproduce: python benchmarks/upload_health.py " + " ".join(args) in out

@@ -5,7 +5,7 @@ a room could not have played (more seats than a room has, S1; a larger deck, C3)
 whose replay would cost more than the budget of moves times seats are refused before any
 move is replayed; one client address has a rate and one replay at a time; the process runs
 a few at once and refuses the rest with ``busy`` and ``Retry-After``; the work runs on a
-worker thread, so the event loop answers ``/healthz`` meanwhile.
+worker (a process of its own on the server), so the event loop answers ``/healthz`` meanwhile.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import dataclasses
 import random
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -197,6 +198,8 @@ def blocked(
         )
     )
     with TestClient(app) as client:
+        # Threads here (the server's own pool is of processes), so that the patch applies.
+        app.state.games.replay_pool = ThreadPoolExecutor(2)
         try:
             yield client, begun, release
         finally:

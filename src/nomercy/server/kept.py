@@ -8,13 +8,17 @@ retention, and answers the coach's hints. :data:`router` holds the routes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
 import logging
+import multiprocessing
+import os
 import re
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from fastapi import APIRouter, Header, Request
@@ -79,15 +83,38 @@ class Games:
         self.queue = ReviewQueue(settings, store)
         self._tasks: set[asyncio.Task[None]] = set()
         # Uploaded records (``POST /api/records/replay``, no sign-in): a rate per address,
-        # a few at once, each on a worker thread of its own pool (never the event loop, and
-        # never the default pool the other routes' storage calls share).
+        # a few at once, each in a worker process of their own (started with the first).
         self.replay_rate = per_minute(settings.replays_per_minute)
         self.replay_slots = Slots(settings.replays_at_once, settings.replays_per_address)
-        self.replay_pool = ThreadPoolExecutor(max(1, settings.replays_at_once), thread_name_prefix="replay")
+        self._replay_pool: Executor | None = None
+
+    @property
+    def replay_pool(self) -> Executor:
+        """Processes, not threads: a replay builds millions of small objects, and their
+        garbage collection and freeing hold the interpreter's lock for a tenth of a second
+        and more at a time (a thread stalled ``/healthz`` so; ``benchmarks/upload_health.py``)."""
+        if self._replay_pool is None:
+            self._replay_pool = ProcessPoolExecutor(
+                max(1, self.settings.replays_at_once),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_replay_worker,
+                initargs=(self.settings.review_niceness,),
+            )
+        return self._replay_pool
+
+    @replay_pool.setter
+    def replay_pool(self, pool: Executor | None) -> None:
+        self._replay_pool = pool
 
     def close(self) -> None:
         self.queue.close()
-        self.replay_pool.shutdown(wait=False, cancel_futures=True)
+        pool, self._replay_pool = self._replay_pool, None
+        if pool is not None:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
+            with contextlib.suppress(Exception):
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def today(self) -> str:
         """The UTC day (a test server may set it: ``daily_day`` with ``test_options``)."""
@@ -359,14 +386,16 @@ async def get_record(request: Request, game_id: str, authorization: str | None =
 GZIP_MINIMUM = 1024
 
 
-def replay_upload(raw: bytes, settings: Settings, compress: bool) -> tuple[bytes, bool]:
-    """An uploaded record's replay as the answer's bytes, gzipped when ``compress`` (and
-    worth it); runs on a replay worker. Raises :class:`RecordRefused`.
+def _replay_worker(niceness: int) -> None:
+    """A replay worker yields the CPU to the rooms' process (at the reviews' nice level)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(niceness)
 
-    The frames are encoded one by one: one ``json.dumps`` of megabytes would hold the
-    interpreter's lock for its whole run, and the event loop would wait for it.
-    """
-    record = read_record(raw, settings.max_record_bytes, settings.replay_seat_steps)
+
+def replay_upload(raw: bytes, max_bytes: int, seat_steps: int, compress: bool) -> tuple[bytes, bool]:
+    """In a replay worker: an uploaded record's replay as the answer's bytes, gzipped when
+    ``compress`` (and worth it). Raises :class:`RecordRefused`."""
+    record = read_record(raw, max_bytes, seat_steps)
     replayed = replay_frames(record)
     players = [{"seat": s, "name": f"P{s}", "bot": None} for s in range(record.players)]
     info = {
@@ -416,7 +445,8 @@ async def replay_file(request: Request) -> Response:
     try:
         raw = await request.body()
         compress = "gzip" in request.headers.get("accept-encoding", "").lower()
-        work = games.replay_pool.submit(replay_upload, raw, games.settings, compress)
+        s = games.settings
+        work = games.replay_pool.submit(replay_upload, raw, s.max_record_bytes, s.replay_seat_steps, compress)
     except BaseException:
         games.replay_slots.release(address)
         raise
@@ -424,6 +454,10 @@ async def replay_file(request: Request) -> Response:
     work.add_done_callback(lambda _: loop.call_soon_threadsafe(games.replay_slots.release, address))
     try:
         body, gzipped = await asyncio.wrap_future(work)
+    except BrokenProcessPool:  # a worker died (out of memory, killed): the next upload gets a new one
+        log.error("a replay worker died; its pool is started again")
+        games.replay_pool = None
+        raise ProtocolError(ErrorCode.SERVER_ERROR, "the replay failed: try again") from None
     except RecordRefused as exc:
         at = {} if exc.at is None else {"index": exc.at[0], "seat": exc.at[1]}
         raise GameError(

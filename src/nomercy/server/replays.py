@@ -55,6 +55,14 @@ class RecordRefused(Exception):
         #: client can name the move in its reader's language.
         self.at = at
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Whole across processes (a replay worker raises it; the route answers it)."""
+        return (_refused, (self.step, self.detail, self.too_large, self.at))
+
+
+def _refused(step: str, detail: str, too_large: bool, at: tuple[int, int] | None) -> RecordRefused:
+    return RecordRefused(step, detail, too_large=too_large, at=at)
+
 
 @dataclass(frozen=True)
 class Replayed:

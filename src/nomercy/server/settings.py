@@ -126,7 +126,7 @@ class Settings:
     max_record_bytes: int = 262_144
     #: Uploaded records replayed per minute for one client address (``rate_limited`` beyond).
     replays_per_minute: int = 12
-    #: Uploaded records replayed at once, in the whole process and for one client address;
+    #: Uploaded records replayed at once (each in a worker process), in all and for one address;
     #: beyond, an upload is refused with ``busy`` (429 and ``Retry-After``), never queued.
     replays_at_once: int = 2
     replays_per_address: int = 1
