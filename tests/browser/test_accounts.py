@@ -5,7 +5,9 @@ A guest who played a round signs up with a passkey and keeps that game; signs ou
 session is closed on the server); signs in again with the passkey, asked for no name;
 adds a second passkey from another authenticator and signs in with it; removes the first;
 deletes the account (the kept game stays, the name gone from it); and the deleted
-account's passkey then signs nobody in. At both sizes, in both languages, on SQLite and
+account's passkey then signs nobody in. The account page lists where the account is
+signed in; a stale session ends another one after one passkey prompt, then signs out
+everywhere. At both sizes, in both languages, on SQLite and
 (when ``NOMERCY_TEST_POSTGRES_URL`` is set) on PostgreSQL.
 
 WebAuthn needs a secure context and a relying party that is a domain name: the pages are
@@ -22,7 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, select, update
 
 import needs
 
@@ -32,7 +34,7 @@ pytest.importorskip("playwright.sync_api")
 from browser.test_browser import DESKTOP, PHONE, Pages, axe_check, browser, goto, shot
 from browser.test_client import with_lang
 from browser.test_replay import kept_round
-from nomercy.server.accounts import SESSION_COOKIE, accounts
+from nomercy.server.accounts import CONFIRM_SECONDS, SESSION_COOKIE, AccountStore, accounts, sessions
 from nomercy.server.games import game_seats, games
 from server.conftest import DATABASES, POSTGRES_URL, ServerProcess, reset_postgres
 
@@ -303,3 +305,66 @@ def test_no_passkey_support_and_a_cancelled_prompt_are_said_plainly(
         sign_in(page)
         says(page, "#account-message", t["account.error.cancelled"])
         assert session_cookie(page) is None and page.is_visible("#account-signin-go")
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("nb", "phone")])
+def test_sessions_are_listed_and_a_stale_one_confirms_once_then_signs_out_everywhere(
+    pages: Pages, server: ServerProcess, lang: str, size: str
+) -> None:
+    """The account page lists each signed-in browser (this device marked, its passkey
+    named). Minutes after the sign-in, ending another session asks the authenticator once
+    (the server's ``confirm_first``, a confirmation, the change sent again); right after,
+    "Sign out everywhere" asks nothing more and ends every session, this one too."""
+    t = words(lang)
+    name = {"en": "Bea Stale", "nb": "Bø Gammel"}[lang]
+    pages.allowed = (*REFUSED, "status of 403")  # the confirm_first answer the page handles
+    page = with_lang(pages.new(DESKTOP if size == "desktop" else PHONE), lang)
+    page.on("dialog", lambda d: d.accept())  # the confirm before signing out everywhere
+    page.add_init_script(
+        "{ const get = navigator.credentials.get.bind(navigator.credentials);"
+        " window.__prompts = 0;"
+        " navigator.credentials.get = (o) => { window.__prompts += 1; return get(o); }; }"
+    )
+    authenticator(page)
+    goto(page, local(server) + "/")
+    page.click("#account-signin")
+    page.click("#account-to-signup")
+    page.fill("#account-name-input", name)
+    page.click("#account-signup-go")
+    signed_in_as(page, name)
+    engine = create_engine(server.database_url)
+    try:
+        store = AccountStore(engine)
+        account = store.by_name(name)
+        assert account is not None
+        (passkey,) = store.passkeys_of(account.id)
+        elsewhere = store.open_session(account.id, credential_id=passkey.id)  # another browser
+        with engine.begin() as conn:  # minutes later: no confirmation is fresh any more
+            conn.execute(
+                update(sessions)
+                .where(sessions.c.account_id == account.id)
+                .values(confirmed_at=sessions.c.confirmed_at - CONFIRM_SECONDS - 1)
+            )
+    finally:
+        engine.dispose()
+
+    goto(page, local(server) + "/account")
+    page.wait_for_function("document.querySelectorAll('#session-list li').length === 2")
+    mine = page.locator("#session-list li.current")
+    assert mine.count() == 1 and t["account.session_this"] in mine.inner_text()
+    other = page.locator("#session-list li:not(.current)")
+    assert t["account.session_passkey"].split("{")[0].strip().lower() in other.inner_text().lower()
+    axe_check(page, f"account sessions {lang} {size}")
+    shot(page, f"account-sessions-{lang}")
+
+    assert page.evaluate("window.__prompts") == 0
+    other.locator(".session-end").click()
+    page.wait_for_function("document.querySelectorAll('#session-list li').length === 1")
+    assert page.evaluate("window.__prompts") == 1  # asked once, then the change was made
+    assert who(server, elsewhere) is None
+    cookie = session_cookie(page)
+    assert cookie is not None and who(server, cookie["value"])["name"] == name
+
+    page.click("#account-signout-everywhere")
+    page.wait_for_selector("#account-signin")
+    assert session_cookie(page) is None and who(server, cookie["value"]) is None

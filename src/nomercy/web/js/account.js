@@ -1,7 +1,9 @@
 // Accounts in the browser (docs/accounts.md): the top bar's "Sign in" button or the
 // signed-in name, the sign-in / sign-up dialog with passkeys (WebAuthn), and the /account
-// page (passkeys, sign out, delete, keep this browser's games). The server hands the
-// ceremony's options as WebAuthn's JSON; binary fields travel as base64url both ways.
+// page (passkeys, sessions, sign out, delete, keep this browser's games). The server hands
+// the ceremony's options as WebAuthn's JSON; binary fields travel as base64url both ways.
+// A sensitive change (a passkey added or removed, sessions ended, the account deleted)
+// that the server answers `confirm_first` is confirmed with a passkey once, then sent again.
 import { $, el, button, clear } from "./dom.js";
 import { api, ApiError } from "./api.js";
 import { keptTokens } from "./games.js";
@@ -64,6 +66,9 @@ function problem(ctx, err, step) {
   if (err instanceof ApiError) {
     if (err.code === "name_taken") return ctx.t("account.error.name_taken");
     if (err.code === "rate_limited") return ctx.t("account.error.rate_limited");
+    if (err.code === "confirm_first") return ctx.t("error.confirm_first");
+    if (err.code === "bad_request" && err.status === 409) return ctx.t("account.error.passkey_taken");
+    if (err.code === "unauthorized" && step === "confirm") return ctx.t("account.error.not_yours");
     if (err.code === "unauthorized" && step === "signin") return ctx.t("account.error.unknown_passkey");
     if (err.code === "bad_request" && step === "name") return ctx.t("account.error.bad_name");
     if (err.code === "bad_request" && step === "remove") return ctx.t("account.error.last_passkey");
@@ -85,8 +90,27 @@ async function signIn() {
   return (await api("/api/account/signin/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
 }
 
+/** This session's owner answers one of the account's passkeys: sensitive changes follow. */
+async function confirmPasskey() {
+  const start = await api("/api/account/confirm/options", {});
+  const cred = await navigator.credentials.get({ publicKey: requestOptions(start.options) });
+  return (await api("/api/account/confirm/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
+}
+
+/** A sensitive change: sent as is, and if the server asks for a fresh passkey, confirmed
+ * once and sent again (the authenticator is asked once, then the change is made). */
+async function sensitive(change) {
+  try {
+    return await change();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== "confirm_first") throw err;
+    try { await confirmPasskey(); } catch (failed) { failed.step = "confirm"; throw failed; }
+    return await change();
+  }
+}
+
 async function addPasskey() {
-  const start = await api("/api/account/passkeys/options", {});
+  const start = await sensitive(() => api("/api/account/passkeys/options", {}));
   const cred = await navigator.credentials.create({ publicKey: creationOptions(start.options) });
   return (await api("/api/account/passkeys/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
 }
@@ -225,6 +249,36 @@ function day(ctx, seconds) {
   return new Intl.DateTimeFormat(ctx.i18n.lang, { year: "numeric", month: "short", day: "numeric" }).format(new Date(seconds * 1000));
 }
 
+function moment(ctx, seconds) {
+  return new Intl.DateTimeFormat(ctx.i18n.lang, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }).format(new Date(seconds * 1000));
+}
+
+/** A signed-in browser of the account: when it signed in, was last seen, with which
+ * passkey ("this device" for this one), and a button that ends it. */
+function sessionRow(ctx, s, passkeys) {
+  const li = el("li", "session-row");
+  li.dataset.id = s.id;
+  if (s.current) li.classList.add("current");
+  const what = el("div", "session-what");
+  const head = el("strong", null, ctx.t("account.session_started", { date: moment(ctx, s.created_at) }));
+  what.appendChild(head);
+  if (s.current) what.appendChild(el("span", "session-this", ctx.t("account.session_this")));
+  const key = passkeys.find((p) => p.id === s.passkey);
+  what.append(
+    el("span", "note", ctx.t("account.session_seen", { date: moment(ctx, s.last_seen_at || s.created_at) })),
+    el("span", "note", key ? ctx.t("account.session_passkey", { date: day(ctx, key.created_at) }) : ctx.t("account.session_passkey_unknown")),
+  );
+  const end = button("small-btn danger session-end", ctx.t("account.session_end"), async () => {
+    try {
+      const r = await sensitive(() => api("/api/account/sessions/end", { id: s.id }));
+      if (r.account) changed(ctx, r.account); else { current = null; location.href = "/"; }
+    } catch (err) { $("account-page-message").textContent = problem(ctx, err, err.step || "session"); }
+  });
+  end.setAttribute("aria-label", ctx.t("account.session_end_label", { date: moment(ctx, s.created_at) }));
+  li.append(what, end);
+  return li;
+}
+
 function passkeyRow(ctx, p, only) {
   const li = el("li", "passkey-row");
   li.dataset.id = p.id;
@@ -235,7 +289,7 @@ function passkeyRow(ctx, p, only) {
   );
   const remove = button("small-btn danger passkey-remove", ctx.t("account.passkey_remove"), async () => {
     if (!window.confirm(ctx.t("account.passkey_remove_confirm"))) return;
-    try { changed(ctx, (await api("/api/account/passkeys/remove", { id: p.id })).account); } catch (err) { $("account-page-message").textContent = problem(ctx, err, "remove"); }
+    try { changed(ctx, (await sensitive(() => api("/api/account/passkeys/remove", { id: p.id }))).account); } catch (err) { $("account-page-message").textContent = problem(ctx, err, err.step || "remove"); }
   });
   remove.disabled = only;
   if (only) remove.title = ctx.t("account.passkey_only");
@@ -282,10 +336,27 @@ export async function openAccountPage(ctx, _match, root) {
     message.textContent = "";
     if (!supported()) { message.textContent = ctx.t("account.no_support"); return; }
     add.disabled = true;
-    try { changed(ctx, await addPasskey()); ctx.toast(ctx.t("account.passkey_added_toast")); } catch (err) { message.textContent = problem(ctx, err, "add"); add.disabled = false; }
+    try { changed(ctx, await addPasskey()); ctx.toast(ctx.t("account.passkey_added_toast")); } catch (err) { message.textContent = problem(ctx, err, err.step || "add"); add.disabled = false; }
   });
   add.id = "passkey-add";
   keys.append(kh, el("p", "note", ctx.t("account.passkeys_lead")), list, add);
+
+  const signedIn = el("section", "account-sessions");
+  const sessions = el("ul", "session-list");
+  sessions.id = "session-list";
+  const open = [...(account.sessions || [])].sort((a, b) => Number(b.current) - Number(a.current)); // this device first
+  for (const s of open) sessions.appendChild(sessionRow(ctx, s, account.passkeys));
+  const everywhere = button("danger-btn", ctx.t("account.sign_out_everywhere"), async () => {
+    if (!window.confirm(ctx.t("account.sign_out_everywhere_confirm"))) return;
+    message.textContent = "";
+    try {
+      await sensitive(() => api("/api/account/sessions/end-all", {}));
+      current = null;
+      location.href = "/";
+    } catch (err) { message.textContent = problem(ctx, err, err.step || "session"); }
+  });
+  everywhere.id = "account-signout-everywhere";
+  signedIn.append(el("h2", null, ctx.t("account.sessions")), el("p", "note", ctx.t("account.sessions_lead")), sessions, everywhere);
 
   const games = el("section", "account-games");
   const tokens = keptTokens();
@@ -320,15 +391,15 @@ export async function openAccountPage(ctx, _match, root) {
   label.append(el("span", null, ctx.t("account.delete_type", { name: account.name })), confirmName);
   const really = button("danger-btn", ctx.t("account.delete_button"), async () => {
     try {
-      await api("/api/account/delete", { name: confirmName.value });
+      await sensitive(() => api("/api/account/delete", { name: confirmName.value }));
       current = null;
       location.href = "/";
-    } catch (err) { message.textContent = problem(ctx, err, "delete"); }
+    } catch (err) { message.textContent = problem(ctx, err, err.step || "delete"); }
   });
   really.id = "account-delete-go";
   del.append(label, really);
   leave.append(out, del);
-  page.append(keys, games, leave, message);
+  page.append(keys, signedIn, games, leave, message);
 }
 
 export const accountPage = { path: /^\/account$/, open: openAccountPage };
