@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import multiprocessing
 import os
 import random
 import shlex
@@ -35,6 +36,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from typing import Any
 
 import httpx
 
@@ -119,6 +121,25 @@ def upload(
                 stop.wait(0.05)
 
 
+def uploaders(url: str, body: bytes, clients: int, seconds: float, results: Any) -> None:
+    """In a process of its own (so that the prober's timing never waits for these threads):
+    ``clients`` addresses upload for ``seconds``, then the counts go back on ``results``."""
+    codes: Counter[str] = Counter()
+    sizes: list[int] = []
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=upload, args=(url, body, f"127.0.0.{i + 1}", stop, codes, sizes))
+        for i in range(clients)
+    ]
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    results.put((dict(codes), sizes))
+
+
 def quantiles(samples: list[float]) -> str:
     if len(samples) < 2:
         return "too few samples"
@@ -158,24 +179,18 @@ def main(argv: list[str] | None = None) -> None:
                 target=probe, args=(base + "/healthz", stop, args.probe_ms / 1000, idle)
             )
             prober.start()
-            time.sleep(min(5.0, args.seconds / 4))
+            time.sleep(min(10.0, args.seconds))
             stop.set()
             prober.join()
 
             loaded: list[float] = []
-            codes: Counter[str] = Counter()
-            sizes: list[int] = []
-            stop = threading.Event()
-            threads = [
-                threading.Thread(
-                    target=upload,
-                    args=(base + "/api/records/replay", body, f"127.0.0.{i + 1}", stop, codes, sizes),
-                )
-                for i in range(args.clients)
-            ]
-            for t in threads:
-                t.start()
+            ctx = multiprocessing.get_context("spawn")
+            results = ctx.Queue()
+            url = base + "/api/records/replay"
+            crowd = ctx.Process(target=uploaders, args=(url, body, args.clients, args.seconds + 0.5, results))
+            crowd.start()
             time.sleep(0.5)  # the first replays are under way
+            stop = threading.Event()
             prober = threading.Thread(
                 target=probe, args=(base + "/healthz", stop, args.probe_ms / 1000, loaded)
             )
@@ -183,8 +198,9 @@ def main(argv: list[str] | None = None) -> None:
             time.sleep(args.seconds)
             stop.set()
             prober.join()
-            for t in threads:
-                t.join()
+            got, sizes = results.get(timeout=120)
+            codes = Counter(got)
+            crowd.join(30)
         finally:
             proc.terminate()
             proc.wait(30)
