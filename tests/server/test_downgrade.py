@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, inspect, select
+from sqlalchemy import create_engine, inspect, select, text
 
 from nomercy import __version__
 from nomercy.server import schema, upgrades
@@ -240,3 +241,45 @@ def test_going_back_ends_the_rooms_0_1_0_cannot_continue_and_it_serves_the_rest(
         assert "Traceback" not in old.text(), old.text()[-3000:]
     finally:
         old.stop()
+
+
+def _accounts(url: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT count(*) FROM nomercy_accounts")).scalar_one())
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_the_backup_going_back_names_restores_what_the_downgrade_dropped(db: str, tmp_path: Path) -> None:
+    """The backup and restore commands of deploy.md's "Going back", run as written there."""
+    url = fresh_database(db, tmp_path)
+    _fill(url).close()
+    if db == "sqlite":
+        tool = shutil.which("sqlite3")
+        if tool is None:
+            pytest.skip("the sqlite3 command is not installed (apt install sqlite3)")
+        path = url.removeprefix("sqlite:///")
+        backup = tmp_path / "before-downgrade.sqlite3"
+        made = subprocess.run([tool, path, f".backup {backup}"], capture_output=True, text=True, check=False)
+        restore = ["cp", str(backup), path]
+    else:
+        bindir = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
+        plain = url.replace("+psycopg", "")
+        backup = tmp_path / "before-downgrade.dump"
+        made = subprocess.run(
+            [str(bindir / "pg_dump"), "--format=custom", "--file", str(backup), plain],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        restore = [str(bindir / "pg_restore"), "--dbname", plain, "--clean", "--if-exists", str(backup)]
+    assert made.returncode == 0, made.stderr
+    assert nomercy("db", "downgrade", "0001", "--yes", url=url).returncode == 0
+    assert revision(url) == "0001"
+    restored = subprocess.run(restore, capture_output=True, text=True, check=False)
+    assert restored.returncode == 0, restored.stderr
+    assert revision(url) == schema.head()
+    assert _accounts(url) == 2
