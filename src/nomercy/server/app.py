@@ -118,6 +118,7 @@ _STATUS = {
     ErrorCode.TOO_LARGE: 413,
 }
 
+
 @dataclasses.dataclass(frozen=True)
 class Asked:
     """A request that acts on a room with a seat token (checked by the manager's call)."""
