@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, select, text
 
 from nomercy import __version__
@@ -283,3 +284,23 @@ def test_the_backup_going_back_names_restores_what_the_downgrade_dropped(db: str
     assert restored.returncode == 0, restored.stderr
     assert revision(url) == schema.head()
     assert _accounts(url) == 2
+
+
+def test_the_revision_a_downgrade_names() -> None:
+    """``-N`` counts steps down from the database's revision; ``base`` is below the first."""
+    chain = [r.revision for r in ScriptDirectory.from_config(schema.config()).walk_revisions()]
+    head = schema.head()
+    assert chain[0] == head and chain[-1] == "0001"
+    assert schema.target_of(head, "-1") == chain[1]
+    assert schema.target_of(head, f"-{len(chain) - 1}") == "0001"
+    assert schema.target_of(head, f"-{len(chain)}") == "base"
+    assert schema.target_of(head, "0001") == "0001"
+    assert schema.target_of("0001", "base") == "base"
+    for bad, why in (
+        (f"-{len(chain) + 1}", "steps above the base"),
+        ("0099", "no revision 0099"),
+    ):
+        with pytest.raises(schema.SchemaMismatch, match=why):
+            schema.target_of(head, bad)
+    with pytest.raises(schema.SchemaMismatch, match="not a downgrade"):
+        schema.target_of("0001", head)

@@ -13,6 +13,10 @@ The schema moves only by the Alembic migrations in :mod:`nomercy.server.migratio
 
 On PostgreSQL every check and migration runs under one advisory lock inside its
 transaction, so processes started together never race a migration.
+
+A downgrade (:func:`downgrade`) is refused while any server uses the database, shows what
+it drops (:class:`Downgrade`) before it drops it, and ends, in its transaction, the rooms
+that the release it goes back to cannot continue (:mod:`nomercy.server.upgrades`).
 """
 
 from __future__ import annotations
@@ -190,9 +194,7 @@ def target_of(before: str, revision: str) -> str:
     if revision not in chain:
         raise SchemaMismatch(f"no revision {revision}: this nomercy knows {', '.join(reversed(chain))}")
     if chain.index(revision) < here:
-        raise SchemaMismatch(
-            f"revision {revision} is newer than the database's {before}: nothing to downgrade"
-        )
+        raise SchemaMismatch(f"revision {revision} is newer than the database's {before}: not a downgrade")
     return revision
 
 
@@ -369,6 +371,6 @@ def mismatch_message(found: str, newest: str) -> str:
         )
     return (
         f"the database schema is at revision {found}, which this nomercy does not know (it serves "
-        f"{newest}): a newer nomercy migrated it. Run that release's `nomercy db downgrade {newest}`, "
-        "or install it again"
+        f"{newest}): a newer nomercy migrated it. Stop every server and run that release's "
+        f"`nomercy db downgrade {newest}`, or install it again"
     )
