@@ -304,3 +304,30 @@ def test_the_revision_a_downgrade_names() -> None:
             schema.target_of(head, bad)
     with pytest.raises(schema.SchemaMismatch, match="not a downgrade"):
         schema.target_of("0001", head)
+
+
+def test_what_0_1_0_knows_is_read_from_0_1_0() -> None:
+    """The bots and decks the rule takes 0.1.0 to know are those of its source in git."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", f"{RELEASE}:src/nomercy/bots"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode != 0:
+        pytest.skip(f"the git history lacks {RELEASE} (a shallow clone)")
+
+    def show(path: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{RELEASE}:{path}"], capture_output=True, text=True, check=True
+        ).stdout
+
+    bots = set()
+    for name in listed.stdout.split():
+        if name.endswith(".py"):
+            bots |= set(re.findall(r'^@register\("([a-z_]+)"\)', show(f"src/nomercy/bots/{name}"), re.M))
+    assert bots == upgrades.OLDER_BOTS
+    rooms_py = show("src/nomercy/server/rooms.py")
+    decks = re.search(r"deck not in \(([^)]*)\)", rooms_py)
+    assert decks is not None and set(re.findall(r'"([a-z_]+)"', decks.group(1))) == upgrades.OLDER_DECKS
+    assert re.search(r'stored\.status not in \("lobby", "playing", "finished"\)', rooms_py)
