@@ -136,7 +136,7 @@ def test_a_profile_shows_its_rounds_rating_chart_and_games(
     assert [r[0] for r in rows] == [no_mercy, classic]
     assert rows[0][1:4] == ["12", "8", "67%" if lang == "en" else "67\u00a0%"] and rows[1][1:3] == ["2", "1"]
     assert re.fullmatch(r"\d+[.,]\d \(\d+[.,]\d ± \d+[.,]\d\)", rows[0][4]), rows[0][4]
-    assert rows[1][4] == ("Not rated" if lang == "en" else "Ikke ratet")
+    assert rows[1][4] == ("Not rated" if lang == "en" else "Ikke rangert")
 
     # The chart: one line through the 12 rated rounds, a point at each, the band, axes,
     # and for screen readers a title, a description and the same numbers as a table.

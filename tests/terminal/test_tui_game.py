@@ -178,7 +178,7 @@ def test_a_new_game_says_in_a_line_which_level_or_character_each_bot_plays(tmp_p
     ("lang", "line"),
     [
         ("en", "P1 Gambler Gina loves Roulettes and hand swaps, at the Strong level."),
-        ("nb", "P1 Gamblende Gina elsker Wild Color Roulette og å bytte hender, på nivået Sterk."),
+        ("nb", "P1 Gamblende Gina elsker Villkort Fargerulett og å bytte hender, på nivået Sterk."),
     ],
 )
 def test_a_character_at_a_level_is_introduced_with_its_level(tmp_path: Path, lang: str, line: str) -> None:

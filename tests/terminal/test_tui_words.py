@@ -210,18 +210,18 @@ def test_norwegian_avoids_stilted_phrases(stilted: str) -> None:
     assert [k for k, v in messages("nb", ("game", "terminal")).items() if stilted in v] == []
 
 
-def test_norwegian_names_the_roulette_card_in_full_in_the_game_and_the_terminal() -> None:
-    """A bare "Roulette" is half an English name; the card is Wild Color Roulette."""
+def test_norwegian_names_the_roulette_card_in_norwegian_in_the_game_and_the_terminal() -> None:
+    """The Roulette is Villkort Fargerulett in Norwegian: no English half of its name is left."""
     for part in ("game", "terminal"):
         data = json.loads((CATALOGS / "nb" / f"{part}.json").read_text(encoding="utf-8"))
         text = json.dumps(data, ensure_ascii=False)
-        assert re.findall(r"(?<!Color )Roulette", text) == [], part
+        assert re.findall(r"Roulette|Wild", text) == [], part
 
 
 def test_norwegian_help_and_hand_speak_norwegian(tmp_path: Path) -> None:
     start = position(hands=[["R4", "W+6", "B8"], ["R3", "G9"], ["G3", "G4"]])
     _, out, _ = play(start, ["?"], tmp_path, lang="nb")
-    assert "Discard All (kaster alle kortene i fargen)" in out
+    assert "Kast alle (kaster alle kortene i fargen)" in out
     assert "discard all" not in out and "skip everyone" not in out and "(roulette)" not in out
     assert "reglene i korte trekk" in out
     assert re.search(r"Villkort\s+(\d+:\s*)?W\+6", out)

@@ -39,7 +39,7 @@ test("sentences say 'you' to the reader and name everyone else", () => {
 test("cards, colours and numbers are put in words in each language", () => {
   assert.equal(make("en").t("reason.too_low", { card: "B+2", least: 4 }), "Blue Draw 2 cannot go on this stack: it needs a Draw card of +4 or more.");
   assert.equal(make("nb").cardName("R+2"), "rød Trekk 2");
-  assert.equal(make("nb").cardName("W+10"), "Wild Draw 10");
+  assert.equal(make("nb").cardName("W+10"), "Villkort Trekk 10");
   assert.equal(make("nb").t("rules.target", { points: 1000 }), "Et parti går til 1\u00a0000 poeng.");
   assert.equal(make("en").t("rules.target", { points: 1000 }), "A match goes to 1,000 points.");
 });
