@@ -38,6 +38,13 @@ the storm against before it.
 
     .venv/bin/python benchmarks/server_load.py --rooms 50 --players 4 --seconds 20
     .venv/bin/python benchmarks/server_load.py --processes 2 --database-url postgresql+psycopg://...
+``--hints N`` adds, from the middle of the run on, N people at tables of bots (where the
+coach helps) who ask for a hint at every decision and again at once when refused: a flood
+of hints. Printed: hints answered and refused (by code), and the players' action latency
+during the flood against the same time just before.
+
+    .venv/bin/python benchmarks/server_load.py --rooms 20 --seconds 40 --hints 40
+
 ``--reviews N`` asks for reviews of the kept games (every finished round is one) from the
 middle of the run on, keeping up to N requests waiting or running (the server's queue
 refuses more with ``busy``); printed: the players' action latency while reviews run
@@ -89,8 +96,13 @@ class Stats:
     reviews_asked: set[str] = field(default_factory=set)
     reviews_busy: int = 0
     reviews_done: int = 0
-    #: Every room's join code (their kept games are listed by room).
+    #: Every room's join code (their kept games are listed by room, to its players).
     codes: list[str] = field(default_factory=list)
+    #: A seat token of each room (only a room's players may list its kept games).
+    tokens: dict[str, str] = field(default_factory=dict)
+    #: Hints: answered, refused by code, and the time each answer took.
+    hints: list[float] = field(default_factory=list)
+    hints_refused: Counter[str] = field(default_factory=Counter)
 
 
 def free_port() -> int:
@@ -99,10 +111,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, database_url: str, reviews: int = 0) -> subprocess.Popen[bytes]:
+def start_server(port: int, database_url: str, reviews: int = 0, hints: int = 0) -> subprocess.Popen[bytes]:
     """One ``nomercy serve`` process (through uvicorn's factory) on 127.0.0.1:port."""
     env = {
         **os.environ,
+        # Every hint comes from loopback too: the process-wide bound (hint_queue) is what holds.
+        "NOMERCY_HINTS_PER_ADDRESS": str(max(1, hints)),
+        "NOMERCY_HINTS_PER_MINUTE": str(max(30, hints * 600)),
         # Every review comes from loopback: the address may have as many as the run asks.
         "NOMERCY_REVIEWS_PER_ADDRESS": str(max(2, reviews)),
         "NOMERCY_REVIEWS_PER_ROOM": str(max(2, reviews)),
@@ -409,6 +424,7 @@ async def table(
                 stats.rooms += 1
                 stats.live.append(host["code"])
                 stats.codes.append(host["code"])
+                stats.tokens[host["code"]] = host["token"]
                 clients = [
                     asyncio.create_task(seat_client(ws_url, host["code"], t, i, stats, stop, rng, pace))
                     for i, t in enumerate(tokens)
@@ -464,7 +480,9 @@ async def reviewer(base: str, most: int, stats: Stats, start: float, stop: float
             for code in list(stats.codes):
                 if len(pending) >= most:
                     break
-                r = await http.get(f"/api/rooms/{code}/games")
+                r = await http.get(
+                    f"/api/rooms/{code}/games", headers={"Authorization": f"Bearer {stats.tokens[code]}"}
+                )
                 for game in r.json().get("games", []) if r.status_code == 200 else []:
                     if game["id"] in stats.reviews_asked or len(pending) >= most:
                         continue
@@ -475,6 +493,65 @@ async def reviewer(base: str, most: int, stats: Stats, start: float, stop: float
                     stats.reviews_asked.add(game["id"])
                     pending.add(game["id"])
             await asyncio.sleep(0.5)
+
+
+async def hint_asker(base: str, stats: Stats, start: float, stop: float, rng: random.Random) -> None:
+    """From ``start``: one person at a table of bots (where the coach helps) who asks for a
+    hint at every decision, again as soon as one is answered or refused."""
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    ws_url = base.replace("http", "ws", 1) + "/ws"
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while time.monotonic() < stop:
+            try:
+                r = await http.post(
+                    "/api/rooms", json={"nickname": "H", "seats": 4, "bots": 3, "bot": "random"}
+                )
+                r.raise_for_status()
+                host = r.json()
+                async with websockets.connect(f"{ws_url}?room={host['code']}", max_size=2**22) as ws:
+                    await ws.send(json.dumps({"type": "hello", "room": host["code"], "token": host["token"]}))
+                    s = await http.post(
+                        f"/api/rooms/{host['code']}/start",
+                        headers={"Authorization": f"Bearer {host['token']}"},
+                    )
+                    s.raise_for_status()
+                    await ask_hints(ws, stats, stop, rng)
+            except Exception as exc:  # counted, never fatal
+                stats.failures[f"hints: {type(exc).__name__}"] += 1
+                await asyncio.sleep(0.5)
+
+
+async def ask_hints(ws: Any, stats: Stats, stop: float, rng: random.Random) -> None:
+    """At each of this seat's decisions: hints until one is answered (or time is up), then
+    a random legal action; a round that ends ends the table."""
+    asked_at: float | None = None
+    view: dict[str, Any] | None = None
+    version = -1
+    while time.monotonic() < stop:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.monotonic()))
+        except TimeoutError:
+            return
+        msg = json.loads(raw)
+        if msg["type"] == "state" and msg["view"] is not None:
+            view, version = msg["view"], msg["version"]
+            if view["outcome"] is not None:
+                return
+            if view["current_player"] == 0 and asked_at is None:
+                asked_at = time.monotonic()
+                await ws.send(json.dumps({"type": "hint"}))
+        elif msg["type"] == "hint" and view is not None:
+            stats.hints.append(time.monotonic() - (asked_at or time.monotonic()))
+            asked_at = None
+            legal = [a for a in view["legal_actions"] if not a.startswith("catch")]
+            await ws.send(json.dumps({"type": "action", "action": rng.choice(legal), "version": version}))
+        elif msg["type"] == "error" and asked_at is not None:
+            stats.hints_refused[msg["code"]] += 1
+            asked_at = None
+            if view is not None and view["current_player"] == 0:
+                await asyncio.sleep(0.05)
+                asked_at = time.monotonic()
+                await ws.send(json.dumps({"type": "hint"}))  # ask again: the flood
 
 
 def window(stats: Stats, start: float, end: float) -> list[float]:
@@ -509,6 +586,12 @@ def main() -> None:
         "--reviews", type=int, default=0, help="reviews kept asked for from mid-run (0: none)"
     )
     parser.add_argument(
+        "--hints",
+        type=int,
+        default=0,
+        help="people asking the coach at every decision, from mid-run (0: none)",
+    )
+    parser.add_argument(
         "--pace",
         type=float,
         default=0.0,
@@ -521,6 +604,8 @@ def main() -> None:
         parser.error("bounded on purpose: 1-4 processes, 0-2000 spectators, 1-60 storm seconds")
     if not 0 <= args.pace <= 30:
         parser.error("bounded on purpose: 0-30 seconds of think time")
+    if not 0 <= args.hints <= 200:
+        parser.error("bounded on purpose: 0-200 hint askers")
     if not 0 <= args.reviews <= 64:
         parser.error("bounded on purpose: 0-64 reviews at once")
     if args.processes > 1 and not (args.database_url or "").startswith("postgresql"):
@@ -536,7 +621,7 @@ def main() -> None:
     cpu: dict[str, float] = {}
     try:
         for port in ports:
-            procs.append(start_server(port, database_url, args.reviews))  # noqa: PERF401 - in procs as it starts, for finally
+            procs.append(start_server(port, database_url, args.reviews, args.hints))  # noqa: PERF401 - in procs as it starts, for finally
         base = f"http://127.0.0.1:{ports[0]}"
         if proxy:
             front = free_port()
@@ -565,6 +650,7 @@ def main() -> None:
             ]
             if args.reviews:
                 jobs.append(reviewer(base, args.reviews, stats, review_start, stop))
+            jobs += [hint_asker(base, stats, review_start, stop, rng) for _ in range(args.hints)]
             if args.spectators:
                 ws_url = base.replace("http", "ws", 1) + "/ws"
                 jobs.append(storm(ws_url, args.spectators, stats, storm_start, storm_end))
@@ -652,6 +738,16 @@ def main() -> None:
               f"p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}")  # fmt: skip
         if calm and during:
             print(f"  p50 with reviews     {p50_during / p50_calm * 100 - 100:+.0f}% against just before")
+    if args.hints:
+        calm = window(stats, review_calm, review_start)
+        during = window(stats, review_measured, stop)
+        answered = sorted(stats.hints)
+        print(f"  hints                {len(answered)} answered (p50 {ms(answered, 0.5)}), refused "
+              f"{dict(stats.hints_refused) or 'none'}, {args.hints} asking at every decision")  # fmt: skip
+        print(f"  players in the flood {len(during) / max(1e-9, stop - review_measured):.0f} actions/s, "
+              f"p50 {ms(during, 0.5)}, p99 {ms(during, 0.99)}")  # fmt: skip
+        print(f"  players just before  {len(calm) / max(1e-9, review_start - review_calm):.0f} actions/s, "
+              f"p50 {ms(calm, 0.5)}, p99 {ms(calm, 0.99)}")  # fmt: skip
     print(f"  cores                {os.cpu_count()} (server and clients share them)")
     cmd = ["python", "benchmarks/server_load.py", "--rooms", str(args.rooms), "--players", str(args.players),
            "--seconds", str(args.seconds)]  # fmt: skip
@@ -663,6 +759,8 @@ def main() -> None:
         cmd += ["--spectators", str(args.spectators), "--storm-seconds", str(args.storm_seconds)]
     if args.reviews:
         cmd += ["--reviews", str(args.reviews)]
+    if args.hints:
+        cmd += ["--hints", str(args.hints)]
     if args.pace:
         cmd += ["--pace", str(args.pace)]
     if args.database_url:
