@@ -77,7 +77,7 @@ def serve(
         from nomercy.server import Settings, create_app
         from nomercy.server.leases import DatabaseInUse, lock_sqlite
         from nomercy.server.logs import announce
-        from nomercy.server.process import Server
+        from nomercy.server.process import CONNECTIONS_SECONDS, Server
         from nomercy.server.schema import SchemaMismatch, check_url
         from nomercy.server.startup import startup_lines
     except ImportError as exc:  # not a wrong option: a missing extra
@@ -126,7 +126,7 @@ def serve(
         # Forwarding headers are read by the app itself (X-Forwarded-For and Forwarded, from
         # --forwarded-allow-ips only), so uvicorn's own reading stays off.
         proxy_headers=False,
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=CONNECTIONS_SECONDS,  # one step of the bounded shutdown
         # JSON lines: the app formats uvicorn's loggers too (nomercy.server.logs).
         log_config=None if settings.log_format == "json" else uvicorn.config.LOGGING_CONFIG,
     )

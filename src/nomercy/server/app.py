@@ -71,6 +71,7 @@ from nomercy.server.logs import room_var, setup
 from nomercy.server.loopwatch import LoopWatch, freeze_start_up
 from nomercy.server.metrics import CONTENT_TYPE_LATEST
 from nomercy.server.players import account_store
+from nomercy.server.process import HANDOVER_SECONDS, SETTLE_SECONDS
 from nomercy.server.profiles import router as profiles_router
 from nomercy.server.protocol import ErrorCode, ProtocolError
 from nomercy.server.ratings import Ratings
@@ -233,11 +234,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.cluster = cluster
         app.state.draining = False
 
-        async def begin_shutdown() -> None:
-            """Not ready any more; hand every room over (idempotent)."""
+        async def begin_shutdown(seconds: float = HANDOVER_SECONDS) -> None:
+            """Not ready any more; hand every room over within ``seconds`` (idempotent)."""
             app.state.draining = True
             if cluster is not None:
-                await cluster.shutdown()
+                await cluster.shutdown(seconds)
 
         app.state.begin_shutdown = begin_shutdown
         app.state.join_failures = per_minute(settings.join_failures_per_minute)
@@ -258,7 +259,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for room in list(manager.rooms.values()):
                 if room.driver is not None:
                     await room.driver.stop()
-            await games.settle()  # the rounds that just ended are kept
+            try:  # the rounds that just ended are kept; those cut short by whoever opens their room
+                await asyncio.wait_for(asyncio.shield(games.settle()), SETTLE_SECONDS)
+            except TimeoutError:
+                log.warning(
+                    "shutdown: rounds still being kept after %.0f s: cut short (each is kept by "
+                    "whoever opens its room next)",
+                    SETTLE_SECONDS,
+                )
             games.close()
             storage.close()
 

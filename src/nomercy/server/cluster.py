@@ -85,20 +85,47 @@ class Cluster:
         await self.step()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="leases")
 
-    async def shutdown(self) -> None:
-        """Stop taking rooms and hand every room over (the lease is free at once); idempotent."""
+    async def shutdown(self, seconds: float = 5.0) -> None:
+        """Stop taking rooms and hand every room over (the lease is free at once); idempotent.
+
+        Bounded by ``seconds``: a room whose write is stuck on a slow database, or whose
+        release is, is left as it is and logged; its lease frees up as this process exits
+        (the liveness lock goes with the connection), so another process adopts it then."""
         if self.draining:
             return
         self.draining = True
+        deadline = time.monotonic() + seconds
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await asyncio.wait({self._task}, timeout=seconds)
         rooms = list(self.manager.rooms.values())
-        await asyncio.gather(*(self.drop(room, release=True) for room in rooms), return_exceptions=True)
+        drops = [asyncio.ensure_future(self._drop(room, release=True)) for room in rooms]
+        left: set[asyncio.Future[bool]] = set()
+        if drops:
+            _, left = await asyncio.wait(drops, timeout=max(0.0, deadline - time.monotonic()))
+        for drop in left:
+            drop.cancel()
         if rooms:
-            log.info("handed %d room(s) over", len(rooms))
-        await asyncio.to_thread(self.leases.close)
+            released = sum(
+                1
+                for d in drops
+                if d not in left and not d.cancelled() and d.exception() is None and d.result()
+            )
+            log.info("handed %d of %d room(s) over", released, len(rooms))
+        if left:
+            stuck = sorted(room.code for room, drop in zip(rooms, drops, strict=True) if drop in left)
+            log.warning(
+                "shutdown: %d room(s) not handed over within %.0f s (a write or a release still "
+                "waiting on the database): %s; their leases free up as this process exits",
+                len(left),
+                seconds,
+                ", ".join(stuck[:20]) + (" ..." if len(stuck) > 20 else ""),
+            )
+        closing = asyncio.ensure_future(asyncio.to_thread(self.leases.close))
+        if not (await asyncio.wait({closing}, timeout=max(0.5, deadline - time.monotonic())))[0]:
+            log.warning(
+                "shutdown: the liveness connection did not close in time; it closes as this process exits"
+            )
 
     def ready(self) -> bool:
         """Taking rooms: not shutting down, and the leases were renewed within their lifetime."""
@@ -182,6 +209,12 @@ class Cluster:
 
     async def drop(self, room: Room, release: bool) -> None:
         """Stop running ``room`` here; with ``release`` free its lease for the next process."""
+        await self._drop(room, release)
+
+    async def _drop(self, room: Room, release: bool) -> bool:
+        """:meth:`drop`; True when the lease was released (else it expires, or frees up as
+        this process exits)."""
+        released = False
         room.closed = True
         async with room.lock:  # no write of this room is half done once we hold it
             if self.manager.rooms.get(room.code) is room:
@@ -195,6 +228,7 @@ class Cluster:
             if release and room.epoch is not None:
                 try:
                     await asyncio.to_thread(self.leases.release, room.id, room.epoch)
+                    released = True
                 except Exception:
                     log.warning(
                         "room %s: could not release its lease (it expires by itself)",
@@ -214,9 +248,10 @@ class Cluster:
         log.info(
             "room %s: %s",
             room.code,
-            "handed over" if release else "lost to another process",
+            "handed over" if released else "let go" if release else "lost to another process",
             extra={"room": room.code},
         )
+        return released
 
     # -- the renewal loop -------------------------------------------------------------------
 

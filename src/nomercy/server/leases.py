@@ -271,8 +271,13 @@ class SharedLeases:
         return lost, wanted
 
     def release(self, room_id: int, epoch: int) -> None:
-        """Give the room up (graceful shutdown, hand-over): free for the next process at once."""
+        """Give the room up (graceful shutdown, hand-over): free for the next process at once.
+
+        A row held by a stalled transaction fails it after 2 s (it expires by itself then):
+        a shutdown never waits on it, nor leaves a thread behind that holds the exit."""
         with self.engine.begin() as conn:
+            if self.postgres:
+                conn.execute(text("SET LOCAL lock_timeout = '2s'"))
             conn.execute(
                 update(leases)
                 .where(leases.c.room_id == room_id, leases.c.epoch == epoch, leases.c.owner == self.owner)
