@@ -1,11 +1,14 @@
 // The expert's review on the replay page: asked for (POST), its progress followed (GET,
 // once a second) and then drawn: each seat's win chance over the round as an SVG line
-// chart of our own (with the same numbers as a table for screen readers), and the
-// decisions that cost the most, each a button that takes the replay there.
+// chart of our own (with the same numbers as a table for screen readers), a summary per
+// seat (its inaccuracies, mistakes, blunders and average loss), and one seat's decisions that
+// cost the most, each a button that takes the replay there. It opens on the viewer's seat.
 import { $, el, button, clear } from "./dom.js";
 import { api } from "./api.js";
 import { renderParts } from "./log.js";
-import { costliest, estimated, frameBefore, points, winChart } from "./replaymodel.js";
+import { estimated, frameBefore, points, winChart } from "./replaymodel.js";
+import { openingSeat, seatSummaries } from "./reviewsummary.js";
+import { keptTokens } from "./games.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const INK = ["#ffd54f", "#4fc3ff", "#ff8a80", "#a5e5a8", "#e1a6f0", "#ffb86b", "#ffffff", "#9ad0c2", "#f48fb1", "#c5cae9"];
@@ -22,6 +25,8 @@ export function createReview(ctx, jump) {
   let game = null;
   let timer = null;
   let review = null;
+  let viewer = null; // the seat this browser played, once known
+  let shown = 0; // the seat whose costliest decisions are listed
 
   function status(text, progress = null) {
     $("review-status").textContent = text;
@@ -32,18 +37,37 @@ export function createReview(ctx, jump) {
 
   function reset(g, gameId, seatToken) {
     clearTimeout(timer);
-    game = g; id = gameId; token = seatToken; review = null;
+    game = g; id = gameId; token = seatToken; review = null; viewer = null;
+    shown = g ? openingSeat(g.players, null) : 0;
     clear($("review-chart"));
     clear($("review-worst"));
     clear($("review-table"));
+    for (const extra of ["review-seats", "review-pick"]) document.getElementById(extra)?.remove();
     $("review-worst-title").hidden = true;
     $("review-table-box").hidden = true;
     $("review-panel").hidden = !id;
     $("rp-review").hidden = true; // until the server says whether a review exists already
     $("rp-review").disabled = false;
     status(ctx.t("review.none"));
-    if (id) follow(false);
+    if (id) { follow(false); findViewer(); }
   }
+
+  /** The seat this browser's kept tokens played in this game (the server answers for the
+   *  tokens, newest games first); the review then opens on it. */
+  async function findViewer() {
+    const mine = id;
+    const tokens = keptTokens().map((t) => t.token).slice(0, 50);
+    if (!tokens.length || !game || !game.room) return;
+    try {
+      const found = ((await api("/api/games/mine", { tokens })).games || []).find((x) => x.id === mine);
+      if (mine !== id || !found || !Number.isInteger(found.seat)) return;
+      viewer = found.seat;
+      shown = openingSeat(game.players, viewer);
+      if (review) draw();
+    } catch { /* unknown: the review stays on the first person's seat */ }
+  }
+
+  const seatName = (seat) => (seat === viewer ? ctx.t("review.seat_you", { name: ctx.nameOf(seat) }) : ctx.nameOf(seat));
 
   function answer(r) {
     if (r.status === "done" && r.review) {
@@ -113,7 +137,8 @@ export function createReview(ctx, jump) {
       root.appendChild(label);
     }
     root.appendChild(svg("line", { x1: 0, x2: 0, y1: chart.pad, y2: chart.height - chart.pad, class: "now", id: "review-now" }));
-    const worst = new Set(costliest(review, 5).map((d) => d.index));
+    const summaries = seatSummaries(review, players);
+    const worst = new Set(summaries[shown] ? summaries[shown].worst.map((d) => d.index) : []);
     for (const line of chart.lines) {
       if (!line.points.length) continue;
       root.appendChild(svg("path", { d: line.path, stroke: INK[line.seat % INK.length], class: "seat-line", "data-seat": line.seat }));
@@ -133,14 +158,74 @@ export function createReview(ctx, jump) {
       legend.appendChild(li);
     }
     box.appendChild(legend);
-    drawWorst();
+    drawSeats(summaries);
+    drawWorst(summaries);
     drawTable();
     mark(null);
   }
 
-  function drawWorst() {
+  /** The seats' summary table, and the buttons that pick whose decisions are listed. */
+  function drawSeats(summaries) {
+    let box = document.getElementById("review-seats");
+    if (!box) {
+      box = el("div", "review-seats");
+      box.id = "review-seats";
+      $("review-worst-title").before(box);
+    }
+    clear(box);
+    const table = el("table", "scores review-seats-table");
+    const caption = el("caption", "", ctx.t("review.seats_caption"));
+    table.appendChild(caption);
+    const head = table.createTHead().insertRow();
+    for (const k of ["review.col_player", "review.col_estimated", "review.col_inaccuracies", "review.col_mistakes", "review.col_blunders", "review.col_average"]) {
+      const th = el("th", "", ctx.t(k));
+      th.scope = "col";
+      head.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const s of summaries) {
+      const row = body.insertRow();
+      row.dataset.seat = String(s.seat);
+      const th = el("th", "", seatName(s.seat));
+      th.scope = "row";
+      row.appendChild(th);
+      for (const v of [s.estimated, s.inaccuracies, s.mistakes, s.blunders]) row.insertCell().textContent = ctx.i18n.number(v);
+      row.insertCell().textContent = ctx.i18n.number(Math.round(s.average * 1000) / 10);
+    }
+    const wrap = el("div", "scores-wrap");
+    wrap.tabIndex = 0; // a narrow screen scrolls the table sideways: by keys too
+    wrap.setAttribute("role", "region");
+    wrap.setAttribute("aria-label", ctx.t("review.seats_caption"));
+    wrap.appendChild(table);
+    box.append(wrap, el("p", "note", ctx.t("review.seats_note")));
+  }
+
+  function pickSeat(summaries) {
+    const pick = el("div", "row review-pick");
+    pick.id = "review-pick";
+    pick.setAttribute("role", "group");
+    pick.setAttribute("aria-label", ctx.t("review.pick_seat"));
+    for (const s of summaries) {
+      const b = button("", seatName(s.seat), () => {
+        shown = s.seat;
+        draw();
+        const again = document.querySelector(`#review-pick button[data-seat="${s.seat}"]`);
+        if (again) again.focus();
+      });
+      b.dataset.seat = String(s.seat);
+      b.setAttribute("aria-pressed", String(s.seat === shown));
+      pick.appendChild(b);
+    }
+    return pick;
+  }
+
+  function drawWorst(summaries) {
     const list = clear($("review-worst"));
-    const worst = costliest(review, 5);
+    const old = document.getElementById("review-pick");
+    if (old) old.remove();
+    list.before(pickSeat(summaries));
+    list.dataset.seat = String(shown);
+    const worst = summaries[shown] ? summaries[shown].worst : [];
     $("review-worst-title").hidden = false;
     if (!worst.length) { list.appendChild(el("li", "note", ctx.t("review.no_mistakes"))); return; }
     for (const d of worst) {
