@@ -2,14 +2,27 @@
 // felt, how a hand is laid out in rows so every card shows its corner, and which click on
 // the hand is the echo of the one before.
 
-/** Seat positions (percent of the felt) in play order from the bottom seat, clockwise. */
-export function seatPositions(n, { bottomY = 47, ringX = 44, ringY = 42 } = {}) {
+/** Seat positions (percent of the felt) in play order from the bottom seat, clockwise.
+ *  `bend` below 1 pulls the seats from an ellipse towards the corners of the felt (a
+ *  superellipse): at five and six seats the side plates then stand apart from each other
+ *  and from the piles in the middle, where on an ellipse they covered both. */
+export function seatPositions(n, { bottomY = 47, ringX = 44, ringY = 42, bend = 1 } = {}) {
   const out = [];
+  const pull = (v) => Math.sign(v) * Math.abs(v) ** bend;
   for (let k = 0; k < n; k++) {
     const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
-    out.push({ left: 50 + ringX * Math.cos(angle), top: 50 + (k === 0 ? bottomY : ringY) * Math.sin(angle) });
+    const x = pull(Math.cos(angle));
+    const y = pull(Math.sin(angle));
+    out.push({ left: 50 + ringX * x, top: 50 + (k === 0 ? bottomY : ringY) * y });
   }
   return out;
+}
+
+/** The ring's shape for `n` seats, bent towards the corners (at two and four seats, where
+ *  every seat sits on an axis, the bend changes nothing). The plates' sizes per seat count
+ *  are the style sheet's (`.seats[data-seats]`). */
+export function ringOptions(n) {
+  return { bottomY: 47, ringX: 45, ringY: 42, bend: n === 2 || n === 4 ? 1 : 0.5 };
 }
 
 /** How to lay `count` cards of width `cardW` in `width` pixels: as few rows as keep at

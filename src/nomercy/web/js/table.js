@@ -3,7 +3,7 @@
 // play and the status line. Everything it says comes from the view and the decisions.
 import { $, el, button, clear } from "./dom.js";
 import { cardNode, backNode, chipNode } from "./cards.js";
-import { seatPositions } from "./layout.js";
+import { ringOptions, seatPositions } from "./layout.js";
 import { accountMark } from "./marks.js";
 import { choiceOf } from "./store.js";
 
@@ -120,8 +120,16 @@ function renderSeats(ctx, s) {
   const v = s.view;
   const box = clear($("seat-ring"));
   const order = seatOrder(v.players, s.seat);
-  const positions = seatPositions(order.length, { bottomY: s.seat === null ? 40 : 47 });
+  const ring = ringOptions(order.length);
+  // A replay's bottom plate shows a hand face up and stands a little higher.
+  const positions = seatPositions(order.length, s.replaying ? { ...ring, bottomY: 40 } : ring);
+  // The style sheet sizes the plates by the seat count (compact when the ring is crowded).
+  box.dataset.seats = String(order.length);
   order.forEach((seat, k) => box.appendChild(seatPlate(ctx, s, seat, k, positions[k])));
+  // A spectator's bottom plate lies flat, as a player's own does: standing, it covered the
+  // colour in play.
+  const bottom = box.querySelector(".seat.bottom");
+  if (bottom && s.seat === null && !s.replaying) bottom.classList.add("flat");
   const room = s.room;
   const me = room && s.seat !== null ? room.seats[s.seat] : null;
   if (me && me.host) {
