@@ -24,6 +24,7 @@ pytest.importorskip("playwright.sync_api")
 
 from browser.test_browser import DESKTOP, PHONE, SHOTS, Pages, axe_check, browser, goto
 from browser.test_client import with_lang
+from browser.test_norwegian import english_card_words, page_words
 from server.conftest import ServerProcess, create_room, hello, join_room, start_room
 from server.test_game import play_humans
 
@@ -158,5 +159,7 @@ def test_the_review_opens_on_the_viewers_seat_with_a_summary_per_seat(
     assert page.get_attribute('#review-pick button[data-seat="1"]', "aria-pressed") == "false"
     page.click('#review-pick button[data-seat="1"]')
     page.wait_for_selector('#review-worst[data-seat="1"]')
+    if lang == "nb":  # the decisions' words and the cards' names are Norwegian (item 8)
+        assert english_card_words().findall(page_words(page)) == []
     panel_shots(page, f"review-seats-{lang}")
     axe_check(page, "the review's seats")

@@ -26,6 +26,16 @@ function roomOf(g) {
   };
 }
 
+/** The day of a daily deal whose game the server keeps closed until that day is over, else
+ *  null: `detail.daily` where the server names it, else the day its refusal's message names
+ *  ("the daily deal of YYYY-MM-DD opens for replays when the day is over"). */
+export function dailyDay(err) {
+  const detail = (err && err.detail) || {};
+  if (typeof detail.daily === "string" && /^\d{4}-\d{2}-\d{2}$/.test(detail.daily)) return detail.daily;
+  const m = /\bdaily deal of (\d{4}-\d{2}-\d{2})\b/.exec(String(detail.message || (err && err.message) || ""));
+  return m ? m[1] : null;
+}
+
 export function createReplay(ctx) {
   let game = null;
   let id = null;
@@ -63,13 +73,16 @@ export function createReplay(ctx) {
     try {
       let g;
       try { g = await api(path); } catch (err) {
-        if (err.code !== "forbidden" || !(seatToken = await seatTokenOf(gameId))) throw err;
+        // A daily deal's game is closed to everyone until its day is over: no token opens it.
+        if (err.code !== "forbidden" || dailyDay(err) || !(seatToken = await seatTokenOf(gameId))) throw err;
         g = await api(path, undefined, seatToken);
       }
       show(g, gameId, seatToken, null);
       if (location.hash === "#review") $("review-panel").scrollIntoView(); // a profile's "review" link
     } catch (err) {
-      if (err.code === "forbidden") fail("replay.forbidden");
+      const day = err.code === "forbidden" ? dailyDay(err) : null;
+      if (day) fail("replay.daily_closed", "", { day });
+      else if (err.code === "forbidden") fail("replay.forbidden");
       else if (err.code === "not_found") fail("replay.not_found");
       else fail("replay.cannot_open", ctx.t("error.other"));
     }
