@@ -127,6 +127,9 @@ def serve(
         # --forwarded-allow-ips only), so uvicorn's own reading stays off.
         proxy_headers=False,
         timeout_graceful_shutdown=CONNECTIONS_SECONDS,  # one step of the bounded shutdown
+        # Every WebSocket hears from the server every 2 s: the proxy takes 6 s of silence for a
+        # frozen process (deploy/nginx/nomercy.conf, location = /ws).
+        ws_ping_interval=2.0,
         # JSON lines: the app formats uvicorn's loggers too (nomercy.server.logs).
         log_config=None if settings.log_format == "json" else uvicorn.config.LOGGING_CONFIG,
     )
