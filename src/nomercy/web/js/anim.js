@@ -2,7 +2,8 @@
 // by one (quicker when the penalty is big), a swap and a pass of hands you can follow, the
 // stack counter growing, UNO and catches announced, and the moments: a big take, your own
 // knock-out, a round and a match won. Only transform and opacity move (the compositor's
-// work); everything is off under prefers-reduced-motion.
+// work); every movement is off under prefers-reduced-motion, never the news: the words of a
+// swap or a pass and the marks on the seats whose hands moved stay.
 import { $, el, reducedMotion } from "./dom.js";
 import { cardNode, backNode } from "./cards.js";
 import { drawFlights } from "./layout.js";
@@ -144,6 +145,29 @@ export function createAnim(ctx) {
       { transform: "translate(-50%,-50%) rotate(5deg)" }, { transform: "translate(-50%,-50%) rotate(0)" }], { duration: 600 });
   }
 
+  // Seats whose hands just moved (a swap, a pass), until when (ms): the table marks them,
+  // drawn again or not, with a still ring that needs no motion to be seen.
+  const MOVED_MS = 2400;
+  const moved = new Map();
+  function markMoved(seats) {
+    const until = performance.now() + MOVED_MS;
+    for (const seat of seats) {
+      moved.set(seat, until);
+      const plate = document.querySelector(`#seat-ring .seat[data-seat="${seat}"]`);
+      if (plate) plate.classList.add("moved");
+    }
+    setTimeout(() => {
+      for (const [seat, at] of moved) {
+        if (at > performance.now()) continue;
+        moved.delete(seat);
+        const plate = document.querySelector(`#seat-ring .seat[data-seat="${seat}"]`);
+        if (plate) plate.classList.remove("moved");
+      }
+    }, MOVED_MS + 20);
+  }
+  /** Whether a seat's hand moved a moment ago (the table marks its plate). */
+  const wasMoved = (seat) => (moved.get(seat) || 0) > performance.now();
+
   function announce(text, kind) {
     const box = el("div", `announce ${kind}`, text);
     $("felt").appendChild(box);
@@ -193,6 +217,19 @@ export function createAnim(ctx) {
       if (e.type === "caught") announce(ctx.t("anim.caught", { seat: e.seat }), "caught");
       if (e.type === "uno" || (e.type === "played" && e.uno)) announce(ctx.t("anim.uno_by", { seat: e.seat }), "uno");
     }
+    // A swap or a pass is news as well as motion: it is said in words and the seats whose
+    // hands moved are marked, under reduced motion too (that removes the flight, never the
+    // news).
+    for (const e of events) {
+      if (e.type === "hands_swapped") {
+        announce(ctx.t("anim.swap"), "swap");
+        markMoved([e.seat, e.target]);
+      } else if (e.type === "hands_passed") {
+        const v = before || s.view;
+        announce(ctx.t("anim.pass"), "swap");
+        if (v) markMoved(v.active.map((on, seat) => (on ? seat : -1)).filter((seat) => seat >= 0));
+      }
+    }
     const moments = stash;
     stash = [];
     if (off()) {
@@ -222,7 +259,6 @@ export function createAnim(ctx) {
           fly(backNode(), a, b, delay + i * 70, 560, 12);
           fly(backNode(), b, a, delay + i * 70, 560, -12);
         }
-        announce(ctx.t("anim.swap"), "swap");
         delay += 420;
       } else if (e.type === "hands_passed" && before) {
         for (let seat = 0; seat < before.players; seat++) {
@@ -231,7 +267,6 @@ export function createAnim(ctx) {
           while (!before.active[t] && t !== seat) t = (t + e.direction + before.players) % before.players;
           for (let i = 0; i < 3; i++) fly(backNode(), seatRect(seat), seatRect(t), delay + i * 60, 600, 0);
         }
-        announce(ctx.t("anim.pass"), "swap");
         delay += 400;
       } else if (e.type === "reversed") {
         $("dir").animate([{ opacity: 0.2, transform: "translate(-50%, -50%) scale(1.25)" }, { opacity: 1, transform: "translate(-50%, -50%) scale(1)" }],
@@ -250,5 +285,5 @@ export function createAnim(ctx) {
 
   /** True while moments are queued or shown (the end screen waits for them). */
   const busy = () => showing || pending > 0;
-  return { capture, expect, play, grow, moment, shake, busy };
+  return { capture, expect, play, grow, moment, shake, busy, wasMoved };
 }

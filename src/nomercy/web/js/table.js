@@ -54,6 +54,7 @@ function seatPlate(ctx, s, seat, k, pos) {
   if (seat === v.current_player && !v.outcome) div.classList.add("turn");
   if (seat === s.seat) div.classList.add("me");
   if (k === 0) div.classList.add("bottom");
+  if (ctx.anim && ctx.anim.wasMoved && ctx.anim.wasMoved(seat)) div.classList.add("moved");
   if (!v.active[seat]) div.classList.add("out");
   const ring = el("div", "ring");
   ring.setAttribute("aria-hidden", "true");
