@@ -253,6 +253,12 @@ function moment(ctx, seconds) {
   return new Intl.DateTimeFormat(ctx.i18n.lang, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }).format(new Date(seconds * 1000));
 }
 
+/** The name a passkey goes by on this page: its own, else "Passkey N". */
+function keyName(ctx, key, passkeys) {
+  const f = passkeyFacts(passkeys).find((x) => x.id === key.id);
+  return f.name || ctx.t("account.passkey_title", { number: f.number });
+}
+
 /** A signed-in browser of the account: when it signed in, was last seen, with which
  * passkey ("this device" for this one), and a button that ends it. */
 function sessionRow(ctx, s, passkeys) {
@@ -266,7 +272,7 @@ function sessionRow(ctx, s, passkeys) {
   const key = passkeys.find((p) => p.id === s.passkey);
   what.append(
     el("span", "note", ctx.t("account.session_seen", { date: moment(ctx, s.last_seen_at || s.created_at) })),
-    el("span", "note", key ? ctx.t("account.session_passkey", { date: day(ctx, key.created_at) }) : ctx.t("account.session_passkey_unknown")),
+    el("span", "note", key ? ctx.t("account.session_passkey", { name: keyName(ctx, key, passkeys) }) : ctx.t("account.session_passkey_unknown")),
   );
   const end = button("small-btn danger session-end", ctx.t("account.session_end"), async () => {
     try {
@@ -279,18 +285,46 @@ function sessionRow(ctx, s, passkeys) {
   return li;
 }
 
-function passkeyRow(ctx, p, only) {
+/** What tells an account's passkeys apart, each: its `number` in the order they were added
+ *  (the name it goes by here, unless it has a `name` of its own), its `kind` from the
+ *  transports the device reported ("internal": the device's own lock, "hybrid": a phone
+ *  nearby, "usb"/"nfc"/"ble": a security key; null when it reported none), and `here`
+ *  when it signed this browser in. Two passkeys added the same day no longer look alike. */
+export function passkeyFacts(passkeys, sessions = []) {
+  const here = (sessions.find((s) => s.current) || {}).passkey;
+  const order = [...passkeys].sort((a, b) => a.created_at - b.created_at || String(a.id).localeCompare(String(b.id)));
+  return passkeys.map((p) => {
+    const transports = p.transports || [];
+    const kind = transports.includes("internal") ? "internal"
+      : transports.includes("hybrid") ? "hybrid"
+        : transports.some((x) => ["usb", "nfc", "ble"].includes(x)) ? "key" : null;
+    return { id: p.id, number: order.indexOf(p) + 1, name: typeof p.name === "string" && p.name ? p.name : null, kind, here: here === p.id };
+  });
+}
+
+const KIND_WORDS = {
+  internal: "account.passkey_kind.internal",
+  hybrid: "account.passkey_kind.hybrid",
+  key: "account.passkey_kind.key",
+};
+
+function passkeyRow(ctx, p, facts, only) {
   const li = el("li", "passkey-row");
   li.dataset.id = p.id;
   const what = el("div", "passkey-what");
+  const title = facts.name || ctx.t("account.passkey_title", { number: facts.number });
+  what.appendChild(el("strong", null, title));
+  if (facts.here) what.appendChild(el("span", "session-this", ctx.t("account.passkey_here")));
+  if (facts.kind) what.appendChild(el("span", "note", ctx.t(KIND_WORDS[facts.kind])));
   what.append(
-    el("strong", null, ctx.t("account.passkey_added", { date: day(ctx, p.created_at) })),
-    el("span", "note", p.last_used_at ? ctx.t("account.passkey_used", { date: day(ctx, p.last_used_at) }) : ctx.t("account.passkey_unused")),
+    el("span", "note", ctx.t("account.passkey_added", { date: moment(ctx, p.created_at) })),
+    el("span", "note", p.last_used_at ? ctx.t("account.passkey_used", { date: moment(ctx, p.last_used_at) }) : ctx.t("account.passkey_unused")),
   );
   const remove = button("small-btn danger passkey-remove", ctx.t("account.passkey_remove"), async () => {
     if (!window.confirm(ctx.t("account.passkey_remove_confirm"))) return;
     try { changed(ctx, (await sensitive(() => api("/api/account/passkeys/remove", { id: p.id }))).account); } catch (err) { $("account-page-message").textContent = problem(ctx, err, err.step || "remove"); }
   });
+  remove.setAttribute("aria-label", ctx.t("account.passkey_remove_label", { name: title }));
   remove.disabled = only;
   if (only) remove.title = ctx.t("account.passkey_only");
   li.append(what, remove);
@@ -331,7 +365,8 @@ export async function openAccountPage(ctx, _match, root) {
   const kh = el("h2", null, ctx.t("account.passkeys"));
   const list = el("ul", "passkey-list");
   list.id = "passkey-list";
-  for (const p of account.passkeys) list.appendChild(passkeyRow(ctx, p, account.passkeys.length < 2));
+  const facts = passkeyFacts(account.passkeys, account.sessions || []);
+  account.passkeys.forEach((p, i) => list.appendChild(passkeyRow(ctx, p, facts[i], account.passkeys.length < 2)));
   const add = button("", ctx.t("account.passkey_add"), async () => {
     message.textContent = "";
     if (!supported()) { message.textContent = ctx.t("account.no_support"); return; }
