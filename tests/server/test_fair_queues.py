@@ -9,6 +9,8 @@ these tests are about who is let in and in what order, not about reviews.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -203,3 +205,18 @@ def test_the_coachs_worker_is_idle_class_like_the_reviews(monkeypatch: pytest.Mo
     queue._coach_pool()
     assert seen == [(None, 19, True)]
     queue._coach = None
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_a_review_worker_is_idle_from_its_start_not_only_after_its_imports() -> None:
+    """Issue 40: a worker's interpreter start and imports (half a second of CPU or more, as the
+    first review is asked for) ran at full priority until its initializer moved it to the idle
+    class; the server moves it there right after starting it."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        future = pool.submit(os.getpid)
+        reviews._idle_from_the_start(pool, 19, True)
+        pids = [p.pid for p in pool._processes.values()]
+        assert pids and all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in pids if pid)
+        assert future.result(timeout=WAIT_SECONDS) in pids

@@ -4,8 +4,9 @@ A review of a round takes seconds (native playouts) to a minute (Python); a hint
 of that. Neither may slow the rooms in play, so both run in pools of *processes* (a thread
 would hold the interpreter's lock against the event loop), started with ``spawn`` (never a
 fork of a process with threads and open database connections). Review workers are
-scheduled as idle work (Linux's ``SCHED_IDLE``; elsewhere ``nice``), so the rooms' own work
-always comes first; the coach's worker, which a player waits for, is only ``nice``.
+scheduled as idle work (Linux's ``SCHED_IDLE``; elsewhere ``nice``) from the moment they
+start, their interpreter's start included, so the rooms' own work always comes first; the
+coach's worker, which a player waits for, is only ``nice``.
 
 The queue is bounded (:class:`ReviewQueue`): at most ``review_queue`` reviews waiting or
 running, ``reviews_per_address`` of one address, ``reviews_per_room`` of one room; beyond
@@ -64,6 +65,26 @@ def _start_worker(progress: Any, niceness: int, idle: bool) -> None:
             pass
     with contextlib.suppress(OSError, AttributeError):
         os.nice(niceness)
+
+
+def _idle_from_the_start(pool: ProcessPoolExecutor, niceness: int, idle: bool) -> None:
+    """From the server, right after the pool started its workers: each in the idle class (or
+    ``nice``) from its first instructions on. The worker's own :func:`_start_worker` runs only
+    once its interpreter has started and imported the server's modules (the pickled
+    initializer lives here), half a second of CPU or more that would otherwise compete with the
+    rooms at full priority, at the moment the first review is asked for."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        pid = process.pid
+        if pid is None:
+            continue
+        if idle:
+            try:
+                os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
+                continue
+            except (OSError, AttributeError):
+                pass
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, pid, niceness)
 
 
 def review_job(game_id: str, record: dict[str, Any], worlds: int, native: bool) -> str:
@@ -208,12 +229,16 @@ class ReviewQueue:
         job = self.jobs.get(game_id)
         if job is not None:
             return {"status": job.status, "progress": round(job.progress, 3), "review": None}
-        stored = await asyncio.to_thread(self.store.review, game_id)
+        stored = await asyncio.to_thread(self._stored_review, game_id)  # parsed off the event loop
         if stored is not None:
-            return {"status": "done", "progress": 1.0, "review": json.loads(stored)}
+            return {"status": "done", "progress": 1.0, "review": stored}
         if game_id in self.failed:
             return {"status": "failed", "progress": 0.0, "review": None, "message": self.failed[game_id]}
         return {"status": "none", "progress": 0.0, "review": None}
+
+    def _stored_review(self, game_id: str) -> Any:
+        text = self.store.review(game_id)
+        return None if text is None else json.loads(text)
 
     def _admit(self, address: str, room: str) -> None:
         """Refuse (``busy``) past the bounds; an address's share shrinks as the queue fills."""
@@ -297,9 +322,12 @@ class ReviewQueue:
     async def _compute(self, game: Game) -> str:
         """The review's JSON, worked out in a review worker."""
         s = self.settings
-        return await asyncio.get_running_loop().run_in_executor(
-            self._review_pool(), review_job, game.id, game.record, s.review_worlds, s.review_native
+        pool = self._review_pool()
+        future = asyncio.get_running_loop().run_in_executor(
+            pool, review_job, game.id, game.record, s.review_worlds, s.review_native
         )
+        _idle_from_the_start(pool, s.review_niceness, s.review_idle)  # the first submit starts them
+        return await future
 
     # -- hints ---------------------------------------------------------------------------
 
@@ -331,8 +359,11 @@ class ReviewQueue:
         try:
             s = self.settings
             payload = record() if callable(record) else record
-            return await asyncio.get_running_loop().run_in_executor(
-                self._coach_pool(), hint_job, payload, seed, s.hint_worlds, s.review_native
+            pool = self._coach_pool()
+            future = asyncio.get_running_loop().run_in_executor(
+                pool, hint_job, payload, seed, s.hint_worlds, s.review_native
             )
+            _idle_from_the_start(pool, s.review_niceness, s.review_idle)
+            return await future
         finally:
             self.hinting.pop(key, None)
