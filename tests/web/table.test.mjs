@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { drawFlights, fanOf, handLayout, seatPositions } from "../../src/nomercy/web/js/layout.js";
 import { applyState, initialState, narrowPlays, nextTrail, openQuestions, playableCards, blockedReason } from "../../src/nomercy/web/js/store.js";
-import { dispatch, reconnectDelay } from "../../src/nomercy/web/js/socket.js";
+import { dispatch, reconnectDelay } from "../../src/nomercy/web/js/transport.js";
 import { keyCommand, moveFocus } from "../../src/nomercy/web/js/keyboard.js";
 import { soundFor } from "../../src/nomercy/web/js/sound.js";
 

@@ -108,6 +108,26 @@ function cardHint(ctx, d, code) {
   return c.cost ? `${label}: ${ctx.i18n.line(c.cost, { capital: false })}` : label;
 }
 
+/** The buttons beside the hand: each sends one of the server's choices (js/ctrl.js). */
+export function wireHand(ctx) {
+  const { store } = ctx;
+  $("draw-btn").addEventListener("click", () => { const d = store.get().decisions; const c = choiceOf(d, "take") || choiceOf(d, "draw"); if (c) ctx.act(c); });
+  $("take-btn").addEventListener("click", () => ctx.actKind("take"));
+  $("challenge-btn").addEventListener("click", () => ctx.actKind("challenge"));
+  $("pass-btn").addEventListener("click", () => ctx.actKind("pass"));
+  $("uno-btn").addEventListener("click", () => {
+    if (choiceOf(store.get().decisions, "uno")) { ctx.actKind("uno"); return; }
+    store.set((s) => ({ unoArmed: !s.unoArmed }));
+    ctx.toast(ctx.t(store.get().unoArmed ? "uno.armed_toast" : "uno.cancelled"));
+  });
+  $("catch-btn").addEventListener("click", () => ctx.catchNow());
+  for (const b of $("color-pick").querySelectorAll("button")) b.addEventListener("click", () => ctx.actKind("color", b.dataset.color));
+  $("sort-btn").addEventListener("click", () => {
+    store.set((s) => ({ sort: nextSort(s.sort) }));
+    ctx.storage.set("sort", store.get().sort);
+  });
+}
+
 export function nextSort(sort) { return SORTS[(SORTS.indexOf(sort) + 1) % SORTS.length]; }
 
 export async function playCard(ctx, code) {
@@ -117,8 +137,7 @@ export async function playCard(ctx, code) {
   if (!plays.length) {
     const reason = blockedReason(d, code);
     const why = reason ? ctx.i18n.line(reason) : ctx.t("hand.cannot", { card: code });
-    ctx.store.set({ lastError: { text: why, version: s.version } });
-    renderButtons(ctx);
+    ctx.store.set({ lastError: { text: why, version: s.version } }); // drawn by the views
     ctx.toast(why);
     return;
   }

@@ -3,6 +3,8 @@
 import { $, el, button, clear } from "./dom.js";
 import { cardNode } from "./cards.js";
 import { accountMark } from "./marks.js";
+import { ratedRefusal, ratedRequest } from "./rated.js";
+import { seatKey } from "./ctrl.js";
 
 // Room settings, grouped as the server's options say (each house rule of /api/options
 // names its group, in the core's order: nomercy.rules.Rules.fields); every label,
@@ -180,6 +182,57 @@ export function collectRules(opts) {
     if (v !== values[name]) out[name] = v;
   }
   return { preset, rules: out };
+}
+
+// -- starting a table or joining one -------------------------------------------------------
+
+/** Remember the seat the server gave, and go to its room. */
+function sitDown(ctx, res) {
+  ctx.storage.set(seatKey(res.code), JSON.stringify({ seat: res.seat, token: res.token }));
+  ctx.enterRoom(res.code);
+}
+
+async function createRoom(ctx, opts) {
+  const nickname = $("create-nick").value.trim();
+  const problem = nicknameProblem(nickname);
+  if (problem) { ctx.toast(ctx.t(problem)); $("create-nick").focus(); return; }
+  ctx.storage.set("nickname", nickname);
+  try {
+    const { preset, rules: changed } = collectRules(opts);
+    sitDown(ctx, await ctx.api("/api/rooms", {
+      nickname, preset, ...ratedRequest(changed), seats: Number($("seats").value), bots: Number($("bots").value),
+      bot: $("bot").value, character: $("character").value || null, mode: $("mode").value,
+      turn_seconds: Number($("turn").value) || null,
+    }));
+  } catch (err) { ratedRefusal(ctx, err) || ctx.toastError(err); }
+}
+
+async function joinRoom(ctx, watch) {
+  const code = $("join-code").value.trim().toUpperCase();
+  const nickname = $("join-nick").value.trim();
+  if (!/^[2-9A-HJ-NP-Z]{6}$/.test(code)) { ctx.toast(ctx.t("home.bad_code")); return; }
+  if (watch) { ctx.enterRoom(code, true); return; }
+  const problem = nicknameProblem(nickname);
+  if (problem) { ctx.toast(ctx.t(problem)); $("join-nick").focus(); return; }
+  ctx.storage.set("nickname", nickname);
+  try {
+    sitDown(ctx, await ctx.api(`/api/rooms/${code}/join`, { nickname }));
+  } catch (err) { ratedRefusal(ctx, err) || ctx.toastError(err); }
+}
+
+/** The home page's forms: the rules of a new table follow its preset, the seats its rules. */
+export function wireHome(ctx, opts) {
+  $("presets").addEventListener("change", () => fillPreset(opts));
+  $("seats").addEventListener("change", updateBots);
+  $("bot").addEventListener("change", () => fillCharacters(ctx, opts));
+  $("character").addEventListener("change", () => fillCharacters(ctx, opts));
+  $("rules-box").addEventListener("change", (e) => { if (e.target.dataset.rule === "max_players") updateSeats(); });
+  const nick = ctx.storage.get("nickname") || "";
+  $("create-nick").value = nick;
+  $("join-nick").value = nick;
+  $("create-form").addEventListener("submit", (e) => { e.preventDefault(); createRoom(ctx, opts); });
+  $("join-form").addEventListener("submit", (e) => { e.preventDefault(); joinRoom(ctx, false); });
+  $("watch-btn").addEventListener("click", () => joinRoom(ctx, true));
 }
 
 /** The server's nickname rules (nomercy.server.names), checked here first so a person

@@ -3,15 +3,27 @@
 // from the server as data (docs/protocol.md, "decisions"): the helpers here only pick
 // among them; no rule is restated and no action string is read.
 
+/** `set` merges a patch and tells subscribers (state, before); in `batch(fn)`, once. */
 export function createStore(initial) {
   let state = initial;
+  let depth = 0;
+  let before = null; // the state when a batch began, while one has changed something
   const listeners = new Set();
+  const tell = (was) => { for (const fn of [...listeners]) fn(state, was); };
   return {
     get: () => state,
     set(patch) {
+      const was = state;
       state = { ...state, ...(typeof patch === "function" ? patch(state) : patch) };
-      for (const fn of listeners) fn(state);
+      if (depth) before = before || was;
+      else tell(was);
       return state;
+    },
+    batch(fn) {
+      depth++;
+      try { return fn(); } finally {
+        if (--depth === 0 && before) { const was = before; before = null; tell(was); }
+      }
     },
     subscribe(fn) { listeners.add(fn); return () => listeners.delete(fn); },
   };
@@ -20,8 +32,9 @@ export function createStore(initial) {
 export function initialState(saved = {}) {
   return {
     code: null, seat: null, token: null, room: null, view: null, decisions: null, version: 0,
-    reveal: null, deadline: null, log: [], logNext: 0, logEpoch: 0, trail: [], koCards: {}, chat: [], online: false, paused: false,
+    reveal: null, deadline: null, log: [], logNext: 0, logEpoch: 0, trail: [], koCards: {}, chat: [], online: null, paused: false,
     kicked: false, removedSeat: null, unoArmed: false, endHidden: false, lastError: null,
+    conn: null, offlineText: "offline.text", // catalog keys; online: null until a first welcome
     sort: saved.sort || "colour", muted: Boolean(saved.muted), lang: saved.lang || "en",
   };
 }
