@@ -18,3 +18,14 @@ test("a rule the client has never heard of gets its place all the same", () => {
   assert.deepEqual(groups.at(-1)[1].map((r) => r.name), ["jump_in"]);
   assert.deepEqual(ruleGroups([]), []);
 });
+
+test("the rated policy is the server's: its levels, the level it starts from, signed in or not", async () => {
+  const { ratedPolicy } = await import("../../src/nomercy/web/js/rated.js");
+  const policy = ratedPolicy({ signed_in: true, levels: ["strong", "expert"], min_games: 5 });
+  assert.deepEqual(policy, { signedIn: true, levels: ["strong", "expert"], level: "strong", turnSeconds: 30 });
+  assert.equal(ratedPolicy({ signed_in: true, levels: ["beginner", "casual"], default_level: "beginner" }).level, "beginner");
+  assert.equal(ratedPolicy({ signed_in: true, levels: ["casual"], default_turn_seconds: 45 }).turnSeconds, 45);
+  assert.equal(ratedPolicy({ signed_in: true, levels: [] }).signedIn, false, "no level to seat: no rated room");
+  assert.equal(ratedPolicy(null).signedIn, false);
+  assert.equal(ratedPolicy({ signed_in: "yes", levels: ["casual"] }).signedIn, false);
+});

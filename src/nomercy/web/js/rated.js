@@ -5,21 +5,19 @@
 import { api } from "./api.js";
 import { $ } from "./dom.js";
 
-let LEVELS = ["beginner", "casual", "strong", "expert"];
-
-/** Whether someone is signed in, and the bot levels (GET /api/rated); signed out if unknown. */
-async function signedIn() {
-  try {
-    const rated = await api("/api/rated");
-    if (Array.isArray(rated.levels) && rated.levels.length) LEVELS = rated.levels;
-    return rated.signed_in === true;
-  } catch (err) {
-    return false;
-  }
+/** The rated policy (GET /api/rated): who may host, the levels, the level and timer a
+ * rated room starts from (30 s, casual, until the server says). Pure (tested). */
+export function ratedPolicy(answer) {
+  const a = answer && typeof answer === "object" ? answer : {};
+  const levels = Array.isArray(a.levels) && a.levels.length ? a.levels.map(String) : [];
+  const level = typeof a.default_level === "string" && levels.includes(a.default_level) ? a.default_level
+    : levels.includes("casual") ? "casual" : levels[0] || null;
+  const turn = Number.isInteger(a.default_turn_seconds) && a.default_turn_seconds > 0 ? a.default_turn_seconds : 30;
+  return { signedIn: a.signed_in === true && levels.length > 0, levels, level, turnSeconds: turn };
 }
 
 /** Lock or free the form's house rules, timer and bot choice; ``resetRules`` puts the preset back. */
-export function applyRated(resetRules) {
+export function applyRated(policy, resetRules) {
   const box = $("rated");
   const on = Boolean(box && box.checked && !$("rated-box").hidden);
   const rules = $("house-rules");
@@ -32,10 +30,10 @@ export function applyRated(resetRules) {
   const turn = $("turn");
   const off = turn.querySelector('option[value="0"]');
   if (off) off.disabled = on;
-  if (on && turn.value === "0") turn.value = "30";
+  if (on && turn.value === "0") turn.value = String(policy.turnSeconds);
   const bot = $("bot");
-  for (const option of bot.options) option.disabled = on && !LEVELS.includes(option.value);
-  if (on && !LEVELS.includes(bot.value)) bot.value = "casual";
+  for (const option of bot.options) option.disabled = on && !policy.levels.includes(option.value);
+  if (on && !policy.levels.includes(bot.value)) bot.value = policy.level;
   const character = $("character");  // a rated table plays the levels plainly
   if (character) {
     if (on) character.value = "";
@@ -44,13 +42,15 @@ export function applyRated(resetRules) {
   $("rated-help").hidden = !on;
 }
 
-/** Show the checkbox to a signed-in player and wire it. */
+/** The box, for a signed-in player only (signed out when the server cannot say). */
 export async function setupRated(resetRules) {
+  let policy;
+  try { policy = ratedPolicy(await api("/api/rated")); } catch { policy = ratedPolicy(null); }
   const box = $("rated-box");
-  box.hidden = !(await signedIn());
-  $("rated").addEventListener("change", () => applyRated(resetRules));
-  $("presets").addEventListener("change", () => applyRated(resetRules));
-  applyRated(resetRules);
+  box.hidden = !policy.signedIn;
+  $("rated").addEventListener("change", () => applyRated(policy, resetRules));
+  $("presets").addEventListener("change", () => applyRated(policy, resetRules));
+  applyRated(policy, resetRules);
 }
 
 /** A rated room's refusal (``detail.rated``) said in the player's language; false for any other. */
