@@ -111,6 +111,7 @@ def test_a_daily_game_opens_to_everyone_only_once_the_day_is_over(start_server: 
     for path in (f"/api/games/{game_id}", f"/api/games/{game_id}/record"):
         r = httpx.get(f"{server.url}{path}", headers=bearer, timeout=10)  # not even its player, today
         assert r.status_code == 403 and "when the day is over" in r.json()["detail"]["message"], path
+        assert r.json()["detail"]["daily"] == DAY, path  # the page says which day, in its language
     # Rematch and the coach are not part of the daily deal.
     r = httpx.post(f"{server.url}/api/rooms/{made['code']}/rematch", headers=bearer, timeout=10)
     assert r.status_code == 400 and "tomorrow" in r.json()["detail"]["message"]

@@ -218,7 +218,9 @@ class Games:
             if over(day, self.today()):
                 return game
             raise GameError(
-                ErrorCode.FORBIDDEN, f"the daily deal of {day} opens for replays when the day is over (UTC)"
+                ErrorCode.FORBIDDEN,
+                f"the daily deal of {day} opens for replays when the day is over (UTC)",
+                daily=day,  # the page says so in its own language
             )
         if game.access == "link":
             return game
