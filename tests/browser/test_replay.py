@@ -241,10 +241,18 @@ def test_the_review_is_followed_drawn_and_jumps_to_a_costly_decision(
     if costly:
         first = page.locator("#review-worst button.worst").first
         assert "±" in first.inner_text() and "%" in first.inner_text()
+        number = first.locator("strong").inner_text().split(",")[0]  # "Move 12"
         first.click()
-        assert position(page) == costly[0]["index"]
+        # The frame of that move: numbered as the review numbers it, the chart's mark on it,
+        # the table in view (the jump scrolled it away before).
+        assert position(page) == costly[0]["index"] + 1
+        assert page.inner_text("#rp-pos").startswith(number + " "), (number, page.inner_text("#rp-pos"))
         now = page.get_attribute("#review-now", "data-at")
-        assert now == str(costly[0]["index"])
+        assert now == str(costly[0]["index"] + 1)
+        page.wait_for_function(
+            "(() => { const r = document.getElementById('felt').getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= innerHeight; })()"
+        )
         # The action chosen and the expert's choice are named in words (the labels the
         # server sends), in each language.
         assert all(d["chosen_label"] and d["best_label"] for d in costly)

@@ -159,6 +159,11 @@ def test_the_review_opens_on_the_viewers_seat_with_a_summary_per_seat(
     assert page.get_attribute('#review-pick button[data-seat="1"]', "aria-pressed") == "false"
     page.click('#review-pick button[data-seat="1"]')
     page.wait_for_selector('#review-worst[data-seat="1"]')
+    # The chart's axis labels are readable at both sizes (they were 5 px on a phone).
+    sizes = page.eval_on_selector_all(
+        "#review-chart .axis", "ts => ts.map(t => t.getBoundingClientRect().height)"
+    )
+    assert sizes and min(sizes) >= 9, sizes
     if lang == "nb":  # the decisions' words and the cards' names are Norwegian (item 8)
         assert english_card_words().findall(page_words(page)) == []
     panel_shots(page, f"review-seats-{lang}")

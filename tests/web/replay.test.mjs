@@ -2,7 +2,7 @@
 // the review's numbers (each seat's line of win chances, the costliest decisions).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { costliest, estimated, frameBefore, replayKey, replayStates, winChart, points } from "../../src/nomercy/web/js/replaymodel.js";
+import { costliest, estimated, frameOf, replayKey, replayStates, winChart, points } from "../../src/nomercy/web/js/replaymodel.js";
 
 const line = (key, params = {}) => ({ key, params });
 const table = (top, sizes) => ({ top, hand_sizes: sizes, hands: sizes.map((n) => Array(n).fill("R1")), players: sizes.length, active: sizes.map(() => true) });
@@ -57,7 +57,7 @@ test("the costliest decisions: largest loss first, forced and lossless ones left
   assert.deepEqual(worst.map((d) => d.index), [2, 6, 0]);
   assert.deepEqual(costliest(review, 1).map((d) => d.index), [2]);
   assert.equal(estimated(review).length, 4);
-  assert.equal(frameBefore(worst[0]), 2);
+  assert.equal(frameOf(worst[0]), 3);  // the frame of move 3, as the replay labels it
   assert.deepEqual(costliest(null), []);
 });
 
@@ -67,7 +67,7 @@ test("the win chart draws one line per seat through its estimated decisions", ()
   assert.equal(c.lines[0].points.length, 2);
   assert.equal(c.lines[1].points.length, 2);
   assert.equal(c.lines[2].path, "");
-  assert.equal(c.lines[0].path, "M10.0 60.0 L50.0 40.0");
+  assert.equal(c.lines[0].path, "M20.0 60.0 L60.0 40.0");  // at frames 1 and 5: moves 1 and 5
   assert.equal(c.y(1), 10);
   assert.equal(c.y(0), 110);
   assert.equal(points(0.626), 63);

@@ -44,7 +44,9 @@ export function createReplay(ctx) {
   let states = [];
   let at = 0;
   let timer = null;
-  const review = createReview(ctx, (frame) => { stop(); go(frame); $("replay-bar").scrollIntoView({ block: "nearest" }); });
+  // A jump from the review shows the table at that move: the felt comes into view (the bar
+  // alone scrolled the table out of view on a phone and a short desktop window).
+  const review = createReview(ctx, (frame) => { stop(); go(frame); $("felt").scrollIntoView({ block: "center" }); });
 
   function fail(titleKey, text = "", params = {}) {
     ctx.show("replay");

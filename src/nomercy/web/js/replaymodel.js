@@ -46,17 +46,20 @@ export function costliest(review, n = 5) {
 
 /** The frame that shows the table as decision `d` was made: frame k is the table after the
  *  record's action k - 1, so before action k. */
-export const frameBefore = (d) => d.index;
+/** The replay's frame of a decision: the one its move made, numbered "Move {index + 1}" as
+ *  the review numbers it (its log says what was played; the review says what was best). */
+export const frameOf = (d) => d.index + 1;
 
 /** The win chart's geometry: one polyline per seat through its estimated decisions (x the
- *  action's place in the round, y its win chance), in a `width` x `height` box with `pad`. */
+ *  frame of the decision's move, as the replay's slider counts it; y its win chance), in a
+ *  `width` x `height` box with `pad`. */
 export function winChart(review, players, { width = 600, height = 220, pad = 28 } = {}) {
   const actions = Math.max(1, (review && review.actions) || 1);
   const x = (index) => pad + ((width - 2 * pad) * index) / actions;
   const y = (win) => height - pad - (height - 2 * pad) * win;
   const lines = [];
   for (let seat = 0; seat < players; seat++) {
-    const points = estimated(review).filter((d) => d.seat === seat).map((d) => ({ x: x(d.index), y: y(d.win), d }));
+    const points = estimated(review).filter((d) => d.seat === seat).map((d) => ({ x: x(frameOf(d)), y: y(d.win), d }));
     const path = points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
     lines.push({ seat, points, path });
   }

@@ -6,7 +6,7 @@
 import { $, el, button, clear } from "./dom.js";
 import { api } from "./api.js";
 import { renderParts } from "./log.js";
-import { estimated, frameBefore, points, winChart } from "./replaymodel.js";
+import { estimated, frameOf, points, winChart } from "./replaymodel.js";
 import { openingSeat, seatSummaries } from "./reviewsummary.js";
 import { keptTokens } from "./games.js";
 
@@ -124,7 +124,7 @@ export function createReview(ctx, jump) {
   function draw() {
     if (!review || !game) return;
     const players = game.players.length;
-    const chart = winChart(review, players, { width: 640, height: 240, pad: 30 });
+    const chart = winChart(review, players, { width: 640, height: 240, pad: 44 });
     const box = clear($("review-chart"));
     const root = svg("svg", { viewBox: `0 0 ${chart.width} ${chart.height}`, role: "img", "aria-labelledby": "review-chart-title", class: "win-chart" });
     const title = svg("title", { id: "review-chart-title" });
@@ -230,7 +230,7 @@ export function createReview(ctx, jump) {
     if (!worst.length) { list.appendChild(el("li", "note", ctx.t("review.no_mistakes"))); return; }
     for (const d of worst) {
       const li = el("li");
-      const b = button("worst", "", () => jump(frameBefore(d)));
+      const b = button("worst", "", () => jump(frameOf(d)));
       b.dataset.index = String(d.index);
       b.appendChild(el("strong", "", ctx.t("review.move", { number: d.index + 1, seat: d.seat })));
       const chose = el("span", "chose");
@@ -281,7 +281,7 @@ export function createReview(ctx, jump) {
     const now = document.getElementById("review-now");
     if (!now || !review) return;
     const frame = at === null ? Number(now.dataset.at || 0) : at;
-    const chart = winChart(review, game.players.length, { width: 640, height: 240, pad: 30 });
+    const chart = winChart(review, game.players.length, { width: 640, height: 240, pad: 44 });
     now.dataset.at = String(frame);
     now.setAttribute("x1", String(chart.x(frame)));
     now.setAttribute("x2", String(chart.x(frame)));
