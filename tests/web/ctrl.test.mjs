@@ -208,7 +208,8 @@ async function sitDown(server, answers = []) {
   const card = (code) => doc.querySelectorAll(".card").find((b) => b.dataset.code === code);
   let x = 0;
   const click = async (node) => { x += 100; node.click({ clientX: x, clientY: 10 }); await settle(); };
-  return { doc, store, ctx, toasts, asked, cards, card, click };
+  const clickAt = async (node, at) => { node.click({ clientX: at, clientY: 10 }); await settle(); };
+  return { doc, store, ctx, toasts, asked, cards, card, click, clickAt };
 }
 
 const start = table(["R7", "W+4", "G3"], { plays: [play("R7"), ...["R", "Y", "G", "B"].map((c) => play("W+4", c))] });
@@ -236,6 +237,21 @@ test("a click on a card sends its play with the version; the state that comes ba
   assert.ok(!doc.getElementById("hand").classList.contains("my-turn"));
   assert.ok(!card("W+4").classList.contains("playable"));
   assert.deepEqual(store.get().log.map((e) => e.type), ["played"]);
+});
+
+test("the second half of a double tap, landing on the card drawn in the first's place, plays nothing", async (t) => {
+  let now = 1000;
+  t.mock.method(performance, "now", () => now); // the page's clock, not the machine's
+  const server = fakeServer(start, { "play R7": table(["W+4", "G3"], { plays: [play("W+4", "R")] }) });
+  const { store, card, clickAt } = await sitDown(server, ["R"]);
+  await clickAt(card("R7"), 500);
+  assert.equal(store.get().version, 2);
+  now += 100;
+  await clickAt(card("W+4"), 500); // where R7 was, a moment later
+  assert.deepEqual(server.actions().map((m) => m.action), ["play R7"]);
+  now += 1000;
+  await clickAt(card("W+4"), 500); // a click of its own
+  assert.deepEqual(server.actions().map((m) => m.action), ["play R7", "play W+4 R"]);
 });
 
 test("a wild asks its colour and sends the play that names it (W1)", async () => {
@@ -298,6 +314,15 @@ test("a refused play is told with its card; a stale one only catches the version
   assert.equal(server.actions()[1].version, 0);
   assert.equal(store.get().version, 1, "the refusal's version is taken");
   assert.equal(toasts.length, 1, "a stale action is not a mistake to tell");
+});
+
+test("a room being entered is connecting, not offline (no overlay before a first connection)", () => {
+  const store = createStore(initialState({}));
+  const ctx = createCtrl({ store, transport: () => memoryTransport(fakeServer(start, {}).serve) });
+  ctx.useMessages("en", catalog("en"));
+  ctx.enterRoom("ABCDEF", true);
+  assert.equal(store.get().conn, "conn.connecting");
+  assert.equal(store.get().online, null);
 });
 
 test("a dropped connection says so and comes back with hello again", async (t) => {

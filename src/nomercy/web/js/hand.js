@@ -9,25 +9,26 @@ import { blockedReason, choiceOf, choices, narrowPlays, openQuestions, playableC
 
 const SORTS = ["colour", "face", "none"];
 
-/** What the hand was last drawn from: a change elsewhere in the store (a chat line, a
- * player's connection) leaves the cards' buttons in place, so a click that lands while
- * the page redraws is not lost between a pressed button and its replacement. */
-let drawnFrom = null;
-/** The page's last click anywhere, for the guard against a second card (js/layout.js): a
- * click elsewhere between two on the hand (a dialog's Cancel) makes them two choices. */
-let lastClick = null;
-const clickOf = (e) => ({ x: e.clientX, y: e.clientY, at: performance.now(), detail: e.detail });
-function watchClicks() {
-  if (watchClicks.on) return;
-  watchClicks.on = true;
-  // Bubbling, so the card's own handler below compares with the click before this one.
-  document.addEventListener("click", (e) => { lastClick = e.detail === 0 ? null : clickOf(e); });
+/** The hand view's memory, kept on the controller's ctx (one page, one table):
+ * `drawnFrom`, what the hand was last drawn from (a change elsewhere in the store, a chat
+ * line, leaves the cards' buttons in place, so a click that lands while the page redraws
+ * is not lost); `lastClick`, the page's last click anywhere, for the guard against a
+ * second card (js/layout.js): a click elsewhere between two on the hand (a dialog's
+ * Cancel) makes them two choices. */
+function memo(ctx) {
+  if (!ctx.hand) {
+    ctx.hand = { drawnFrom: null, lastClick: null };
+    // Bubbling, so the card's own handler compares with the click before this one.
+    document.addEventListener("click", (e) => { ctx.hand.lastClick = e.detail === 0 ? null : clickOf(e); });
+  }
+  return ctx.hand;
 }
+const clickOf = (e) => ({ x: e.clientX, y: e.clientY, at: performance.now(), detail: e.detail });
 
 /** A click on a card plays it, unless it is the echo of the click before (a double click
  * or tap whose second half would land on another card once the hand is drawn again). */
 function onCardClick(ctx, code, e) {
-  if (!isEcho(clickOf(e), lastClick)) playCard(ctx, code);
+  if (!isEcho(clickOf(e), memo(ctx).lastClick)) playCard(ctx, code);
 }
 
 export function renderHand(ctx) {
@@ -36,18 +37,18 @@ export function renderHand(ctx) {
   const hand = $("hand");
   const mine = document.querySelector(".mine");
   mine.hidden = s.seat === null;
+  const m = memo(ctx);
   if (s.seat === null || !v) {
     clear(hand);
-    drawnFrom = null;
+    m.drawnFrom = null;
     return;
   }
-  watchClicks();
   const d = s.decisions;
   const phone = window.innerWidth < 600;
   const width = Math.max(220, (hand.clientWidth || document.documentElement.clientWidth) - 36);
   const from = JSON.stringify([ctx.i18n.lang, s.seat, s.sort, s.unoArmed, v.hand, v.drawn, v.decision, d, phone, width]);
-  if (from === drawnFrom && hand.firstChild) return;
-  drawnFrom = from;
+  if (from === m.drawnFrom && hand.firstChild) return;
+  m.drawnFrom = from;
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")
     ? document.activeElement.dataset.code : null;
   clear(hand);

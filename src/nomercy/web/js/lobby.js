@@ -22,9 +22,6 @@ export function ruleGroups(rules) {
   return [...groups];
 }
 
-// The groups of the options last shown on the home page, for the lobby's list of rules.
-let shownGroups = [];
-
 export function ruleValue(ctx, name, value) {
   if (value === true) return ctx.t("rule.yes");
   if (value === false) return ctx.t("rule.no");
@@ -96,8 +93,8 @@ function renderRuleInputs(ctx, opts) {
   const values = {};
   for (const input of box.querySelectorAll("[data-rule]")) values[input.dataset.rule] = input.type === "checkbox" ? input.checked : input.value;
   clear(box);
-  shownGroups = ruleGroups(opts.rules);
-  for (const [group, rules] of shownGroups) {
+  ctx.ruleGroups = ruleGroups(opts.rules); // the lobby lists a room's rules in these groups
+  for (const [group, rules] of ctx.ruleGroups) {
     const fs = el("fieldset", "rule-group");
     fs.appendChild(el("legend", "", ctx.t(`rules.group.${group}`)));
     for (const r of rules) {
@@ -293,7 +290,7 @@ export function renderRulesSummary(ctx, room) {
     lines.appendChild(li);
   }
   const listBox = clear($("rules-list"));
-  for (const [group, rules] of shownGroups) {
+  for (const [group, rules] of ctx.ruleGroups || []) {
     const present = rules.filter((r) => r.name in room.rules);
     if (!present.length) continue;
     listBox.appendChild(el("h3", "rule-group-title", ctx.t(`rules.group.${group}`)));
