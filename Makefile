@@ -49,10 +49,10 @@ $(VENV)/.installed-%: pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[$*]"
 	touch $@
 
-## native: the native engine's C extension, in place: _engine.c made again from the kernels
-## when they changed (scripts/native_c.py), then compiled when it changed (hatch_build.py)
+## native: the native engine's C extension, in place (hatch_build.py, as the package build does):
+## _engine.c (generated, not committed) made again from the kernels when they changed
+## (scripts/native_c.py), then compiled when it changed
 native: $(VENV)/.installed-$(TEST_EXTRAS)
-	$(BIN)/python scripts/native_c.py
 	$(BIN)/python hatch_build.py
 
 ## play: the main job, a game in the terminal against bots (options: make play ARGS="--match")

@@ -1,11 +1,14 @@
-"""The package build's hook: compile the native engine's C extension ahead of time.
+"""The package build's hook: make the native engine's C from the kernels, then compile it.
 
-``src/nomercy/native/_engine.c`` (generated from the Python kernels by
-``scripts/native_c.py``, and shipped in the sdist) is compiled with the C compiler and
-Python's headers alone, in place beside it, so that an editable install (make's ``.venv``)
-imports it from the source tree, and a wheel carries it. It is compiled again only when
-the C file is newer than the extension. ``python hatch_build.py`` does the same without a
-package build (``make`` runs it before the tests).
+``src/nomercy/native/_engine.c`` is generated, never committed: in a checkout this hook
+runs the translator (``scripts/native_c.py``, which reads the Python kernels and rewrites
+the file only when its text changes), for the sdist as for a wheel or an editable install.
+The sdist ships the generated C, so a wheel built from an sdist compiles it with the C
+compiler and Python's headers alone: no translator, no numpy (an sdist is known by its
+``PKG-INFO``). The C is compiled in place beside itself, so that an editable install
+(make's ``.venv``) imports it from the source tree, and a wheel carries it; it is compiled
+again only when the C file is newer than the extension. ``python hatch_build.py`` does
+both without a package build (``make native``).
 
 No compiler, or a failed compile, fails the build with the compiler's message: the
 native engine is part of the package (``CC`` names another compiler).
@@ -29,6 +32,33 @@ except ImportError:  # run as a script: only the compiler is needed
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = ROOT / "src" / "nomercy" / "native" / "_engine.c"
+TRANSLATOR = ROOT / "scripts" / "native_c.py"
+#: What the translator imports besides the standard library (the kernels' tables).
+TRANSLATOR_NEEDS = ["numpy>=1.24"]
+
+
+def from_sdist(root: Path = ROOT) -> bool:
+    """Whether this tree is an unpacked sdist (hatch writes ``PKG-INFO`` into every sdist,
+    a checkout has none): its C is the shipped one, never made again."""
+    return (root / "PKG-INFO").is_file()
+
+
+def generate_c(root: Path = ROOT) -> Path:
+    """Make ``_engine.c`` from the kernels, in a process of its own (the translator imports
+    the kernels as source, with ``NOMERCY_NATIVE_SOURCE=1``); an sdist keeps its own C."""
+    source = root / SOURCE.relative_to(ROOT)
+    if from_sdist(root):
+        if not source.is_file():
+            raise RuntimeError(f"this sdist has no {source.relative_to(root)}: it was built wrongly")
+        return source
+    translator = root / TRANSLATOR.relative_to(ROOT)
+    command = [sys.executable, str(translator), "--out", str(source)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603 - our translator
+    if result.returncode != 0:
+        raise RuntimeError(
+            f"translating nomercy's native kernels to C failed ({' '.join(command)}):\n{result.stderr}"
+        )
+    return source
 
 
 #: Optimised as far as a portable build goes: -O3 (its vector code is what makes the C as
@@ -42,7 +72,7 @@ V3 = ["-march=x86-64-v3", "-DNOMERCY_MODULE=_engine_v3"]
 
 def variants() -> list[tuple[str, list[str]]]:
     """The extensions to build: (module name, extra flags)."""
-    out = [("_engine", [])]
+    out: list[tuple[str, list[str]]] = [("_engine", [])]
     if platform.machine().lower() in ("x86_64", "amd64") and sys.platform == "linux":
         out.append(("_engine_v3", V3))
     return out
@@ -79,13 +109,18 @@ def compile_extension(force: bool = False) -> list[Path]:
 
 
 class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
-    """Builds the extension for wheels and editable installs; the wheel is then tagged
-    for this platform and Python."""
+    """Makes the C for the sdist, a wheel and an editable install, and builds the extension
+    for wheels and editable installs; the wheel is then tagged for this platform and Python."""
 
     PLUGIN_NAME = "custom"
 
+    def dependencies(self) -> list[str]:
+        """The translator's imports, where this build runs it (a checkout), none from an sdist."""
+        return [] if from_sdist(Path(self.root)) else list(TRANSLATOR_NEEDS)
+
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel":
+        generate_c(Path(self.root))
+        if self.target_name != "wheel":  # the sdist: ships the C (its artifacts), compiles nothing
             return
         targets = compile_extension()
         build_data["pure_python"] = False
@@ -96,5 +131,6 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 
 
 if __name__ == "__main__":
+    generate_c()
     for path in compile_extension(force="--force" in sys.argv):
         print(f"native engine: {path.relative_to(ROOT)}")

@@ -60,7 +60,7 @@ junk = sorted({n.split("/")[0] for n in in_sdist if n.startswith((".venv", "buil
 with zipfile.ZipFile(wheel) as zf:
     in_wheel = set(zf.namelist())
 package = [os.path.join(d, f) for d, _, fs in os.walk("src/nomercy") if "__pycache__" not in d
-           for f in fs if not f.endswith((".pyc", ".so"))]
+           for f in fs if not f.endswith((".pyc", ".so", ".c"))]  # the C is the sdist's, compiled
 not_in_wheel = sorted(p for p in package if p.removeprefix("src/") not in in_wheel)
 info = f"nomercy-{version}.dist-info/"
 for name in ("licenses/LICENSE", "METADATA", "entry_points.txt"):

@@ -28,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_generated_c_is_current() -> None:
+    """The C this extension was built from is what the translator makes of today's kernels
+    (after a kernel's change, ``make native`` makes and compiles it again)."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "native_c.py"), "--check"],
         capture_output=True,
@@ -36,6 +38,44 @@ def test_the_generated_c_is_current() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_c_is_made_at_build_time_not_committed() -> None:
+    """git ignores the generated C and holds no copy of it; the sdist ships it (its
+    artifacts), so that a wheel built from the sdist compiles it without the translator."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")  # an unpacked sdist: its C is the shipped one
+    c_file = "src/nomercy/native/_engine.c"
+    tracked = subprocess.run(
+        ["git", "ls-files", c_file], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert tracked.stdout == ""
+    ignored = subprocess.run(["git", "check-ignore", "-q", c_file], cwd=ROOT, check=False)
+    assert ignored.returncode == 0
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'[tool.hatch.build.targets.sdist]\nartifacts = ["{c_file}"]' in pyproject
+    assert "[tool.hatch.build.targets.sdist.hooks.custom]" in pyproject
+
+
+def test_the_build_runs_the_translator_in_a_checkout_and_never_from_an_sdist(tmp_path: Path) -> None:
+    """A checkout's build makes the C (and asks for the translator's numpy); an sdist's
+    (known by its PKG-INFO) keeps the C it ships and asks for nothing more."""
+    assert not hatch_build.from_sdist(ROOT)
+    sdist = tmp_path / "nomercy-0"
+    (sdist / "scripts").mkdir(parents=True)
+    # a translator that would fail loudly if it ran
+    (sdist / "scripts" / "native_c.py").write_text("raise SystemExit('the translator ran')\n")
+    with pytest.raises(RuntimeError, match="the translator ran"):
+        hatch_build.generate_c(sdist)
+    (sdist / "PKG-INFO").write_text("Metadata-Version: 2.4\nName: nomercy\n")
+    assert hatch_build.from_sdist(sdist)
+    with pytest.raises(RuntimeError, match=r"this sdist has no src/nomercy/native/_engine\.c"):
+        hatch_build.generate_c(sdist)
+    shipped = sdist / "src" / "nomercy" / "native" / "_engine.c"
+    shipped.parent.mkdir(parents=True)
+    shipped.write_text("/* shipped */\n")
+    assert hatch_build.generate_c(sdist) == shipped
+    assert shipped.read_text() == "/* shipped */\n"
 
 
 def test_every_kernel_is_the_compiled_function() -> None:
