@@ -220,3 +220,23 @@ def test_a_review_worker_is_idle_from_its_start_not_only_after_its_imports() -> 
         pids = [p.pid for p in pool._processes.values()]
         assert pids and all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in pids if pid)
         assert future.result(timeout=WAIT_SECONDS) in pids
+
+
+@pytest.mark.parametrize("share", [0.25, 0.5, 1.0])
+def test_a_review_worker_rests_so_that_it_uses_its_share_of_a_core(share: float) -> None:
+    """Issue 40: the idle class alone let a busy review worker slow the rooms; the worker
+    rests after each action it reviews, in proportion to the CPU the action used."""
+    clock = {"cpu": 0.0, "wall": 0.0}
+
+    def cpu() -> float:
+        return clock["cpu"]
+
+    def rest(seconds: float) -> None:
+        clock["wall"] += seconds
+
+    pacer = reviews.Pacer(share, cpu=cpu, rest=rest)
+    for used in (0.01, 0.2, 0.05, 0.0, 0.3):  # each action's CPU, as a review's vary
+        clock["cpu"] += used
+        clock["wall"] += used
+        pacer.step()
+    assert clock["cpu"] / clock["wall"] == pytest.approx(share)

@@ -87,13 +87,43 @@ def _idle_from_the_start(pool: ProcessPoolExecutor, niceness: int, idle: bool) -
             os.setpriority(os.PRIO_PROCESS, pid, niceness)
 
 
-def review_job(game_id: str, record: dict[str, Any], worlds: int, native: bool) -> str:
-    """In a worker: the ``nomercy.review`` JSON of a kept round."""
+class Pacer:
+    """Keeps a worker's CPU to ``share`` of its time: after each step it rests in proportion
+    to the CPU the step used (a step: one action of the round reviewed).
+
+    The idle scheduling class is not enough on a small shared machine: with a review worker
+    busy on one of two cores, the rooms' actions on the other were measured 50% slower,
+    though the worker ran only on time the server left (docs/deploy.md, "Kept games")."""
+
+    def __init__(
+        self,
+        share: float,
+        cpu: Callable[[], float] = time.process_time,
+        rest: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.share = min(1.0, max(0.01, share))
+        self.cpu, self.rest = cpu, rest
+        self.mark = cpu()
+
+    def step(self) -> None:
+        if self.share < 1.0:
+            used = self.cpu() - self.mark
+            self.rest(used * (1.0 - self.share) / self.share)
+        self.mark = self.cpu()
+
+
+def review_job(
+    game_id: str, record: dict[str, Any], worlds: int, native: bool, cpu_share: float = 1.0
+) -> str:
+    """In a worker: the ``nomercy.review`` JSON of a kept round, using at most ``cpu_share``
+    of a core."""
     from nomercy.bots.review import review
 
     last = [0.0]
+    pacer = Pacer(cpu_share)
 
     def report(done: int, total: int) -> None:
+        pacer.step()
         now = time.monotonic()
         if _progress is not None and (now - last[0] >= 0.25 or done == total):
             last[0] = now
@@ -324,7 +354,7 @@ class ReviewQueue:
         s = self.settings
         pool = self._review_pool()
         future = asyncio.get_running_loop().run_in_executor(
-            pool, review_job, game.id, game.record, s.review_worlds, s.review_native
+            pool, review_job, game.id, game.record, s.review_worlds, s.review_native, s.review_cpu_share
         )
         _idle_from_the_start(pool, s.review_niceness, s.review_idle)  # the first submit starts them
         return await future

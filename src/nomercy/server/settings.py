@@ -155,6 +155,9 @@ class Settings:
     #: leave); off, or where that is missing, at the ``nice`` level below (the coach too).
     review_idle: bool = True
     review_niceness: int = 19
+    #: The share of one core a review worker may use (it rests in between): the idle class
+    #: alone did not keep a busy 2-core machine's rooms fast (docs/deploy.md, "Kept games").
+    review_cpu_share: float = 0.25
     #: Log lines: ``text`` or ``json`` (one object per line, with room and seat).
     log_format: str = "text"
     #: Level of the server's own log lines (``debug``, ``info``, ``warning``...).
