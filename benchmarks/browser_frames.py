@@ -1,8 +1,9 @@
 """Frame times of the browser client in Chromium with its CPU slowed down 4x.
 
-Two moments with the most motion: a big draw (a Wild Draw 10 taken: ten cards fly one by
-one, the stack counter, the "+10" moment with its shake) and a hand swap (a Seven: cards
-cross between the seats). Each is played for real against ``nomercy serve`` (a subprocess on
+Three moments with the most motion: a big draw (a Wild Draw 10 taken: ten cards fly one by
+one, the stack counter, the "+10" moment with its shake), a hand swap (a Seven: cards
+cross between the seats) and a Colour Roulette (W4: its cards turned face up one by one,
+then flying to the victim). Each is played for real against ``nomercy serve`` (a subprocess on
 127.0.0.1 with a fresh SQLite file), with Chromium's CPU throttled through the DevTools
 protocol (``Emulation.setCPUThrottlingRate``), and the page records the time of every
 animation frame for 2.5 s from the move. Printed: frames, median and 95th-percentile
@@ -46,6 +47,7 @@ SIZES = {
         "has_touch": True,
     },
 }
+MOMENTS = ("big draw", "swap", "roulette")
 VSYNC_MS = 1000 / 60
 RECORD = """(ms) => new Promise((done) => {
   const times = [];
@@ -110,6 +112,34 @@ def seed_for(card: str, players: int, rules: dict[str, Any], opponent_takes: boo
     raise SystemExit(f"no seed deals {card}")
 
 
+def roulette_seed() -> tuple[int, str]:
+    """A seed where seat 0 starts with a Roulette, and a colour for seat 1 to name that turns
+    up at least four cards (the longest reveal such a seed gives)."""
+    for seed in range(50_000):
+        state = Match(2, Rules(), seed).state
+        if state.current_player != 0:
+            continue
+        play = next(
+            (a for a in state.legal_actions() if a.kind == "play" and a.card.code == "WCR" and not a.uno),
+            None,
+        )
+        if play is None:
+            continue
+        state.apply(play, 0)
+        if state.current_player != 1 or state.decision.label != "roulette":
+            continue
+        best = ("", 0)
+        for action in state.legal_actions():
+            probe = state.clone()
+            events = probe.apply(action, 1)
+            drawn = sum(e.count for e in events if e.type == "drew" and e.reason == "roulette")
+            if probe.outcome is None and drawn > best[1]:
+                best = (str(action).split()[-1], drawn)
+        if best[1] >= 4:
+            return seed, best[0]
+    raise SystemExit("no seed deals a Roulette")
+
+
 def room(base: str, seed: int, rules: dict[str, Any]) -> tuple[str, list[str]]:
     host = httpx.post(f"{base}/api/rooms", json={"nickname": "Ann", "seats": 2, "bots": 0, "seed": seed,
                                                  "rules": rules, "turn_seconds": 0}).json()  # fmt: skip
@@ -144,9 +174,14 @@ def frames(times: list[float]) -> dict[str, float]:
 
 
 def measure(browser: Any, base: str, kind: str, size: str, throttle: float) -> dict[str, float]:
+    colour = ""
     if kind == "big draw":
         rules: dict[str, Any] = {"mercy_limit": None}
         seed, card = seed_for("W+10", 2, rules, opponent_takes=True)
+    elif kind == "roulette":
+        rules = {}
+        seed, colour = roulette_seed()
+        card = "WCR"
     else:
         rules = {}
         seed, card = seed_for("7", 2, rules, opponent_takes=False)
@@ -159,11 +194,17 @@ def measure(browser: Any, base: str, kind: str, size: str, throttle: float) -> d
         ann.click("#prompt-choices button[value='R']")
         bob.wait_for_selector("#take-btn:not([hidden])")
         bob.wait_for_timeout(800)
+    elif kind == "roulette":
+        ann.locator("#hand .card.playable[data-code='WCR']").first.click()
+        bob.wait_for_selector("#prompt[open]")
+        bob.wait_for_timeout(800)
     cdp = watched.context.new_cdp_session(watched)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     recording = watched.evaluate_handle(RECORD, 2500)
     if kind == "big draw":
         bob.click("#take-btn")
+    elif kind == "roulette":
+        bob.click(f"#prompt-choices button.c-{colour}")
     else:
         ann.locator(f"#hand .card.playable[data-code='{card}']").first.click()
     times = recording.json_value()
@@ -178,6 +219,7 @@ def main() -> None:
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slow-down factor (DevTools)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--size", choices=sorted(SIZES), default="desktop")
+    parser.add_argument("--moments", nargs="+", choices=MOMENTS, default=list(MOMENTS))
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -192,7 +234,7 @@ def main() -> None:
                 what = f"CPU {args.throttle:g}x slower, {args.size}, {args.runs} runs each"
                 print(f"frame times, Chromium, {what}")
                 print(f"{'moment':<10} {'frames':>6} {'median':>8} {'p95':>8} {'max':>8} {'dropped':>8}")
-                for kind in ("big draw", "swap"):
+                for kind in args.moments:
                     for _ in range(args.runs):
                         f = measure(browser, base, kind, args.size, args.throttle)
                         print(f"{kind:<10} {f['frames']:>6} {f['median_ms']:>6.1f}ms {f['p95_ms']:>6.1f}ms "

@@ -836,8 +836,10 @@ def test_the_page_is_small_and_needs_no_other_host(pages: Pages, server: ServerP
         f"static/js/{p.name}"
         for p in (Path(__file__).resolve().parents[2] / "src/nomercy/web/js").glob("*.js")
     }
-    # The pages beside the game (js/pages.js) load when they open, never for the game.
-    beside = {f"static/js/{name}.js" for name in ("daily", "leaders", "profile", "profilemodel")}
+    # The pages beside the game (js/pages.js) load when they open, never for the game; the
+    # music, the shareable picture and a second theme when first asked for.
+    later = ("daily", "leaders", "profile", "profilemodel", "music", "share", "theme")
+    beside = {f"static/js/{name}.js" for name in later}
     assert modules - beside <= paths, modules - beside - paths  # the whole game's client is counted
     assert not beside & paths, beside & paths
     assert {"i18n/en/game.json", "i18n/en/web.json", "static/style.css"} <= paths

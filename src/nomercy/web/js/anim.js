@@ -1,18 +1,35 @@
 // Motion that tells the story: the deal, played cards flying to the pile, draws flying one
 // by one (quicker when the penalty is big), a swap and a pass of hands you can follow, the
-// stack counter growing, UNO and catches announced, and the moments: a big take, your own
-// knock-out, a round and a match won. Only transform and opacity move (the compositor's
-// work); every movement is off under prefers-reduced-motion, never the news: the words of a
-// swap or a pass and the marks on the seats whose hands moved stay.
+// stack as a show (its counter rolls up to each total and names who faces it, the felt warms
+// as it grows, a take is a moment scaled to its size), a Colour Roulette's cards turned face
+// up one by one, UNO and catches announced, and the moments: a big take, a knock-out that
+// every seat sees, a round won and the match's fanfare. Only transform and opacity move (the
+// compositor's work); every movement is off under prefers-reduced-motion, never the news:
+// the words, the counter's total and who faces it, the Roulette's cards, the marks stay.
+// The music (js/music.js) and the shareable picture (js/share.js) load when first asked for.
 import { $, el, reducedMotion } from "./dom.js";
 import { cardNode, backNode } from "./cards.js";
 import { drawFlights } from "./layout.js";
 import { bubble } from "./chat.js";
+import { play as playSound } from "./sound.js";
 
 const rectOf = (node) => (node ? node.getBoundingClientRect() : null);
 
+/** How hot a pending total runs (0-3): the felt and the counter warm with it. */
+export const heatOf = (total) => (total >= 20 ? 3 : total >= 10 ? 2 : total >= 4 ? 1 : 0);
+
+/** How a take of `count` cards is told: "moment" fills the table, "announce" says it on the
+ *  felt, "" leaves it to the flying cards; `scale` sizes its words. */
+export function takeScale(count) {
+  if (count >= 10) return { kind: "moment", scale: Math.min(1.6, 1 + (count - 10) / 25) };
+  if (count >= 5) return { kind: "announce", scale: 1 + (count - 5) / 10 };
+  return { kind: "", scale: 1 };
+}
+
 export function createAnim(ctx) {
   const off = () => reducedMotion() || document.hidden;
+  const storage = ctx.storage || { get: () => null, set: () => {} };
+  wireExtras(ctx, storage);
 
   function seatRect(seat) {
     if (seat === ctx.store.get().seat) return rectOf($("hand"));
@@ -68,8 +85,8 @@ export function createAnim(ctx) {
   let pending = 0;
   let stash = [];
 
-  function moment(kind, title, sub = "") {
-    queue.push([kind, title, sub]);
+  function moment(kind, title, sub = "", scale = 1) {
+    queue.push(kind === "round" ? [kind, title, sub] : [kind, title, sub, scale]); // a round's [3] is its start
     if (!showing) nextMoment();
   }
 
@@ -82,8 +99,9 @@ export function createAnim(ctx) {
     const counted = room && (room.mode !== "match" || (room.rounds || []).length > roundsBefore);
     if (!counted && performance.now() - since < ROOM_WAIT_MS) return null;
     const matchWon = Boolean(counted && room.mode === "match" && room.status === "finished" && room.match_winner !== null);
-    return matchWon ? ["match", ctx.t("anim.match_won", { seat: room.match_winner }), ""]
-      : ["win", ctx.t("anim.round_won", { seat: winner }), ""];
+    if (!matchWon) return ["win", ctx.t("anim.round_won", { seat: winner }), ""];
+    const sub = ctx.t("anim.match_sub", { points: ctx.i18n.number(room.scores[room.match_winner] || 0), count: (room.rounds || []).length });
+    return ["match", ctx.t("anim.match_won", { seat: room.match_winner }), sub];
   }
 
   function nextMoment() {
@@ -103,18 +121,104 @@ export function createAnim(ctx) {
       return;
     }
     showing = true;
-    const [kind, title, sub] = item;
-    const duration = kind === "win" || kind === "match" ? 2600 : 1900;
+    const [kind, title, sub, scale = 1] = item;
+    const duration = kind === "match" ? 4200 : kind === "win" ? 2600 : 1900;
     box.className = `moment ${kind}`;
-    box.replaceChildren(el("div", "moment-title", title), ...(sub ? [el("div", "moment-sub", sub)] : []));
+    box.style.setProperty("--scale", String(scale));
+    const words = el("div", "moment-words");
+    words.append(el("div", "moment-title", title), ...(sub ? [el("div", "moment-sub", sub)] : []));
+    box.replaceChildren(...(kind === "match" ? [el("div", "rays")] : []), words);
     box.hidden = false;
+    if (kind === "match") playSound("fanfare", ctx.store.get().muted);
     setTimeout(nextMoment, duration);
     if (off()) return;
+    if (kind === "bigtake" || kind === "ko" || kind === "match") bars(duration);
     // In with a slam, then it stays until it is hidden (its timer, not the animation, ends it).
     box.animate([{ opacity: 0, transform: "scale(1.6)" }, { opacity: 1, transform: "scale(1)" }],
       { duration: 420, easing: "cubic-bezier(.2,1.4,.4,1)", fill: "both" });
     if (kind === "bigtake" || kind === "ko") shake($("felt"), true);
-    if (kind === "win" || kind === "match") confetti(kind === "match" ? 46 : 28);
+    if (kind === "win") confetti(28);
+    if (kind === "match") [0, 700, 1500].forEach((at) => setTimeout(() => confetti(40), at));
+  }
+
+  /** Letterbox bars above and below the table while a big moment lasts. */
+  function bars(duration) {
+    const wrap = $("felt").parentElement;
+    for (const side of ["top", "bottom"]) {
+      const bar = el("div", `letterbox ${side}`);
+      bar.setAttribute("aria-hidden", "true");
+      wrap.appendChild(bar);
+      const a = bar.animate([{ transform: "scaleY(0)" }, { transform: "scaleY(1)", offset: 0.12 }, { transform: "scaleY(1)", offset: 0.88 }, { transform: "scaleY(0)" }],
+        { duration, easing: "ease-in-out", fill: "both" });
+      a.onfinish = () => bar.remove();
+      a.oncancel = () => bar.remove();
+    }
+  }
+
+  // The stack's counter rolls from the total it showed to the new one (text, one step a
+  // frame); a new total or a redraw never leaves it short of the view's figure.
+  let roll = 0;
+  function stack(node, from, to) {
+    const number = node.querySelector(".pending-n");
+    if (!number || to <= from) return;
+    grow(node);
+    if (off()) return;
+    const mine = ++roll;
+    const start = performance.now();
+    const span = Math.min(700, 120 + (to - from) * 45);
+    const step = (now) => {
+      if (mine !== roll || !number.isConnected) return;
+      const p = Math.min(1, (now - start) / span);
+      number.textContent = `+${Math.round(from + (to - from) * p)}`;
+      if (p < 1) requestAnimationFrame(step);
+    };
+    number.textContent = `+${from}`;
+    requestAnimationFrame(step);
+  }
+
+  /** A Colour Roulette (W4): the cards it turned up stand in a row on the felt and turn face
+   *  up one by one, the last (the named colour's, when one came) marked; then they go to the
+   *  victim. Under reduced motion the row stands still, every card face up. Returns the time
+   *  its cards leave the row (ms from now). */
+  const ROW_MAX = 10;
+  function roulette(e, delay) {
+    const cards = e.cards || [];
+    const row = el("div", "roulette-row");
+    row.setAttribute("role", "status");
+    row.append(el("div", "roulette-title", ctx.t("anim.roulette")));
+    const line = el("div", "roulette-cards");
+    const shown = cards.slice(-ROW_MAX);
+    const gap = Math.max(110, Math.min(260, 1800 / Math.max(1, shown.length)));
+    const still = off();
+    const slots = shown.map((code, i) => {
+      const slot = el("span", `roulette-slot${i === shown.length - 1 ? " hit" : ""}`);
+      slot.style.setProperty("--i", String(i));
+      const face = cardNode(code, ctx.i18n.cardTitle(code), "span");
+      face.classList.add("face");
+      slot.appendChild(face);
+      if (!still) {
+        const back = backNode();
+        back.classList.add("back");
+        slot.appendChild(back);
+        const at = delay + i * gap;
+        back.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0)" }], { duration: 110, delay: at, fill: "both", easing: "ease-in" });
+        face.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], { duration: 110, delay: at + 110, fill: "both", easing: "ease-out" });
+      }
+      line.appendChild(slot);
+      return slot;
+    });
+    row.append(line, el("div", "roulette-line", ctx.t("anim.roulette_turns", { seat: e.seat, count: e.count })));
+    $("felt").appendChild(row);
+    const reveal = still ? 0 : delay + shown.length * gap + 450;
+    const stay = still ? 2600 : reveal + 500;
+    setTimeout(() => {
+      if (!still) {
+        const to = seatRect(e.seat);
+        slots.forEach((slot, i) => fly(backNode(), rectOf(slot), to, i * 40, 320, 0));
+      }
+      row.remove();
+    }, stay);
+    return reveal;
   }
 
   function confetti(count) {
@@ -168,8 +272,9 @@ export function createAnim(ctx) {
   /** Whether a seat's hand moved a moment ago (the table marks its plate). */
   const wasMoved = (seat) => (moved.get(seat) || 0) > performance.now();
 
-  function announce(text, kind) {
+  function announce(text, kind, scale = 1) {
     const box = el("div", `announce ${kind}`, text);
+    box.style.setProperty("--scale", String(scale));
     $("felt").appendChild(box);
     setTimeout(() => box.remove(), 1600);
     if (!off()) box.animate([{ opacity: 0, transform: "translate(-50%,-50%) scale(0.5)" }, { opacity: 1, transform: "translate(-50%,-50%) scale(1.08)", offset: 0.2 },
@@ -193,10 +298,17 @@ export function createAnim(ctx) {
     const me = s.seat;
     const moments = [];
     for (const e of events) {
-      if (e.type === "drew" && e.seat === me && (e.reason === "stack" || e.reason === "penalty") && e.count >= 10) {
-        moments.push(["bigtake", `+${e.count}`, ctx.t("anim.big_take", { count: e.count })]);
+      const take = e.type === "drew" && (e.reason === "stack" || e.reason === "penalty") ? takeScale(e.count) : null;
+      if (take && take.kind === "moment") {
+        const sub = e.seat === me ? ctx.t("anim.big_take", { count: e.count }) : ctx.t("anim.takes", { seat: e.seat, count: e.count });
+        moments.push(["bigtake", `+${e.count}`, sub, take.scale]);
+        keep({ kind: "take", seat: e.seat, count: e.count });
       }
-      if (e.type === "knocked_out" && e.seat === me) moments.push(["ko", ctx.t("anim.out"), ctx.t("anim.ko_you", { count: e.cards })]);
+      // A knock-out is the whole table's news: every seat sees it fill the felt.
+      if (e.type === "knocked_out") {
+        moments.push(["ko", ctx.t("anim.out"), e.seat === me ? ctx.t("anim.ko_you", { count: e.cards }) : ctx.t("anim.ko_other", { seat: e.seat, count: e.cards })]);
+        keep({ kind: "ko", seat: e.seat, count: e.cards });
+      }
       // Whether the round also ends the match is the room's news, and the server sends the
       // room after this state: the moment is named when it is shown (roundMoment).
       if (e.type === "round_over") moments.push(["round", e.winner, (s.room && s.room.rounds || []).length]);
@@ -204,6 +316,14 @@ export function createAnim(ctx) {
     stash = moments;
     if (moments.length) pending += 1;
   }
+
+  // The round's most telling moment (the biggest take, else a knock-out), for the end
+  // screen's shareable picture; a new deal forgets it.
+  let best = null;
+  function keep(m) {
+    if (!best || (m.kind === "take" && (best.kind !== "take" || m.count > best.count))) best = { ...m };
+  }
+  const highlight = () => best;
 
   /** Play the motion of one action's events; `rects` from capture(), `before` the old view. */
   function play(events, rects, before) {
@@ -230,11 +350,17 @@ export function createAnim(ctx) {
         if (v) markMoved(v.active.map((on, seat) => (on ? seat : -1)).filter((seat) => seat >= 0));
       }
     }
+    if (events.some((e) => e.type === "started")) best = null;
+    for (const e of events) {
+      const take = e.type === "drew" && (e.reason === "stack" || e.reason === "penalty") ? takeScale(e.count) : null;
+      if (take && take.kind === "announce") announce(ctx.t("anim.takes", { seat: e.seat, count: e.count }), "take", take.scale);
+    }
     const moments = stash;
     stash = [];
     if (off()) {
       if (moments.length) pending -= 1;
-      for (const [kind, title, sub] of moments) moment(kind, title, sub);
+      for (const e of events) if (e.type === "drew" && e.reason === "roulette") roulette(e, 0);
+      for (const [kind, title, sub, scale] of moments) moment(kind, title, sub, scale);
       return;
     }
     const pile = rectOf($("discard"));
@@ -246,6 +372,12 @@ export function createAnim(ctx) {
         const from = e.seat === me ? rects.played || seatRect(e.seat) : seatRect(e.seat);
         fly(cardNode(e.card, ""), from, pile, delay, 360);
         delay += 140;
+      } else if (e.type === "drew" && e.reason === "roulette") {
+        delay = roulette(e, delay);
+      } else if (e.type === "stack") {
+        // The stack passes on: its total goes from the pile to the seat that now faces it.
+        const badge = el("span", `stack-badge heat-${heatOf(e.total)}`, `+${e.total}`);
+        fly(badge, pile, seatRect(e.seat), delay + 200, 520, 0);
       } else if (e.type === "drew") {
         const to = seatRect(e.seat);
         const { shown, gap } = drawFlights(e.count);
@@ -279,11 +411,53 @@ export function createAnim(ctx) {
       }
     }
     if (moments.length) {
-      setTimeout(() => { pending -= 1; for (const [kind, title, sub] of moments) moment(kind, title, sub); }, Math.min(delay, 900));
+      setTimeout(() => { pending -= 1; for (const [kind, title, sub, scale] of moments) moment(kind, title, sub, scale); }, Math.min(delay, 900));
     }
   }
 
   /** True while moments are queued or shown (the end screen waits for them). */
   const busy = () => showing || pending > 0;
-  return { capture, expect, play, grow, moment, shake, busy, wasMoved };
+  return { capture, expect, play, grow, stack, moment, shake, busy, wasMoved, highlight };
+}
+
+/** The table's extras: its theme (remembered, applied at once) and the music (off until
+ *  its button is pressed; js/music.js loads then, and stops with the sound's mute). */
+function wireExtras(ctx, storage) {
+  // The first theme is the style sheet's own: js/theme.js loads only for a player who
+  // picked another one (the first screen stays light).
+  const html = document.documentElement;
+  html.dataset.theme = "felt";
+  const themes = () => import("./theme.js");
+  const picked = storage.get("theme");
+  if (picked && picked !== "felt") themes().then((m) => m.applyTheme(picked)).catch(() => {});
+  const themeBtn = document.getElementById("theme-btn");
+  if (themeBtn) {
+    const words = { felt: "theme.felt", night: "theme.night" };
+    const label = () => { themeBtn.title = ctx.t(words[html.dataset.theme] || "theme.label"); };
+    themeBtn.addEventListener("click", async () => {
+      const { applyTheme, nextTheme } = await themes();
+      storage.set("theme", applyTheme(nextTheme(html.dataset.theme)));
+      label();
+    });
+    themeBtn.addEventListener("pointerenter", label);
+    themeBtn.addEventListener("focus", label);
+  }
+  const musicBtn = document.getElementById("music-btn");
+  if (!musicBtn) return;
+  let music = null;
+  let on = false;
+  const sync = () => {
+    const muted = ctx.store.get().muted;
+    musicBtn.setAttribute("aria-pressed", on ? "true" : "false");
+    musicBtn.title = ctx.t(on ? "music.on" : "music.off");
+    if (music) music.set(on && !muted, heatOf((ctx.store.get().view || {}).pending_total || 0));
+  };
+  musicBtn.addEventListener("click", async () => {
+    on = !on;
+    if (on && !music) {
+      try { music = (await import("./music.js")).createMusic(); } catch { on = false; }
+    }
+    sync();
+  });
+  if (ctx.store.subscribe) ctx.store.subscribe(() => { if (music) sync(); });
 }

@@ -80,6 +80,7 @@ export function renderEnd(ctx) {
       : ctx.t("end.next_round", { number: room.round, points: room.rules.target_score })
     : "";
   renderRematch(ctx, s, matchOver);
+  renderShare(ctx, s);
   if (wasHidden) {
     // Keyboard users land on the end screen's first button (unless typing in the chat).
     const active = document.activeElement;
@@ -88,6 +89,20 @@ export function renderEnd(ctx) {
       setTimeout(() => (rb.hidden ? $("home-btn") : rb).focus({ preventScroll: true }), 50);
     }
   }
+}
+
+/** The round's big moment (js/anim.js keeps it) as a picture to share: js/share.js draws
+ *  it, and loads only when the button is pressed. */
+function renderShare(ctx, s) {
+  const moment = ctx.anim.highlight ? ctx.anim.highlight() : null;
+  const btn = $("end-share");
+  btn.hidden = !moment || Boolean(s.replaying);
+  btn.onclick = async () => {
+    try {
+      const { shareMoment } = await import("./share.js");
+      if ((await shareMoment(ctx, moment)) === "saved") ctx.toast(ctx.t("share.saved"));
+    } catch (err) { ctx.toast(String(err)); }
+  };
 }
 
 function renderEndTable(ctx, s, isMatch) {

@@ -46,6 +46,17 @@ const FIGURES = {
   turn: () => tone(740, 0, 0.08, "sine", 0.06),
   win: () => [523, 659, 784, 1046].forEach((f, i) => tone(f, i * 0.11, 0.18, "triangle", 0.1)),
   match: () => [523, 659, 784, 1046, 784, 1046].forEach((f, i) => tone(f, i * 0.12, 0.22, "triangle", 0.11)),
+  // A stack that has grown big: the same figure, higher and with a rumble under it.
+  stack_big: () => { tone(440, 0, 0.1, "square", 0.06); tone(660, 0.09, 0.16, "square", 0.06); tone(110, 0, 0.3, "sawtooth", 0.05, 70); },
+  // The match won: a fanfare of brass-like chords over a drum roll.
+  fanfare: () => {
+    for (let i = 0; i < 10; i++) noise(i * 0.04, 0.05, 0.03 + i * 0.004);
+    [[392, 494, 587], [392, 494, 587], [523, 659, 784], [523, 659, 784, 1046]].forEach((chord, i) => {
+      const at = 0.4 + [0, 0.18, 0.36, 0.72][i];
+      for (const f of chord) tone(f, at, i === 3 ? 0.9 : 0.16, "sawtooth", 0.035);
+    });
+    tone(131, 1.12, 0.9, "triangle", 0.12);
+  },
 };
 
 export function play(name, muted) {
@@ -75,7 +86,7 @@ export function soundFor(events, mySeat) {
   if (types.has("started")) return "deal";
   if (types.has("reshuffled")) return "shuffle";
   if (types.has("color_named") && events.some((e) => e.type === "drew" && e.reason === "roulette")) return "roulette";
-  if (types.has("stack")) return "stack";
+  if (types.has("stack")) return events.some((e) => e.type === "stack" && e.total >= 10) ? "stack_big" : "stack";
   if (types.has("reversed")) return "reverse";
   if (types.has("skipped")) return "skip";
   if (types.has("played")) return "play";

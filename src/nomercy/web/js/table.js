@@ -6,6 +6,7 @@ import { cardNode, backNode, chipNode } from "./cards.js";
 import { ringOptions, seatPositions } from "./layout.js";
 import { accountMark } from "./marks.js";
 import { choiceOf } from "./store.js";
+import { heatOf } from "./anim.js";
 
 export function seatOrder(players, seat) {
   const base = seat === null ? 0 : seat;
@@ -56,6 +57,8 @@ function seatPlate(ctx, s, seat, k, pos) {
   if (k === 0) div.classList.add("bottom");
   if (ctx.anim && ctx.anim.wasMoved && ctx.anim.wasMoved(seat)) div.classList.add("moved");
   if (!v.active[seat]) div.classList.add("out");
+  // The seat that faces the pending total (it decides while one stands) glows with it.
+  if (v.pending_total && seat === v.current_player && !v.outcome) div.classList.add("faces");
   const ring = el("div", "ring");
   ring.setAttribute("aria-hidden", "true");
   const name = ctx.nameOf(seat);
@@ -199,10 +202,14 @@ function renderPiles(ctx, s) {
   const was = pending.hidden ? 0 : Number(pending.dataset.total || 0);
   pending.hidden = !v.pending_total;
   pending.dataset.total = String(v.pending_total || 0);
-  pending.textContent = `+${v.pending_total}`;
+  // The counter: the total (rolled up by js/anim.js) and who faces it; the felt warms with it.
+  const facing = v.pending_total && !v.outcome ? v.current_player : null;
+  pending.replaceChildren(el("span", "pending-n", `+${v.pending_total}`),
+    ...(facing !== null ? [el("span", "pending-who", ctx.t("table.pending_who", { seat: facing }))] : []));
   pending.classList.toggle("huge", v.pending_total >= 10);
   pending.setAttribute("aria-label", ctx.t("table.pending", { total: v.pending_total }));
-  if (v.pending_total > was) ctx.anim.grow(pending);
+  $("felt").dataset.heat = String(heatOf(v.pending_total));
+  if (v.pending_total > was) (ctx.anim.stack || ctx.anim.grow)(pending, was, v.pending_total);
   const d = s.decisions;
   const take = choiceOf(d, "take");
   const draw = choiceOf(d, "draw");
