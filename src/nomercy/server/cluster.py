@@ -99,7 +99,7 @@ class Cluster:
             self._task.cancel()
             await asyncio.wait({self._task}, timeout=seconds)
         rooms = list(self.manager.rooms.values())
-        drops = [asyncio.ensure_future(self._drop(room, release=True)) for room in rooms]
+        drops = [asyncio.ensure_future(self._drop(room, release=True, wait=False)) for room in rooms]
         left: set[asyncio.Future[bool]] = set()
         if drops:
             _, left = await asyncio.wait(drops, timeout=max(0.0, deadline - time.monotonic()))
@@ -211,9 +211,10 @@ class Cluster:
         """Stop running ``room`` here; with ``release`` free its lease for the next process."""
         await self._drop(room, release)
 
-    async def _drop(self, room: Room, release: bool) -> bool:
+    async def _drop(self, room: Room, release: bool, wait: bool = True) -> bool:
         """:meth:`drop`; True when the lease was released (else it expires, or frees up as
-        this process exits)."""
+        this process exits). Without ``wait`` (a shutdown) a lease row locked by a stalled
+        transaction is left at once."""
         released = False
         room.closed = True
         async with room.lock:  # no write of this room is half done once we hold it
@@ -227,11 +228,17 @@ class Cluster:
                 self.on_drop(room)
             if release and room.epoch is not None:
                 try:
-                    await asyncio.to_thread(self.leases.release, room.id, room.epoch)
-                    released = True
+                    released = await asyncio.to_thread(self.leases.release, room.id, room.epoch, wait)
                 except Exception:
                     log.warning(
                         "room %s: could not release its lease (it expires by itself)",
+                        room.code,
+                        extra={"room": room.code},
+                    )
+                if not released and not wait:
+                    log.warning(
+                        "room %s: could not release its lease (its row is locked by a stalled "
+                        "transaction, or it is no longer ours): it frees up as this process exits",
                         room.code,
                         extra={"room": room.code},
                     )

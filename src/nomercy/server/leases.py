@@ -270,19 +270,27 @@ class SharedLeases:
         }
         return lost, wanted
 
-    def release(self, room_id: int, epoch: int) -> None:
+    def release(self, room_id: int, epoch: int, wait: bool = True) -> bool:
         """Give the room up (graceful shutdown, hand-over): free for the next process at once.
+        True when released; False when it was no longer ours, or (``wait`` False: a shutdown)
+        its row is locked by a stalled transaction, which it then does not wait for.
 
-        A row held by a stalled transaction fails it after 2 s (it expires by itself then):
-        a shutdown never waits on it, nor leaves a thread behind that holds the exit."""
+        Waiting, a row held by a stalled transaction fails it after 2 s (it expires by itself
+        then): a hand-over never waits on it for long, nor leaves a thread behind."""
+        mine = (leases.c.room_id == room_id, leases.c.epoch == epoch, leases.c.owner == self.owner)
         with self.engine.begin() as conn:
             if self.postgres:
                 conn.execute(text("SET LOCAL lock_timeout = '2s'"))
-            conn.execute(
+                if not wait:
+                    locked = select(leases.c.room_id).where(*mine).with_for_update(skip_locked=True)
+                    if conn.execute(locked).first() is None:
+                        return False
+            done = conn.execute(
                 update(leases)
-                .where(leases.c.room_id == room_id, leases.c.epoch == epoch, leases.c.owner == self.owner)
+                .where(*mine)
                 .values(owner=None, owner_key=None, expires_at=0.0, requested_at=None)
             )
+            return done.rowcount == 1
 
     def orphans(self, since: float, limit: int = 20) -> list[int]:
         """Rooms whose lease is free, expired or held by a process now gone, and that need
