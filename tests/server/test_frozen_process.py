@@ -29,8 +29,9 @@ pytestmark = [needs.POSTGRES, needs.NGINX]
 
 #: From the freeze to the room playing on elsewhere: nginx's 6 s of silence on the open
 #: socket, 6 s more for the new socket's unanswered upgrade, the lease (3 s here) meanwhile,
-#: and the client's reconnection; the margin is for a busy machine.
-BOUND = 25.0
+#: and the client's reconnection (18 s measured at load average 8); the margin is for a
+#: busy machine. Before the proxy told silence from life, it was an hour.
+BOUND = 40.0
 
 
 @pytest.fixture
