@@ -407,7 +407,7 @@ def test_every_moment_of_a_game_at_both_sizes(
     bob.clock.run_for(1_950)
     bob.wait_for_selector("#moment.ko:not([hidden])", timeout=5_000)  # and so does the knock-out
     snap(bob, "32-your-knockout", lang, 400)
-    bob.clock.run_for(5_000)
+    bob.clock.run_for(7_000)  # the knock-out, then the match's fanfare (4.2 s)
     for page in (ann, bob):
         page.wait_for_selector("#end:not([hidden])", timeout=15_000)
     # The end of the match: a column for every round, and the total.
