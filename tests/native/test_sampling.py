@@ -1,6 +1,6 @@
-"""Random play's sampler: ``legal_count`` and ``legal_at`` name exactly the actions that
+"""Random play's sampler: ``legal_list`` (one pass, no mask) lists exactly the actions that
 ``legal`` lists, in the same order, in every position random play reaches, so one uniform
-index into them is a uniform choice among the legal actions (what ``random_play`` draws).
+index into it is a uniform choice among the legal actions (what ``random_play`` draws).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_the_sampler_names_the_listed_actions_in_order(mix: str, players: int) -
     row, encoded = batch.tables[0], batch.encoded
     mask = np.zeros(L.NUM_ACTIONS, np.uint8)
     listed = np.zeros(L.NUM_ACTIONS + 1, np.int64)
-    cards = np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    one_pass = np.full(L.NUM_ACTIONS + 1, -7, np.int64)
     rng = random.Random(players)
     decisions = 0
     seen: set[int] = set()
@@ -39,13 +39,13 @@ def test_the_sampler_names_the_listed_actions_in_order(mix: str, players: int) -
         batch.deal(0, seed)
         while row[L.CURRENT] >= 0:
             count = K.legal_mask(row, encoded, -1, mask, listed)
-            assert K.legal_count(row, encoded, cards) == count
-            named = [K.legal_at(row, encoded, cards, j) for j in range(count)]
+            assert K.legal_list(row, encoded, one_pass) == count == one_pass[0]
+            named = one_pass[1 : count + 1].tolist()
             assert named == listed[1 : count + 1].tolist()
             seen.update(int(L.A_KIND[a]) for a in named)
             decisions += 1
             K.apply_action(row, encoded, -1, named[rng.randrange(count)])
-        assert K.legal_count(row, encoded, cards) == 0  # the round is over: nothing to choose
+        assert K.legal_list(row, encoded, one_pass) == 0 == one_pass[0]  # over: nothing to choose
     assert decisions > 10 * 5 and len(seen) >= 3  # plays, draws or takes, and more were met
 
 
@@ -61,13 +61,13 @@ def test_random_plays_draw_picks_each_legal_action_alike() -> None:
     legal = np.flatnonzero(batch.legal_mask(0))
     index = {int(a): i for i, a in enumerate(legal)}
     counts = np.zeros(len(legal), np.int64)
-    cards = np.zeros(L.NUM_ACTIONS + 1, np.int64)
+    listed = np.zeros(L.NUM_ACTIONS + 1, np.int64)
     rng = np.array([7], np.uint64)
     trials = 4000
     for _ in range(trials):
         row = start[0].copy()
-        count = K.legal_count(row, batch.encoded, cards)
-        action = K.legal_at(row, batch.encoded, cards, K._below(rng, count))
+        count = K.legal_list(row, batch.encoded, listed)
+        action = listed[1 + K._below(rng, count)]
         counts[index[int(action)]] += 1
     expected = trials / len(legal)
     chi2 = float(((counts - expected) ** 2 / expected).sum())

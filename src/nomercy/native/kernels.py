@@ -126,7 +126,7 @@ from nomercy.native.layout import (
 #: time into ``nomercy.native._engine``; the name is then the compiled function.
 _kernel = kernel
 #: A helper inlined into its callers in C: the small ones, and those on every decision's
-#: path (``legal_count``, ``legal_at``, ``_variant_count``, ``_play``, ``effect``, ``_draw``,
+#: path (``legal_list``, ``_plays_into``, ``_variant_count``, ``_play``, ``effect``, ``_draw``,
 #: ``_take``). The rest stay calls: rare paths (a knock-out, a reshuffle, the end of a
 #: round), and ``_draw_cards`` and ``_give``, reached from many places.
 _inline = inline
@@ -574,9 +574,9 @@ def _size_after(s: I32Array, R: I64Array, seat: int, card: int):
 # The deciding seat's legal actions come in one fixed order: the plays of each distinct card
 # kind it may play, in card-index order (a second copy of a card adds nothing), then the
 # other actions of the decision (draw, take, pass, challenge, a colour), then the out-of-turn
-# ones. ``legal`` lists them all; ``legal_count`` counts them and ``legal_at`` makes the
-# j-th one alone, which is all a uniform random choice needs. The three walk the same
-# helpers, so each rule is stated once.
+# ones. ``legal`` lists them all into a mask and a list; ``legal_list`` lists the deciding
+# seat's in one pass with no mask, which is all a uniform random choice needs (one index
+# into the list). Both walk the same helpers, so each rule is stated once.
 #
 # Which kinds may be played is found with sets of card kinds, two 64-bit words each (bit
 # ``k % 64`` of word ``k // 64``): the hand's kinds are gathered in one branch-free pass,
@@ -894,18 +894,46 @@ def legal_mask(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array
 
 
 @_inline
-def legal_count(s: I32Array, R: I64Array, cards: I64Array):
-    """How many legal actions the deciding seat has (0 when the round is over), without
-    listing them: :func:`legal` with ``seat`` -1 would list as many. ``cards`` (room for
-    ``2 * NUM_CARDS + 1``) keeps what :func:`legal_at` reads: ``cards[0]`` distinct cards
-    the seat may play, then each one and its number of plays."""
-    cards[0] = 0
+def _plays_into(s: I32Array, R: I64Array, seat: int, card: int, lst: I64Array, n: int):
+    """Write ``card``'s plays for ``seat`` after ``lst[n]``, in :func:`_variant_at`'s order
+    (the targets or colours, each followed by its Uno variant where there is one); returns
+    the new length. Most cards cost one table read to learn they are plain."""
+    if _SPECIAL_PLAYS[card]:
+        if _targets_seven(s, R, seat, card):
+            m = s[PLAYERS]
+            for t in range(m):
+                if t != seat and s[ACTIVE + t]:
+                    n += 1
+                    lst[n] = PLAY_INDEX[card, 0, _wrap(t - seat, m)]
+                    if R[R_UNO_CALLS] and s[HLEN + t] == 1:
+                        n += 1
+                        lst[n] = PLAY_INDEX[card, 1, _wrap(t - seat, m)]
+            return n
+        calls = _needs_call(s, R, seat, card)
+    else:
+        calls = R[R_UNO_CALLS] and s[HLEN + seat] == 2
+    for c in range(_BASE_PLAYS[card]):  # 4 colours for a wild but the Roulette, else 1
+        n += 1
+        lst[n] = PLAY_INDEX[card, 0, c]
+        if calls:
+            n += 1
+            lst[n] = PLAY_INDEX[card, 1, c]
+    return n
+
+
+@_inline
+def legal_list(s: I32Array, R: I64Array, lst: I64Array):
+    """The deciding seat's legal actions listed in one pass over its playable kinds, in
+    :func:`legal`'s order, into ``lst[1:count + 1]`` (``lst[0]``: the count, 0 when the
+    round is over), with no mask to clear or test: a uniform pick is then
+    ``lst[1 + below(count)]``. Returns the count."""
+    lst[0] = 0
     cur = s[CURRENT]
     if cur < 0:
         return 0
     decision = s[DECISION]
-    k = 0
-    total = 0
+    cards = 0
+    n = 0
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
         lo, hi = _play_set(s, R, cur, decision == D_STACK)
         for w in range(2):
@@ -913,34 +941,16 @@ def legal_count(s: I32Array, R: I64Array, cards: I64Array):
             while word:
                 card = 64 * w + _lowest(word)
                 word &= word - np.uint64(1)
-                plays = _variant_count(s, R, cur, card)
-                cards[2 * k + 1] = card
-                cards[2 * k + 2] = plays
-                k += 1
-                total += plays
+                cards += 1
+                n = _plays_into(s, R, cur, card, lst, n)
     elif decision == D_PLAY_DRAWN:
-        card = s[DRAWN]
-        total = _variant_count(s, R, cur, card)
-        cards[1] = card
-        cards[2] = total
-        k = 1
-    cards[0] = k
-    return total + _rest_count(s, R, decision, k)
-
-
-@_inline
-def legal_at(s: I32Array, R: I64Array, cards: I64Array, j: int):
-    """The action index of legal action ``j`` (0 <= j < the count) of the deciding seat,
-    in :func:`legal`'s order, from what :func:`legal_count` left in ``cards`` (the table
-    unchanged since)."""
-    cur = s[CURRENT]
-    k = cards[0]
-    for i in range(k):
-        plays = cards[2 * i + 2]
-        if j < plays:
-            return _variant_at(s, R, cur, cards[2 * i + 1], j)
-        j -= plays
-    return _rest_at(s, R, cur, s[DECISION], k, j)
+        cards = 1
+        n = _plays_into(s, R, cur, s[DRAWN], lst, n)
+    for j in range(_rest_count(s, R, decision, cards)):
+        n += 1
+        lst[n] = _rest_at(s, R, cur, decision, cards, j)
+    lst[0] = n
+    return n
 
 
 # -- applying -----------------------------------------------------------------------------------------
@@ -1623,14 +1633,13 @@ def random_play(
     table's few kilobytes in the first-level cache; moving to another table after every
     decision made most decisions wait on memory.) Each action is uniform over the
     deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is:
-    :func:`legal_count` counts them, one exactly uniform draw (:func:`_below`) picks an
-    index, :func:`legal_at` makes that action alone (the list :func:`legal` would build
-    holds the same actions in the same order). New rounds' shuffle 0 generators are seeded
-    side by side (:func:`mt_seed_lanes`, ``pool`` and ``generators`` its scratch, as many
-    rounds as ``pool`` has columns); a reshuffle's generator is seeded only when a round
-    reshuffles (:func:`shuffle_region`): most rounds never do (1.9% of the ``rlcard``
-    preset's). ``lst`` has room for every action, ``sitting`` is all zeros; ``mask`` is
-    not used (left all zeros). Returns the rounds finished."""
+    :func:`legal_list` lists them in one pass (the same actions in the same order as
+    :func:`legal`, with no mask) and one exactly uniform draw (:func:`_below`) picks one.
+    New rounds' shuffle 0 generators are seeded side by side (:func:`mt_seed_lanes`,
+    ``pool`` and ``generators`` its scratch, as many rounds as ``pool`` has columns); a
+    reshuffle's generator is seeded only when a round reshuffles (:func:`shuffle_region`):
+    most rounds never do (1.9% of the ``rlcard`` preset's). ``lst`` has room for every
+    action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros). Returns the rounds finished."""
     tables = S.shape[0]
     games = 0
     t = 0
@@ -1638,8 +1647,8 @@ def random_play(
     lanes = pool.shape[1]
     seeded = lanes  # the pool's rounds dealt so far: none seeded yet
     for _ in range(decisions):
-        count = legal_count(s, R, lst)
-        apply_inline(s, R, -1, legal_at(s, R, lst, _below(rng, count)))
+        count = legal_list(s, R, lst)
+        apply_inline(s, R, -1, lst[1 + _below(rng, count)])
         if s[CURRENT] < 0:
             games += 1
             if seeded == lanes:

@@ -60,8 +60,7 @@ from nomercy.native.kernels import (
     deal_seeded,
     lane_key,
     legal,
-    legal_at,
-    legal_count,
+    legal_list,
     mt_seed_lanes,
     seeded_reshuffle,
 )
@@ -121,9 +120,9 @@ def _splitmix(rng: U64Array, k: int):
 def random_choose(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array, rng: U64Array):
     """A uniformly random legal action of ``seat``, the deciding seat (the opponent kind
     :data:`RANDOM`): the ``_rand(rng) % count``-th of :func:`~nomercy.native.kernels.legal`'s
-    list, made alone by ``legal_count`` and ``legal_at`` (nothing listed, ``mask`` untouched)."""
-    count = legal_count(s, R, lst)
-    return legal_at(s, R, lst, np.int64(_rand(rng) % np.uint64(count)))
+    list, as ``legal_list`` makes it in one pass (``mask`` untouched)."""
+    count = legal_list(s, R, lst)
+    return lst[1 + np.int64(_rand(rng) % np.uint64(count))]
 
 
 @_inline
