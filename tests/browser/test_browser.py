@@ -837,8 +837,10 @@ def test_the_page_is_small_and_needs_no_other_host(pages: Pages, server: ServerP
         for p in (Path(__file__).resolve().parents[2] / "src/nomercy/web/js").glob("*.js")
     }
     # The pages beside the game (js/pages.js) load when they open, never for the game; the
-    # music, the shareable picture and a second theme when first asked for.
+    # music, the shareable picture and a second theme when first asked for; the replay and
+    # its review when a replay is first opened.
     later = ("daily", "leaders", "profile", "profilemodel", "music", "share", "theme")
+    later += ("replay", "review", "reviewsummary", "replaymodel", "account")  # and the account's page
     beside = {f"static/js/{name}.js" for name in later}
     assert modules - beside <= paths, modules - beside - paths  # the whole game's client is counted
     assert not beside & paths, beside & paths

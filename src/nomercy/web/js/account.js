@@ -1,15 +1,13 @@
-// Accounts in the browser (docs/accounts.md): the top bar's "Sign in" button or the
-// signed-in name, the sign-in / sign-up dialog with passkeys (WebAuthn), and the /account
-// page (passkeys, sessions, sign out, delete, keep this browser's games). The server hands
+// Accounts in the browser (docs/accounts.md): the sign-in / sign-up dialog with passkeys
+// (WebAuthn) and the /account page (passkeys, sessions, sign out, delete, keep this browser's games). The server hands
 // the ceremony's options as WebAuthn's JSON; binary fields travel as base64url both ways.
 // A sensitive change (a passkey added or removed, sessions ended, the account deleted)
 // that the server answers `confirm_first` is confirmed with a passkey once, then sent again.
 import { $, el, button, clear } from "./dom.js";
 import { api, ApiError } from "./api.js";
 import { keptTokens } from "./games.js";
+import { renderAccountSlot, setAccount, whoAmI } from "./accountslot.js";
 
-let current; // undefined: not asked yet; null: a guest; else { name, since, passkeys }
-let asking = null; // the one request for it while the top bar and the page both wait
 let dialog = null;
 
 // -- base64url and WebAuthn's JSON -------------------------------------------------------
@@ -115,48 +113,15 @@ async function addPasskey() {
   return (await api("/api/account/passkeys/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
 }
 
-// -- the top bar -----------------------------------------------------------------------
-
-/** Who is signed in (asked once per page; the routes below keep it current). */
-export async function whoAmI() {
-  if (current === undefined) {
-    asking = asking || api("/api/account").then((r) => r.account, () => null);
-    const found = await asking;
-    if (current === undefined) current = found;
-  }
-  return current;
-}
-
-/** The top bar's slot: "Sign in", or the signed-in name linking to /account (and the
- * account page drawn again when `redraw`: the language changed). */
-export async function renderAccountSlot(ctx, redraw = false) {
-  const account = await whoAmI();
-  const slot = clear($("account-slot"));
-  if (account) {
-    const a = el("a", "account-link", account.name);
-    a.href = "/account";
-    a.id = "account-name";
-    a.setAttribute("aria-label", ctx.t("account.yours", { name: account.name }));
-    if (location.pathname === "/account") a.setAttribute("aria-current", "page");
-    slot.appendChild(a);
-    for (const id of ["create-nick", "join-nick"]) { const input = $(id); if (input && !input.value) input.value = account.name; }
-  } else {
-    const b = button("account-signin", ctx.t("account.sign_in"), () => openDialog(ctx, "signin"));
-    b.id = "account-signin";
-    slot.appendChild(b);
-  }
-  if (redraw && location.pathname === "/account") openAccountPage(ctx, null, $("page-root"));
-}
-
 function changed(ctx, account) {
-  current = account;
+  setAccount(account);
   renderAccountSlot(ctx);
   if (location.pathname === "/account") openAccountPage(ctx, null, $("page-root"));
 }
 
 // -- the dialog ------------------------------------------------------------------------
 
-function openDialog(ctx, mode) {
+export function openDialog(ctx, mode) {
   if (dialog) dialog.remove();
   dialog = el("dialog", "account-dialog");
   dialog.id = "account-dialog";
@@ -277,7 +242,7 @@ function sessionRow(ctx, s, passkeys) {
   const end = button("small-btn danger session-end", ctx.t("account.session_end"), async () => {
     try {
       const r = await sensitive(() => api("/api/account/sessions/end", { id: s.id }));
-      if (r.account) changed(ctx, r.account); else { current = null; location.href = "/"; }
+      if (r.account) changed(ctx, r.account); else { setAccount(null); location.href = "/"; }
     } catch (err) { $("account-page-message").textContent = problem(ctx, err, err.step || "session"); }
   });
   end.setAttribute("aria-label", ctx.t("account.session_end_label", { date: moment(ctx, s.created_at) }));
@@ -386,7 +351,7 @@ export async function openAccountPage(ctx, _match, root) {
     message.textContent = "";
     try {
       await sensitive(() => api("/api/account/sessions/end-all", {}));
-      current = null;
+      setAccount(null);
       location.href = "/";
     } catch (err) { message.textContent = problem(ctx, err, err.step || "session"); }
   });
@@ -412,7 +377,7 @@ export async function openAccountPage(ctx, _match, root) {
   leave.appendChild(el("h2", null, ctx.t("account.leave")));
   const out = button("", ctx.t("account.sign_out"), async () => {
     try { await api("/api/account/signout", {}); } catch { /* signed out here either way */ }
-    current = null;
+    setAccount(null);
     location.href = "/";
   });
   out.id = "account-signout";
@@ -427,7 +392,7 @@ export async function openAccountPage(ctx, _match, root) {
   const really = button("danger-btn", ctx.t("account.delete_button"), async () => {
     try {
       await sensitive(() => api("/api/account/delete", { name: confirmName.value }));
-      current = null;
+      setAccount(null);
       location.href = "/";
     } catch (err) { message.textContent = problem(ctx, err, err.step || "delete"); }
   });

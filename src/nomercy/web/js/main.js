@@ -11,9 +11,9 @@ import { createPrompts } from "./prompts.js";
 import { createAnim } from "./anim.js";
 import { fillPreset, kickButtonFactory, readmitButtonFactory, renderHome, wireHome } from "./lobby.js";
 import { wireGuide } from "./guide.js";
-import { createReplay } from "./replay.js";
+import { wireReplayEntry } from "./replayentry.js";
 import { pageFor } from "./pages.js";
-import { renderAccountSlot } from "./account.js";
+import { renderAccountSlot } from "./accountslot.js";
 import { setupRated } from "./rated.js";
 import { renderMyGames } from "./games.js";
 
@@ -29,6 +29,25 @@ const ctx = holder.ctx = createCtrl({
 ctx.kickButton = kickButtonFactory(ctx);
 ctx.readmitButton = readmitButtonFactory(ctx);
 
+/** The replay and its review, loaded when a replay is first opened: the game's first
+ *  screen does without them (its page weight is counted: tests/browser/test_browser.py). */
+function lazyReplay(ctx) {
+  let loaded = null;
+  const load = async () => {
+    if (!loaded) {
+      const { createReplay } = await import("./replay.js");
+      loaded = createReplay(ctx);
+      loaded.wire();
+    }
+    return loaded;
+  };
+  return {
+    open: async (id) => (await load()).open(id),
+    openFile: async (file) => (await load()).openFile(file),
+    refresh: () => { if (loaded) loaded.refresh(); },
+  };
+}
+
 async function main() {
   const m = location.pathname.match(/^\/join\/([2-9A-HJ-NP-Za-hj-np-z]{6})$/);
   const kept = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,64})$/);
@@ -43,12 +62,12 @@ async function main() {
     renderAccountSlot(ctx, true);
     guide.refresh();
   });
-  ctx.replay = createReplay(ctx);
-  ctx.replay.wire();
+  ctx.replay = lazyReplay(ctx);
+  wireReplayEntry(ctx);
   const loading = api("/api/options");
   await setLanguage(ctx, store.get().lang);
   options = await loading;
-  renderAccountSlot(ctx); // the top bar's "Sign in" or name (js/account.js)
+  renderAccountSlot(ctx); // the top bar's "Sign in" or name (js/accountslot.js)
   renderHome(ctx, options);
   fillPreset(options);
   wireHome(ctx, options);

@@ -233,9 +233,8 @@ export function createReplay(ctx) {
     $("rp-share").addEventListener("click", async () => {
       try { await navigator.clipboard.writeText(location.href); ctx.toast(ctx.t("replay.copied")); } catch { ctx.toast(location.href); }
     });
-    for (const input of [$("rp-file"), $("home-file")]) {
-      input.addEventListener("change", () => { openFile(input.files[0]); input.value = ""; });
-    }
+    const input = $("rp-file"); // the landing page's own is js/replayentry.js's
+    input.addEventListener("change", () => { openFile(input.files[0]); input.value = ""; });
     $("file-error-close").addEventListener("click", () => { $("file-error").hidden = true; });
     $("log").addEventListener("click", (e) => {
       const li = e.target.closest("li[data-frame]");
@@ -250,21 +249,6 @@ export function createReplay(ctx) {
       e.preventDefault();
       if (to === "toggle") toggle();
       else { stop(); go(to); }
-    });
-    // Drop a record anywhere on the landing page or a replay.
-    const zone = $("drop-zone");
-    const droppable = () => !$("screen-home").hidden || Boolean(ctx.store.get().replaying);
-    document.addEventListener("dragover", (e) => {
-      if (!droppable() || !e.dataTransfer || ![...e.dataTransfer.types].includes("Files")) return;
-      e.preventDefault();
-      zone.hidden = false;
-    });
-    document.addEventListener("dragleave", (e) => { if (e.target === zone || !e.relatedTarget) zone.hidden = true; });
-    document.addEventListener("drop", (e) => {
-      zone.hidden = true;
-      if (!droppable() || !e.dataTransfer || !e.dataTransfer.files.length) return;
-      e.preventDefault();
-      openFile(e.dataTransfer.files[0]);
     });
   }
 
