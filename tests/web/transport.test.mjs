@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { memoryTransport, roomURL, webSocketTransport } from "../../src/nomercy/web/js/transport.js";
-import { openSocket, reconnectDelay } from "../../src/nomercy/web/js/transport.js";
+import { PING_MS, SILENCE_MS, openSocket, reconnectDelay } from "../../src/nomercy/web/js/transport.js";
 
 const settle = () => new Promise((ok) => setTimeout(ok, 0));
 
@@ -151,4 +151,38 @@ test("the room's connection says hello on each open and comes back after a drop"
   await settle();
   assert.deepEqual(closes, [1], "a close asked for is no drop");
   assert.equal(server.left, 2, "the server hears each connection end, whoever ended it");
+});
+
+test("a connection that hears nothing is given up and opened again: a frozen server answers no hello", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  const peers = [];
+  // A server that accepts and never answers (a frozen process), then a live one.
+  const frozen = (peer) => { peers.push(peer); return { message() {}, close() {} }; };
+  const live = (peer) => {
+    peers.push(peer);
+    return { message(msg) { peer.send(msg.type === "ping" ? { type: "pong" } : { type: "welcome" }); }, close() {} };
+  };
+  let opened = 0;
+  const drops = [];
+  const sock = openSocket(() => memoryTransport(opened++ === 0 ? frozen : live), () => ({ type: "hello" }),
+    { welcome: () => {}, pong: () => {} }, { close: () => drops.push(opened) });
+  t.mock.timers.tick(1);
+  await Promise.resolve();
+  await Promise.resolve();
+  t.mock.timers.tick(1);
+  await Promise.resolve();
+  assert.equal(peers.length, 1);
+  t.mock.timers.tick(SILENCE_MS - 1000);
+  assert.deepEqual(drops, [], "pings while it waits");
+  t.mock.timers.tick(PING_MS + 1000);
+  assert.deepEqual(drops, [1], "silent too long: given up");
+  t.mock.timers.tick(reconnectDelay(0));
+  for (let i = 0; i < 4; i++) { t.mock.timers.tick(1); await Promise.resolve(); }
+  assert.equal(peers.length, 2, "a new connection");
+  for (let ms = 0; ms < SILENCE_MS * 3; ms += PING_MS) {  // ping, pong, ping...
+    t.mock.timers.tick(PING_MS);
+    for (let i = 0; i < 4; i++) await Promise.resolve();
+  }
+  assert.deepEqual(drops, [1], "a server that answers its pings is kept");
+  sock.close();
 });

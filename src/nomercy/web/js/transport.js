@@ -74,6 +74,13 @@ export function dispatch(handlers, msg) {
 
 export function reconnectDelay(attempt) { return Math.min(10000, 500 * 2 ** attempt); }
 
+/** An open connection asks (`ping`) every PING_MS; one that has heard nothing for SILENCE_MS
+ *  (no answer to its hello, no pong) is dead: a frozen server still accepts connections and
+ *  never answers, and a socket to it may never report its close. The proxy in front fails
+ *  a frozen process over in 6 s (docs/deploy.md): a new connection finds the live one. */
+export const PING_MS = 5000;
+export const SILENCE_MS = 15000;
+
 /** Keep a room connected: `open()` gives a fresh transport per attempt, `hello()` is sent
  * on each, `hooks.close` hears a drop. Returns {send, close, reconnect, soon}. */
 export function openSocket(open, hello, handlers, hooks = {}) {
@@ -82,18 +89,38 @@ export function openSocket(open, hello, handlers, hooks = {}) {
   let stopped = false;
   function connect() {
     const me = t = open();
+    let ended = false;
+    let heard = Date.now();
+    let watch = null;
+    const end = () => {
+      if (ended) return false;
+      ended = true;
+      if (watch !== null) clearInterval(watch);
+      return true;
+    };
+    const dropped = () => {
+      if (t !== me || stopped) return;
+      if (hooks.close) hooks.close();
+      setTimeout(connect, reconnectDelay(attempt++));
+    };
     me.connect({
-      open() { if (t === me) me.send(hello()); },
+      open() {
+        if (t !== me) return;
+        heard = Date.now();
+        me.send(hello());
+        watch = setInterval(() => {
+          if (Date.now() - heard < SILENCE_MS) { me.send({ type: "ping" }); return; }
+          if (end()) { me.close(); dropped(); }  // silent: given up on, its close not awaited
+        }, PING_MS);
+        if (typeof watch === "object" && watch.unref) watch.unref(); // Node (the tests): never what keeps it running
+      },
       message(msg) {
+        heard = Date.now();
         if (t !== me) return;
         if (msg && msg.type === "welcome") attempt = 0;
         dispatch(handlers, msg);
       },
-      close() {
-        if (t !== me || stopped) return;
-        if (hooks.close) hooks.close();
-        setTimeout(connect, reconnectDelay(attempt++));
-      },
+      close() { if (end()) dropped(); },
     });
   }
   connect();
