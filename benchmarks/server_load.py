@@ -208,17 +208,7 @@ def start_nginx(port: int, backends: list[int], folder: str) -> subprocess.Popen
 
 def server_action_seconds(ports: list[int]) -> tuple[float, int]:
     """Sum and count of ``nomercy_action_seconds`` over the processes (their own timing)."""
-    total, count = 0.0, 0
-    for port in ports:
-        try:
-            text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-        except httpx.HTTPError:
-            continue
-        for line in text.splitlines():
-            if line.startswith("nomercy_action_seconds_sum"):
-                total += float(line.split()[-1])
-            elif line.startswith("nomercy_action_seconds_count"):
-                count += int(float(line.split()[-1]))
+    count, _, total = server_histogram(ports, "nomercy_action_seconds").get("", (0, {}, 0.0))
     return total, count
 
 

@@ -121,6 +121,7 @@ class Serve:
 
     def stop(self) -> None:
         if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a test may have frozen it: it would not hear SIGTERM
             self.proc.terminate()
             try:
                 self.proc.wait(15)

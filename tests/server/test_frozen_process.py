@@ -13,48 +13,22 @@ from __future__ import annotations
 import random
 import signal
 import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 import needs
 from patience import scaled
 
 from .cluster import Nginx, Serve
-from .conftest import POSTGRES_URL, reset_postgres
-from .test_cluster import a_table, check_against_the_log, owner_pid, play
+from .test_cluster import a_table, check_against_the_log, cluster, owner_pid, play
 
 pytestmark = [needs.POSTGRES, needs.NGINX]
+
+__all__ = ["cluster"]  # the fixture, shared with test_cluster (two processes behind nginx)
 
 #: From the freeze to the room playing on elsewhere: nginx's 6 s of silence on the open
 #: socket, 6 s more for the new socket's unanswered upgrade, the lease (3 s here) meanwhile,
 #: and the client's reconnection (18 s measured at load average 8); the margin is for a
 #: busy machine. Before the proxy told silence from life, it was an hour.
 BOUND = 40.0
-
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[Nginx, list[Serve]]]:
-    assert POSTGRES_URL is not None
-    reset_postgres(POSTGRES_URL)
-    servers = [
-        Serve(POSTGRES_URL, tmp_path / f"serve{i}.log", log_level="info", NOMERCY_LEASE_SECONDS="3")
-        for i in range(2)
-    ]
-    proxy = None
-    try:
-        for s in servers:
-            s.wait_ready()
-        proxy = Nginx(tmp_path / "nginx", [s.port for s in servers])
-        yield proxy, servers
-    finally:
-        if proxy is not None:
-            proxy.stop()
-        for s in servers:
-            if s.proc.poll() is None:
-                s.proc.send_signal(signal.SIGCONT)  # a stopped process would not hear SIGTERM
-            s.stop()
 
 
 def test_the_players_of_a_frozen_process_play_on_with_the_other_one(
