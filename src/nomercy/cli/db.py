@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from nomercy.cli.options import Command, Group
+from nomercy.cli.options import Command, Group, flag
 
 app = typer.Typer(
     cls=Group,
@@ -90,7 +90,7 @@ def downgrade(
         typer.Argument(help="Revision to reach: one step back by default; 0001 is nomercy 0.1.0's schema."),
     ] = "-1",
     yes: Annotated[
-        bool, typer.Option("--yes", "-y", help="Do not ask: drop what the listed revisions added.")
+        bool, flag("--yes", "-y", help="Do not ask: drop what the listed revisions added.")
     ] = False,
     database_url: DatabaseUrlOption = None,
 ) -> None:
