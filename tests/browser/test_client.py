@@ -398,7 +398,10 @@ def test_every_moment_of_a_game_at_both_sizes(
     if shoot:
         shot(bob, f"30-stack-on-you-{lang}")
     axe_check(bob, f"stack on you ({lang}, {size})")
-    bob.clock.pause_at(int(bob.evaluate("Date.now()")) + 50)  # from here the test runs the timers
+    # From here the test runs the timers. Playwright reads a number as seconds since the
+    # epoch: milliseconds sent the page's clock some 57,000 years on, which fired every
+    # timer at once (the connection's watchdog gave the silent socket up).
+    bob.clock.pause_at(bob.evaluate("Date.now()") / 1000 + 0.05)
     bob.click("#take-btn")
     bob.wait_for_function(f"{STORE}.version > 1")
     bob.clock.run_for(1_000)
