@@ -40,7 +40,7 @@ PARALLEL := -n $(JOBS) --dist loadgroup
 # 'make -n test' run that whole line, the suite included.
 BACKGROUND_MAKE := $(MAKE) --no-print-directory
 
-.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench docs clean native
+.PHONY: play serve check test test-web test-compiled compiled lint typecheck bench docs clean native pyodide
 
 $(VENV)/.installed-%: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,14 @@ $(VENV)/.installed-%: pyproject.toml
 ## (scripts/native_c.py), then compiled when it changed
 native: $(VENV)/.installed-$(TEST_EXTRAS)
 	$(BIN)/python hatch_build.py
+
+## pyodide: Pyodide's core files from npm (the version package-lock.json pins), in
+## node_modules/pyodide: the offline game runs the engine in the page with them, served from
+## our own files (nomercy site build and the wheel's build copy them; docs/offline.md)
+pyodide: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
 
 ## play: the main job, a game in the terminal against bots (options: make play ARGS="--match")
 play: $(VENV)/.installed-dev
