@@ -66,7 +66,17 @@ function seatPlate(ctx, s, seat, k, pos) {
   const initial = bot ? String(seat) : ((name.match(/\p{L}|\p{N}/u) || ["?"])[0]).toUpperCase();
   const avatar = el("span", `avatar hue-${seat % 6}${bot ? " bot" : ""}`, initial);
   ring.appendChild(avatar);
-  div.appendChild(ring);
+  // Nobody is removed from a rated round (the server refuses it): no button for it there.
+  // The host's × stands beside the avatar, inside the plate: on a phone, a corner badge
+  // stuck out past the plate, off the screen's side and onto the discard pile's ring.
+  if (me && me.host && info && info.kind === "human" && seat !== s.seat && !(s.room && s.room.rated)) {
+    const head = el("div", "head");
+    const kick = ctx.kickButton(info);
+    kick.textContent = "×"; // the seat keeps its size; the label names the player
+    kick.classList.add("seat-kick");
+    head.append(kick, ring);
+    div.appendChild(head);
+  } else div.appendChild(ring);
   const plate = el("div", "plate");
   div.appendChild(plate);
   const line = el("div", "name-line");
@@ -106,13 +116,6 @@ function seatPlate(ctx, s, seat, k, pos) {
   }
   if ((v.uno_open || []).includes(seat)) plate.appendChild(el("div", "uno-flag", ctx.t("seat.no_uno")));
   else if (v.active[seat] && count === 1) plate.appendChild(el("div", "uno-flag ok", ctx.t("seat.uno")));
-  // Nobody is removed from a rated round (the server refuses it): no button for it there.
-  if (me && me.host && info && info.kind === "human" && seat !== s.seat && !(s.room && s.room.rated)) {
-    const kick = ctx.kickButton(info);
-    kick.textContent = "×"; // the seat keeps its size; the label names the player
-    kick.classList.add("seat-kick");
-    div.appendChild(kick);
-  }
   div.setAttribute("role", "group");
   const state = v.active[seat] ? ctx.t("seat.cards", { count }) : ctx.t("seat.knocked_out");
   const turn = seat === v.current_player && !v.outcome ? ctx.t("seat.deciding") : "";
