@@ -1,27 +1,40 @@
 """Train the learned bot: ``python -m nomercy.rl.train`` (the ``train`` and ``fast`` extras).
 
-Two phases, both on the native engine, on CPU:
+Two phases, both on the native engine, on CPU, at every table size from 2 to 6 seats (the
+observation's ``seat_present`` section tells the network how many seats its table has):
 
 1. **Behaviour cloning.** :class:`~nomercy.rl.selfplay.SelfPlayEnv` plays the native
-   heuristic at every seat (two- and four-seat tables); each decision's observation, mask
-   and the heuristic's action are the data, and the network learns to predict the action
-   (cross-entropy over the legal actions).
+   heuristic at every seat of 2- to 6-seat tables (:data:`BC_SEATS` gives each size's
+   share of the decisions); each decision's observation, mask and the heuristic's action
+   are the data, and the network learns to predict the action (cross-entropy over the
+   legal actions). ``--init FILE`` starts from a weights file instead and skips this phase.
 2. **PPO** (Schulman et al. 2017) with a masked policy and a value head, against a league:
    most rows play :class:`~nomercy.rl.native_vector.NativeVectorEnv` against the native
-   heuristic (which also catches out of turn), the rest
+   heuristic at every other seat (which also catches out of turn), with
+   :data:`PPO_SEATS` giving the rows of each table size; the rest play two-seat
    :class:`~nomercy.rl.selfplay.SelfPlayEnv` against frozen snapshots of the policy
    itself, taken every few updates (numpy copies, :class:`nomercy.bots.learned.Policy`).
 
-Every few updates the greedy policy plays a fixed set of rounds against the heuristic
-(two players) and the best one is written, as the float32 arrays that
+Every few updates the greedy policy plays a fixed set of rounds against heuristics at each
+table size; its *score* is the mean over the sizes of its win rate over the fair share
+(1.0 is a fair share everywhere). The best-scoring weights whose two-seat rate stays within
+``two_seat_slack`` of the starting point's are written, as the float32 arrays that
 :class:`~nomercy.bots.learned.Policy` reads (the value head is left out: play needs none).
-The PPO phase runs ``--updates`` updates (a count, so that a loaded machine reaches the same
-weights later instead of stopping elsewhere); ``--minutes`` is only a safety cap on its wall
-time. The defaults make the shipped weights (about 36 minutes on one idle core)::
 
-    python -m nomercy.rl.train --out src/nomercy/bots/learned.npz
+**Checkpoints and seeds.** Every ``snapshot_every`` updates (and after the cloning) the
+run writes ``--checkpoint`` (default: the weights' path with ``.ckpt.pt``): the network,
+the optimizer, the league's snapshots, the best score. At each such boundary every
+environment is dealt again and every generator seeded from ``(--seed, update)``, so
+``--resume`` continues exactly as the uninterrupted run would have, and two runs with the
+same seed and arguments write the same weights (torch on one thread). The PPO phase runs
+``--updates`` updates (a count, so that a loaded machine reaches the same weights later
+instead of stopping elsewhere); ``--minutes`` is a safety cap on its wall time, after which
+``--resume`` goes on from the last checkpoint. The defaults train from scratch::
 
-and ``--tiny`` runs every step at a size of seconds (the CI's smoke test).
+    python -m nomercy.rl.train --out learned.npz
+
+and ``--tiny`` runs every step at a size of seconds (the CI's smoke test). docs/bots.md
+gives the command and wall time of the shipped weights.
 """
 
 from __future__ import annotations
@@ -30,19 +43,27 @@ import argparse
 import importlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from nomercy.bots.learned import LAYERS, Policy
-from nomercy.encoding import NUM_ACTIONS, OBS_SIZE
+from nomercy.bots.learned import LAYERS, Policy, load_policy
+from nomercy.encoding import MAX_PLAYERS, NUM_ACTIONS, OBS_SIZE
 from nomercy.rl.native_vector import NativeVectorEnv
 from nomercy.rl.selfplay import SelfPlayEnv
 
-__all__ = ["Config", "main", "train"]
+__all__ = ["BC_SEATS", "PPO_SEATS", "Config", "evaluate", "main", "score", "train"]
+
+#: Behaviour cloning's decisions by table size (shares of ``bc_samples``).
+BC_SEATS: Final = {2: 0.3, 3: 0.175, 4: 0.175, 5: 0.175, 6: 0.175}
+#: PPO's rows against the heuristic by table size (shares of ``envs``); the league's
+#: ``league_envs`` rows are two-seat tables on top of these.
+PPO_SEATS: Final = {2: 0.25, 3: 0.1875, 4: 0.1875, 5: 0.1875, 6: 0.1875}
+#: Format of the checkpoint file.
+CHECKPOINT_VERSION: Final = 1
 
 
 def _torch() -> Any:
@@ -58,29 +79,41 @@ def _torch() -> Any:
 
 @dataclass
 class Config:
-    """Sizes of a run (the defaults: the shipped weights, about 36 minutes on one core)."""
+    """Sizes of a run (the defaults: a run from scratch at every table size)."""
 
     hidden: int = 256
-    bc_samples: int = 300_000
+    bc_samples: int = 400_000
     bc_epochs: int = 4
     envs: int = 256
     league_envs: int = 64
     horizon: int = 32
-    minutes: float = 110.0
-    updates: int = 990
+    minutes: float = 240.0
+    updates: int = 1200
     lr: float = 1e-4
     snapshot_every: int = 20
-    eval_every: int = 10
-    eval_rounds: int = 2000
+    eval_every: int = 20
+    eval_rounds: int = 1500
+    #: How far (win rate) the two-seat rate may fall below the starting point's and the
+    #: weights still be written.
+    two_seat_slack: float = 0.01
+    seats: tuple[int, ...] = field(default=(2, 3, 4, 5, 6))
     seed: int = 0
     threads: int = 1
 
     @classmethod
     def tiny(cls) -> Config:
         return cls(
-            hidden=32, bc_samples=2000, bc_epochs=1, envs=16, league_envs=8, horizon=8, minutes=1.0,
-            updates=3, snapshot_every=2, eval_every=2, eval_rounds=20,
+            hidden=32, bc_samples=3000, bc_epochs=1, envs=40, league_envs=8, horizon=8, minutes=1.0,
+            updates=4, snapshot_every=2, eval_every=2, eval_rounds=30, two_seat_slack=1.0,
         )  # fmt: skip
+
+
+def split(total: int, shares: dict[int, float], seats: Sequence[int]) -> dict[int, int]:
+    """``total`` divided over the table sizes in ``seats`` by ``shares`` (renormalized over
+    them; every size gets at least one)."""
+    weight = sum(shares[n] for n in seats)
+    out = {n: max(1, round(total * shares[n] / weight)) for n in seats}
+    return out
 
 
 def _net(torch: Any, hidden: int) -> Any:
@@ -115,17 +148,32 @@ def export(net: Any) -> dict[str, npt.NDArray[np.float32]]:
     return arrays
 
 
+def load_into(torch: Any, net: Any, policy: Policy) -> None:
+    """Copy a weights file's layers into ``net`` (the value head keeps its start)."""
+    layers = (net.l0, net.l1, net.pi)
+    with torch.no_grad():
+        for layer, (w, b) in zip(
+            layers, zip(policy.layers[0::2], policy.layers[1::2], strict=True), strict=True
+        ):
+            if tuple(layer.weight.shape) != w.T.shape:
+                raise SystemExit(
+                    f"--init: a layer of {w.shape} where this network has {tuple(layer.weight.shape)[::-1]}"
+                )
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
+            layer.bias.copy_(torch.from_numpy(b))
+
+
 def save(out: Path, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
     """Write the play-time arrays (numpy's ``.npz``, uncompressed)."""
     np.savez(out, **arrays)  # type: ignore[arg-type]
 
 
-def evaluate(policy: Policy, rounds: int, seed: int = 10**6) -> float:
-    """The greedy policy's win rate over ``rounds`` two-player rounds against the native
-    heuristic (the learner's seat 0; the dealer is the deal's)."""
+def evaluate(policy: Policy, rounds: int, players: int = 2, seed: int = 10**6) -> float:
+    """The greedy policy's win rate over ``rounds`` rounds against the native heuristic at
+    every other seat of ``players`` (the learner's seat 0; the dealer is the deal's)."""
     envs = min(256, rounds)
     wins = played = 0
-    with NativeVectorEnv(envs, players=2, opponents="heuristic") as env:
+    with NativeVectorEnv(envs, players=players, opponents="heuristic") as env:
         obs, masks = env.reset(seed)
         while played < rounds:
             obs, masks, rewards, dones = env.step(policy(obs, masks))
@@ -134,13 +182,26 @@ def evaluate(policy: Policy, rounds: int, seed: int = 10**6) -> float:
     return wins / played
 
 
+def score(rates: dict[int, float]) -> float:
+    """Mean over the table sizes of the win rate over the fair share (``rate * players``)."""
+    return sum(rate * n for n, rate in rates.items()) / len(rates)
+
+
+def evaluate_all(policy: Policy, cfg: Config) -> dict[int, float]:
+    """:func:`evaluate` at each of the run's table sizes."""
+    return {n: evaluate(policy, cfg.eval_rounds, n) for n in cfg.seats}
+
+
+def _rates(rates: dict[int, float]) -> str:
+    return ", ".join(f"{n}p {rate:.1%}" for n, rate in rates.items()) + f"; score {score(rates):.3f}"
+
+
 def behaviour_clone(torch: Any, net: Any, cfg: Config, log: Any) -> None:
-    """Phase 1: fit the heuristic's decisions at every seat of 2- and 4-seat tables."""
+    """Phase 1: fit the heuristic's decisions at every seat of each table size."""
     obs_parts, mask_parts, act_parts = [], [], []
-    for players, share in ((2, 0.75), (4, 0.25)):
+    for players, need in split(cfg.bc_samples, BC_SEATS, cfg.seats).items():
         env = SelfPlayEnv(max(8, cfg.envs), players=players, seed=cfg.seed + players * 1000)
         env.reset()
-        need = int(cfg.bc_samples * share)
         got = 0
         while got < need:
             acts = env.heuristic_actions()
@@ -152,7 +213,7 @@ def behaviour_clone(torch: Any, net: Any, cfg: Config, log: Any) -> None:
     obs = torch.from_numpy(np.concatenate(obs_parts))
     masks = torch.from_numpy(np.concatenate(mask_parts))
     acts = torch.from_numpy(np.concatenate(act_parts))
-    log(f"behaviour cloning: {len(acts):,} decisions of the heuristic")
+    log(f"behaviour cloning: {len(acts):,} decisions of the heuristic at {len(cfg.seats)} table sizes")
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     gen = torch.Generator().manual_seed(cfg.seed)
     for epoch in range(cfg.bc_epochs):
@@ -171,10 +232,14 @@ def behaviour_clone(torch: Any, net: Any, cfg: Config, log: Any) -> None:
 
 
 class _Heuristic:
-    """Rows against the native heuristic (learner at seat 0, two players)."""
+    """Rows against the native heuristic at every other seat (learner at seat 0)."""
 
-    def __init__(self, envs: int, seed: int) -> None:
-        self.env = NativeVectorEnv(envs, players=2, opponents="heuristic")
+    def __init__(self, envs: int, players: int) -> None:
+        self.env = NativeVectorEnv(envs, players=players, opponents="heuristic")
+        self.players = players
+        self.obs, self.masks = self.env.observations, self.env.masks
+
+    def reseed(self, seed: int) -> None:
         self.obs, self.masks = self.env.reset(seed)
 
     def step(self, acts: npt.NDArray[np.int64]) -> tuple[Any, Any]:
@@ -183,23 +248,27 @@ class _Heuristic:
 
 
 class _League:
-    """Rows of self-play against frozen snapshots of the policy (the learner's seat rotates)."""
+    """Two-seat rows of self-play against frozen snapshots of the policy and the heuristic
+    (the learner's seat rotates)."""
 
-    def __init__(self, envs: int, seed: int) -> None:
-        self.env = SelfPlayEnv(envs, players=2, seed=seed)
+    def __init__(self, envs: int) -> None:
+        self.env = SelfPlayEnv(envs, players=2)
         self.snapshots: list[Policy] = []
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(0)
         self.obs: npt.NDArray[Any] = np.zeros(0)
         self.masks: npt.NDArray[Any] = np.zeros(0)
 
-    def add(self, policy: Policy) -> None:
+    def reseed(self, seed: int, policy: Policy) -> None:
+        """Take ``policy`` as the newest snapshot (five kept), pick each row's opponent and
+        deal every row again, all from ``seed``."""
         self.snapshots = [*self.snapshots[-4:], policy]
+        self.rng = np.random.default_rng(seed)
         n = self.env.num_envs
         self.env.set_opponents(
             ["heuristic", *self.snapshots], self.rng.integers(0, len(self.snapshots) + 1, n)
         )
-        if not len(self.obs):
-            self.obs, self.masks, _ = self.env.reset()
+        self.env.seed = seed
+        self.obs, self.masks, _ = self.env.reset()
 
     def step(self, acts: npt.NDArray[np.int64]) -> tuple[Any, Any]:
         learner = self.env._learner
@@ -207,21 +276,51 @@ class _League:
         return rewards[np.arange(len(acts)), learner].copy(), dones.copy()
 
 
-def ppo(torch: Any, net: Any, cfg: Config, out: Path, log: Any) -> float:
-    """Phase 2; returns the best evaluated win rate (its weights written to ``out``)."""
+def _boundary_seed(seed: int, update: int) -> int:
+    """The seed of everything random from update ``update`` on (a checkpoint boundary)."""
+    return (seed * 1_000_003 + update * 7_919) % 2**31
+
+
+def _checkpoint(torch: Any, path: Path, **state: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save({"version": CHECKPOINT_VERSION, **state}, tmp)
+    tmp.replace(path)
+
+
+def ppo(
+    torch: Any, net: Any, cfg: Config, out: Path, ckpt: Path, log: Any, resume: dict[str, Any] | None
+) -> float:
+    """Phase 2; returns the best score (its weights written to ``out``)."""
     F = torch.nn.functional
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    sources: list[Any] = [_Heuristic(cfg.envs, cfg.seed)]
-    league = _League(cfg.league_envs, cfg.seed + 77) if cfg.league_envs else None
-    best = evaluate(Policy(export(net)), cfg.eval_rounds)
-    save(out, export(net))
-    log(f"after cloning: {best:.1%} against the heuristic ({cfg.eval_rounds} rounds)")
+    sources: list[Any] = [
+        _Heuristic(n, players) for players, n in split(cfg.envs, PPO_SEATS, cfg.seats).items()
+    ]
+    league = _League(cfg.league_envs) if cfg.league_envs else None
+    if resume is None:
+        rates = evaluate_all(Policy(export(net)), cfg)
+        best, floor, first = score(rates), rates.get(2, 0.0) - cfg.two_seat_slack, 1
+        save(out, export(net))
+        log(f"start: {_rates(rates)} ({cfg.eval_rounds} rounds each, against heuristics)")
+        _checkpoint(torch, ckpt, net=net.state_dict(), opt=opt.state_dict(), update=0, best=best, floor=floor,
+                    snapshots=[], config=asdict(cfg))  # fmt: skip
+    else:
+        opt.load_state_dict(resume["opt"])
+        best, floor, first = resume["best"], resume["floor"], resume["update"] + 1
+        if league is not None:
+            league.snapshots = [Policy(s) for s in resume["snapshots"]]
+        log(f"resumed after update {resume['update']}: best score {best:.3f}")
     start = time.monotonic()
-    for update in range(1, cfg.updates + 1):
-        if league is not None and (update - 1) % cfg.snapshot_every == 0:
-            league.add(Policy(export(net)))
-            if len(sources) == 1:
-                sources.append(league)
+    for update in range(first, cfg.updates + 1):
+        if (update - 1) % cfg.snapshot_every == 0:  # a boundary: everything seeded again
+            seed = _boundary_seed(cfg.seed, update)
+            torch.manual_seed(seed)
+            for i, src in enumerate(s for s in sources if s is not league):
+                src.reseed(seed + 100_000 * (i + 1))
+            if league is not None:
+                league.reseed(seed + 7, Policy(export(net)))
+                if league not in sources:
+                    sources.append(league)
         batches = []
         for src in sources:
             n = len(src.obs)
@@ -275,46 +374,95 @@ def ppo(torch: Any, net: Any, cfg: Config, out: Path, log: Any) -> float:
                 torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
                 opt.step()
         elapsed = time.monotonic() - start
-        if update % cfg.eval_every == 0 or elapsed > cfg.minutes * 60 or update == cfg.updates:
-            rate = evaluate(Policy(export(net)), cfg.eval_rounds)
+        if update % cfg.eval_every == 0 or update == cfg.updates:
+            rates = evaluate_all(Policy(export(net)), cfg)
             mark = ""
-            if rate > best:
-                best, mark = rate, " (best: written)"
+            if score(rates) > best and rates.get(2, 1.0) >= floor:
+                best, mark = score(rates), " (best: written)"
                 save(out, export(net))
-            log(f"update {update} ({elapsed / 60:.1f} min): {rate:.1%} against the heuristic{mark}")
+            log(f"update {update} ({elapsed / 60:.1f} min): {_rates(rates)}{mark}")
+        if update % cfg.snapshot_every == 0:
+            snaps = [dict(zip(LAYERS, s.layers, strict=True)) for s in (league.snapshots if league else [])]
+            _checkpoint(torch, ckpt, net=net.state_dict(), opt=opt.state_dict(), update=update, best=best,
+                        floor=floor, snapshots=snaps, config=asdict(cfg))  # fmt: skip
         if elapsed > cfg.minutes * 60:
+            log(f"stopped at the {cfg.minutes:g}-minute cap after update {update}: --resume goes on")
             break
     return best
 
 
-def train(cfg: Config, out: Path, log: Any = print) -> float:
-    """Both phases; returns the best evaluated win rate, whose weights are in ``out``."""
+def train(cfg: Config, out: Path, log: Any = print, init: Path | None = None, resume: bool = False,
+          checkpoint: Path | None = None) -> float:  # fmt: skip
+    """Both phases; returns the best score, whose weights are in ``out``."""
     torch = _torch()
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     np.random.seed(cfg.seed)
-    net = _net(torch, cfg.hidden)
+    ckpt = checkpoint or out.with_name(out.name + ".ckpt.pt")
     started = time.monotonic()
-    behaviour_clone(torch, net, cfg, log)
-    best = ppo(torch, net, cfg, out, log)
-    log(f"done in {(time.monotonic() - started) / 60:.1f} min: best {best:.1%}; weights in {out}")
+    state: dict[str, Any] | None = None
+    if resume:
+        if not ckpt.exists():
+            raise SystemExit(f"--resume: no checkpoint at {ckpt}")
+        state = torch.load(ckpt, weights_only=False)
+        if state.get("version") != CHECKPOINT_VERSION:
+            raise SystemExit(f"--resume: {ckpt} is not a checkpoint of this version")
+        if _same_run(state["config"]) != _same_run(asdict(cfg)):
+            raise SystemExit(f"--resume: {ckpt} was written by a run of other arguments: {state['config']}")
+    hidden = cfg.hidden
+    if init is not None:
+        policy = load_policy(init)
+        hidden = int(policy.layers[0].shape[1])
+        if hidden != cfg.hidden:
+            raise SystemExit(f"--init: {init} has {hidden} hidden units, this run {cfg.hidden} (--hidden)")
+    net = _net(torch, hidden)
+    if state is not None:
+        net.load_state_dict(state["net"])
+    elif init is not None:
+        load_into(torch, net, load_policy(init))
+        log(f"started from {init}")
+    else:
+        behaviour_clone(torch, net, cfg, log)
+    best = ppo(torch, net, cfg, out, ckpt, log, state)
+    log(f"done in {(time.monotonic() - started) / 60:.1f} min: best score {best:.3f}; weights in {out}")
     return best
+
+
+def _same_run(config: dict[str, Any]) -> dict[str, Any]:
+    """A run's arguments but its length (a resumed run may be given more time and updates)."""
+    return {
+        k: tuple(v) if isinstance(v, list) else v
+        for k, v in config.items()
+        if k not in ("minutes", "updates")
+    }
+
+
+def _seat_list(text: str) -> tuple[int, ...]:
+    seats = tuple(sorted({int(s) for s in text.split(",")}))
+    if not seats or seats[0] < 2 or seats[-1] > MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"table sizes from 2 to {MAX_PLAYERS}, comma-separated")
+    return seats
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m nomercy.rl.train", description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("learned.npz"), help="the weights file to write")
     parser.add_argument("--tiny", action="store_true", help="a run of seconds (smoke test)")
-    parser.add_argument("--updates", type=int, help="PPO updates to run (the shipped weights: 990)")
+    parser.add_argument("--updates", type=int, help="PPO updates to run")
     parser.add_argument("--minutes", type=float, help="a safety cap on the PPO phase's wall time")
     parser.add_argument("--bc-samples", type=int, help="decisions of the heuristic to clone")
+    parser.add_argument("--eval-rounds", type=int, help="rounds per table size at each evaluation")
+    parser.add_argument("--seats", type=_seat_list, help="table sizes to train at (default 2,3,4,5,6)")
     parser.add_argument("--seed", type=int, help="seed of the run")
+    parser.add_argument("--init", type=Path, help="start from this weights file (no behaviour cloning)")
+    parser.add_argument("--checkpoint", type=Path, help="checkpoint file (default: OUT.ckpt.pt)")
+    parser.add_argument("--resume", action="store_true", help="go on from the checkpoint")
     args = parser.parse_args(argv)
     cfg = Config.tiny() if args.tiny else Config()
-    for key in ("updates", "minutes", "bc_samples", "seed"):
+    for key in ("updates", "minutes", "bc_samples", "eval_rounds", "seats", "seed"):
         if getattr(args, key) is not None:
             setattr(cfg, key, getattr(args, key))
-    train(cfg, args.out)
+    train(cfg, args.out, init=args.init, resume=args.resume, checkpoint=args.checkpoint)
 
 
 if __name__ == "__main__":
