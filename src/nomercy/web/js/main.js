@@ -23,8 +23,17 @@ const store = createStore(initialState({
   lang: pickLanguage(storage.get("lang"), navigator.languages || [navigator.language]),
 }));
 const holder = {};
+// A static site (nomercy site build) names itself, and the server it links to, if any.
+const siteMeta = document.querySelector('meta[name="nomercy-site"]');
+const site = siteMeta ? { server: siteMeta.content || null } : null;
+const SOLO = "SOLO"; // the solo table's room code (js/solo/solo.js)
+let solo = null; // js/solo/solo.js, loaded when solo play is first chosen
+const ui = pageUI(holder);
+const enteredRoom = ui.entered;
+ui.entered = (code, saved) => { if (code !== SOLO) enteredRoom(code, saved); };
 const ctx = holder.ctx = createCtrl({
-  store, storage, api, ui: pageUI(holder), transport: (code) => webSocketTransport(roomURL(location, code)),
+  store, storage, api, ui,
+  transport: (code) => (code === SOLO ? solo.soloTransport() : webSocketTransport(roomURL(location, code))),
 });
 ctx.kickButton = kickButtonFactory(ctx);
 ctx.readmitButton = readmitButtonFactory(ctx);
@@ -44,8 +53,18 @@ function lazyReplay(ctx) {
   return {
     open: async (id) => (await load()).open(id),
     openFile: async (file) => (await load()).openFile(file),
+    openLocal: async (game, blob) => (await load()).openLocal(game, blob),
     refresh: () => { if (loaded) loaded.refresh(); },
   };
+}
+
+/** Solo play against the bots, its engine in the page: loaded when its panel is opened. */
+async function loadSolo(options) {
+  if (!solo) {
+    solo = await import("./solo/solo.js");
+    solo.wireSolo(ctx, options, site);
+  }
+  return solo;
 }
 
 async function main() {
@@ -58,20 +77,28 @@ async function main() {
   let options = null;
   wireScreen(ctx, async () => {
     if (options) renderHome(ctx, options);
+    if (solo) solo.renderSolo(ctx, options, site);
     if (!$("screen-home").hidden) renderMyGames(ctx);
-    renderAccountSlot(ctx, true);
+    if (!site) renderAccountSlot(ctx, true);
     guide.refresh();
   });
   ctx.replay = lazyReplay(ctx);
   wireReplayEntry(ctx);
-  const loading = api("/api/options");
+  const loading = site ? fetch("options.json").then((r) => r.json()) : api("/api/options");
   await setLanguage(ctx, store.get().lang);
   options = await loading;
-  renderAccountSlot(ctx); // the top bar's "Sign in" or name (js/accountslot.js)
+  if (!site) renderAccountSlot(ctx); // the top bar's "Sign in" or name (js/accountslot.js)
   renderHome(ctx, options);
   fillPreset(options);
   wireHome(ctx, options);
-  setupRated(() => fillPreset(options)); // the "Rated" box, for a signed-in player
+  const panel = $("solo-panel");
+  panel.addEventListener("toggle", () => { if (panel.open) loadSolo(options); });
+  if (site) {
+    document.documentElement.classList.add("site"); // solo only: style.css hides the rest
+    panel.open = true;
+    (await loadSolo(options)).installOffline();
+  } else if (storage.get("solo:live")) await loadSolo(options);
+  if (!site) setupRated(() => fillPreset(options)); // the "Rated" box, for a signed-in player
   const page = pageFor(location.pathname);
   if (page) {
     show("page");

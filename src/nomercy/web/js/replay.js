@@ -252,5 +252,8 @@ export function createReplay(ctx) {
     });
   }
 
-  return { open, openFile, wire, refresh: () => { if (game) { titles(); go(at); review.redraw(); } } };
+  /** A round replayed in this page (the solo engine's frames, js/solo/solo.js), its file. */
+  function openLocal(g, blob) { show(g, null, null, blob); }
+
+  return { open, openFile, openLocal, wire, refresh: () => { if (game) { titles(); go(at); review.redraw(); } } };
 }
