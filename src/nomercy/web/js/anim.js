@@ -26,6 +26,14 @@ export function takeScale(count) {
   return { kind: "", scale: 1 };
 }
 
+/** Whether the room has counted round `number` (a match's rounds list names it; a single
+ *  round needs no count). By number, not by how many rounds the room listed when the state
+ *  came: a room update that was due goes out just before the state, already holding the
+ *  round, and the match's fanfare then never played. */
+export function roundCounted(room, number) {
+  return Boolean(room) && (room.mode !== "match" || (room.rounds || []).some((r) => r.number === number));
+}
+
 export function createAnim(ctx) {
   const off = () => reducedMotion() || document.hidden;
   const storage = ctx.storage || { get: () => null, set: () => {} };
@@ -94,9 +102,9 @@ export function createAnim(ctx) {
    *  comes just after the round's state; until it has counted this round, wait for it (at
    *  most ROOM_WAIT_MS, then the round's moment). */
   const ROOM_WAIT_MS = 1500;
-  function roundMoment(winner, roundsBefore, since) {
+  function roundMoment(winner, number, since) {
     const room = ctx.store.get().room;
-    const counted = room && (room.mode !== "match" || (room.rounds || []).length > roundsBefore);
+    const counted = roundCounted(room, number);
     if (!counted && performance.now() - since < ROOM_WAIT_MS) return null;
     const matchWon = Boolean(counted && room.mode === "match" && room.status === "finished" && room.match_winner !== null);
     if (!matchWon) return ["win", ctx.t("anim.round_won", { seat: winner }), ""];
@@ -311,7 +319,7 @@ export function createAnim(ctx) {
       }
       // Whether the round also ends the match is the room's news, and the server sends the
       // room after this state: the moment is named when it is shown (roundMoment).
-      if (e.type === "round_over") moments.push(["round", e.winner, (s.room && s.room.rounds || []).length]);
+      if (e.type === "round_over") moments.push(["round", e.winner, s.room ? s.room.round : null]);
     }
     stash = moments;
     if (moments.length) pending += 1;
