@@ -13,7 +13,7 @@ pytest.importorskip("nomercy.native", reason="the native engine needs the fast e
 
 import numpy as np
 
-from nomercy.bots.learned import load_policy
+from nomercy.bots.learned import load_policies, load_policy
 from nomercy.rl.train import BC_SEATS, PPO_SEATS, evaluate, main, score, split
 
 
@@ -88,3 +88,16 @@ def test_init_starts_from_a_weights_file_without_cloning(
 def test_table_sizes_outside_two_to_six_are_refused() -> None:
     with pytest.raises(SystemExit):
         main(["--tiny", "--seats", "2,7"])
+
+
+def test_combine_writes_a_network_of_its_own_for_the_sizes_named(tmp_path: Path) -> None:
+    first, second, out = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "ab.npz"
+    main(["--tiny", "--seats", "2,3", "--updates", "2", "--seed", "1", "--out", str(first)])
+    main(["--tiny", "--seats", "2,3", "--updates", "2", "--seed", "2", "--out", str(second)])
+    main(["--combine", str(first), str(second), "--seats", "3,4", "--out", str(out)])
+    policies = load_policies(out)
+    assert sorted(policies) == [0, 3, 4]
+    np.testing.assert_array_equal(policies[0].layers[0], load_policy(first).layers[0])
+    np.testing.assert_array_equal(policies[4].layers[0], load_policy(second).layers[0])
+    with pytest.raises(SystemExit):
+        main(["--combine", str(first), str(second), "--out", str(out)])  # which sizes?

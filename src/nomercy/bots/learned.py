@@ -6,6 +6,9 @@ features ``log(1 + x)``, two hidden layers with ReLU, and one logit per RL actio
 illegal actions are masked out and the bot plays the most probable legal one (no search,
 no randomness). Its weights ship in the package (``learned.npz``, float32), trained by
 ``python -m nomercy.rl.train`` (docs/rl.md); torch is needed to train, never to play.
+A weights file may hold, besides the network every table uses, a network of its own for
+some table sizes (the same arrays named ``p{n}_w0``, ...: :func:`seat_key`), for a size
+where one network was measured not to serve all.
 
 Out of turn (U1, U2) it follows a fixed rule, not the network: it calls its own late Uno
 and catches a seat left open to a catch whenever the rules let it.
@@ -25,7 +28,7 @@ from nomercy.actions import CALL_UNO, Action, Catch
 from nomercy.bots import Bot, register
 from nomercy.bots.expert import ExpertBot
 from nomercy.bots.heuristic import score_actions, table_from_view
-from nomercy.encoding import NUM_ACTIONS, OBS_SIZE, check_deck, index_to_action
+from nomercy.encoding import MAX_PLAYERS, NUM_ACTIONS, OBS_SIZE, check_deck, index_to_action
 from nomercy.events import Event
 from nomercy.extras import require
 from nomercy.rules import Rules
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["DEFAULT_WEIGHTS", "LearnedBot", "Policy", "load_policy"]
+__all__ = ["DEFAULT_WEIGHTS", "LearnedBot", "Policy", "load_policies", "load_policy", "seat_key"]
 
 #: The shipped weights, inside the package.
 DEFAULT_WEIGHTS = "learned.npz"
@@ -80,21 +83,45 @@ class Policy:
         return sum(int(a.size) for a in self.layers)
 
 
-def load_policy(path: str | Path | None = None) -> Policy:
-    """The policy of a weights file (default: the shipped one)."""
+def seat_key(players: int, name: str) -> str:
+    """The name of array ``name`` of the network that plays tables of ``players`` seats."""
+    return f"p{players}_{name}"
+
+
+def _policies(arrays: dict[str, Any]) -> dict[int, Policy]:
+    out = {0: Policy(arrays)}
+    for players in range(2, MAX_PLAYERS + 1):
+        if any(seat_key(players, k) in arrays for k in LAYERS):
+            missing = [seat_key(players, k) for k in LAYERS if seat_key(players, k) not in arrays]
+            if missing:
+                raise ValueError(f"the weights lack {', '.join(missing)}: not a learned bot's file")
+            out[players] = Policy({k: arrays[seat_key(players, k)] for k in LAYERS})
+    return out
+
+
+def load_policies(path: str | Path | None = None) -> dict[int, Policy]:
+    """Every network of a weights file (default: the shipped one), by the table size it
+    plays; key 0 is the network of every other size."""
     xp = _numpy()
     if path is None:
         with resources.files("nomercy.bots").joinpath(DEFAULT_WEIGHTS).open("rb") as f:
             data = xp.load(f)
-            return Policy({k: data[k] for k in data.files})
+            return _policies({k: data[k] for k in data.files})
     try:
         data = xp.load(Path(path))
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read the learned bot's weights {str(path)!r}: {exc}") from None
-    return Policy({k: data[k] for k in data.files})
+    return _policies({k: data[k] for k in data.files})
 
 
-_SHIPPED: list[Policy] = []
+def load_policy(path: str | Path | None = None, players: int | None = None) -> Policy:
+    """The policy of a weights file (default: the shipped one) that plays tables of
+    ``players`` seats (default: the network of every table without one of its own)."""
+    policies = load_policies(path)
+    return policies.get(players or 0, policies[0])
+
+
+_SHIPPED: list[dict[int, Policy]] = []
 
 
 @register("learned")
@@ -119,10 +146,12 @@ class LearnedBot(Bot):
         self.expert: ExpertBot | None = ExpertBot(seed=seed, **expert) if search else None
         if weights is None:
             if not _SHIPPED:  # loaded once: every tournament game makes a bot
-                _SHIPPED.append(load_policy())
-            self.policy = _SHIPPED[0]
+                _SHIPPED.append(load_policies())
+            self.policies = _SHIPPED[0]
         else:
-            self.policy = load_policy(weights)
+            self.policies = load_policies(weights)
+        #: The network of the tables without one of their own.
+        self.policy = self.policies[0]
         xp = _numpy()
         from nomercy.encoding import reference  # numpy's encoder: after the check above
 
@@ -137,7 +166,8 @@ class LearnedBot(Bot):
             self._rules = view.rules
         self._encoder.observe(view, self._obs[0])
         self._encoder.legal_mask(view, self._mask[0])
-        index = int(self.policy(self._obs, self._mask)[0])
+        policy = self.policies.get(view.players, self.policy)
+        index = int(policy(self._obs, self._mask)[0])
         action = index_to_action(view, index)
         if self.expert is not None:
             return self._search(view, action)

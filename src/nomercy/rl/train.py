@@ -50,12 +50,12 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from nomercy.bots.learned import LAYERS, Policy, load_policy
+from nomercy.bots.learned import LAYERS, Policy, load_policy, seat_key
 from nomercy.encoding import MAX_PLAYERS, NUM_ACTIONS, OBS_SIZE
 from nomercy.rl.native_vector import NativeVectorEnv
 from nomercy.rl.selfplay import SelfPlayEnv
 
-__all__ = ["BC_SEATS", "PPO_SEATS", "Config", "evaluate", "main", "score", "train"]
+__all__ = ["BC_SEATS", "PPO_SEATS", "Config", "combine", "evaluate", "main", "score", "train"]
 
 #: Behaviour cloning's decisions by table size (shares of ``bc_samples``).
 BC_SEATS: Final = {2: 0.3, 3: 0.175, 4: 0.175, 5: 0.175, 6: 0.175}
@@ -428,6 +428,16 @@ def train(cfg: Config, out: Path, log: Any = print, init: Path | None = None, re
     return best
 
 
+def combine(main: Path, sizes: Path, seats: Sequence[int], out: Path) -> None:
+    """Write ``out``: ``main``'s network for every table, and ``sizes``'s main network as
+    the network of its own of each table size in ``seats`` (``nomercy.bots.learned``)."""
+    arrays = dict(zip(LAYERS, load_policy(main).layers, strict=True))
+    other = load_policy(sizes).layers
+    for n in seats:
+        arrays.update({seat_key(n, k): a for k, a in zip(LAYERS, other, strict=True)})
+    save(out, arrays)
+
+
 def _same_run(config: dict[str, Any]) -> dict[str, Any]:
     """A run's arguments but its length (a resumed run may be given more time and updates)."""
     return {
@@ -457,7 +467,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--init", type=Path, help="start from this weights file (no behaviour cloning)")
     parser.add_argument("--checkpoint", type=Path, help="checkpoint file (default: OUT.ckpt.pt)")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint")
+    parser.add_argument(
+        "--combine",
+        nargs=2,
+        type=Path,
+        metavar=("MAIN", "SIZES"),
+        help="train nothing: write OUT with MAIN's network for every table and SIZES's for the --seats",
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        if args.seats is None:
+            parser.error("--combine needs --seats: the table sizes that SIZES's network plays")
+        combine(args.combine[0], args.combine[1], args.seats, args.out)
+        print(f"{args.out}: {args.combine[0]} for every table, {args.combine[1]} at {args.seats}")
+        return
     cfg = Config.tiny() if args.tiny else Config()
     for key in ("updates", "minutes", "bc_samples", "eval_rounds", "seats", "seed"):
         if getattr(args, key) is not None:
