@@ -453,19 +453,39 @@ function wireExtras(ctx, storage) {
   const musicBtn = document.getElementById("music-btn");
   if (!musicBtn) return;
   let music = null;
-  let on = false;
+  // The music's on or off is remembered, as the sound's mute is. A page may not start
+  // sound by itself: music left on starts at the player's first click, tap or key.
+  let on = storage.get("music") === "1";
+  // The button's title follows a change of language too (screen.js fills data-i18n-attr).
+  const label = () => {
+    musicBtn.setAttribute("aria-pressed", on ? "true" : "false");
+    musicBtn.dataset.i18nAttr = `aria-label:music.label;title:${on ? "music.on" : "music.off"}`;
+  };
   const sync = () => {
     const muted = ctx.store.get().muted;
-    musicBtn.setAttribute("aria-pressed", on ? "true" : "false");
+    label();
     musicBtn.title = ctx.t(on ? "music.on" : "music.off");
     if (music) music.set(on && !muted, heatOf((ctx.store.get().view || {}).pending_total || 0));
   };
-  musicBtn.addEventListener("click", async () => {
-    on = !on;
+  const start = async () => {
     if (on && !music) {
       try { music = (await import("./music.js")).createMusic(); } catch { on = false; }
     }
     sync();
+  };
+  musicBtn.addEventListener("click", async () => {
+    on = !on;
+    storage.set("music", on ? "1" : "0");
+    await start();
   });
+  if (on) {
+    const first = (e) => {
+      if (e.target === musicBtn || musicBtn.contains(e.target)) return; // the button decides
+      for (const type of ["pointerdown", "keydown"]) document.removeEventListener(type, first, true);
+      start();
+    };
+    for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, first, true);
+    label();
+  }
   if (ctx.store.subscribe) ctx.store.subscribe(() => { if (music) sync(); });
 }
