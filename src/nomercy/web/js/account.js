@@ -3,12 +3,11 @@
 // the ceremony's options as WebAuthn's JSON; binary fields travel as base64url both ways.
 // A sensitive change (a passkey added or removed, sessions ended, the account deleted)
 // that the server answers `confirm_first` is confirmed with a passkey once, then sent again.
+// Who is signed in is the controller's (ctx.whoAmI, ctx.setAccount): the top bar's slot
+// redraws itself when it changes; this module keeps no state of its own.
 import { $, el, button, clear } from "./dom.js";
 import { api, ApiError } from "./api.js";
 import { keptTokens } from "./games.js";
-import { renderAccountSlot, setAccount, whoAmI } from "./accountslot.js";
-
-let dialog = null;
 
 // -- base64url and WebAuthn's JSON -------------------------------------------------------
 
@@ -114,16 +113,16 @@ async function addPasskey() {
 }
 
 function changed(ctx, account) {
-  setAccount(account);
-  renderAccountSlot(ctx);
+  ctx.setAccount(account);
   if (location.pathname === "/account") openAccountPage(ctx, null, $("page-root"));
 }
 
 // -- the dialog ------------------------------------------------------------------------
 
 export function openDialog(ctx, mode) {
-  if (dialog) dialog.remove();
-  dialog = el("dialog", "account-dialog");
+  const open = $("account-dialog");
+  if (open) open.remove();
+  const dialog = el("dialog", "account-dialog");
   dialog.id = "account-dialog";
   dialog.setAttribute("aria-labelledby", "account-dialog-title");
   const title = el("h2", null, ctx.t(mode === "signin" ? "account.signin_title" : "account.signup_title"));
@@ -136,7 +135,7 @@ export function openDialog(ctx, mode) {
   close.id = "account-close";
   dialog.append(title, body, message, close);
   document.body.appendChild(dialog);
-  dialog.addEventListener("close", () => { dialog.remove(); dialog = null; });
+  dialog.addEventListener("close", () => dialog.remove());
   const say = (text) => { message.textContent = text; };
 
   if (!supported()) {
@@ -242,7 +241,7 @@ function sessionRow(ctx, s, passkeys) {
   const end = button("small-btn danger session-end", ctx.t("account.session_end"), async () => {
     try {
       const r = await sensitive(() => api("/api/account/sessions/end", { id: s.id }));
-      if (r.account) changed(ctx, r.account); else { setAccount(null); location.href = "/"; }
+      if (r.account) changed(ctx, r.account); else { ctx.setAccount(null); location.href = "/"; }
     } catch (err) { $("account-page-message").textContent = problem(ctx, err, err.step || "session"); }
   });
   end.setAttribute("aria-label", ctx.t("account.session_end_label", { date: moment(ctx, s.created_at) }));
@@ -298,7 +297,7 @@ function passkeyRow(ctx, p, facts, only) {
 
 /** The /account page: a guest is offered sign-in and sign-up; an account sees its passkeys. */
 export async function openAccountPage(ctx, _match, root) {
-  const account = await whoAmI();
+  const account = await ctx.whoAmI();
   document.title = ctx.t("account.page_title");
   clear(root);
   const page = el("section", "panel account-page");
@@ -351,7 +350,7 @@ export async function openAccountPage(ctx, _match, root) {
     message.textContent = "";
     try {
       await sensitive(() => api("/api/account/sessions/end-all", {}));
-      setAccount(null);
+      ctx.setAccount(null);
       location.href = "/";
     } catch (err) { message.textContent = problem(ctx, err, err.step || "session"); }
   });
@@ -377,7 +376,7 @@ export async function openAccountPage(ctx, _match, root) {
   leave.appendChild(el("h2", null, ctx.t("account.leave")));
   const out = button("", ctx.t("account.sign_out"), async () => {
     try { await api("/api/account/signout", {}); } catch { /* signed out here either way */ }
-    setAccount(null);
+    ctx.setAccount(null);
     location.href = "/";
   });
   out.id = "account-signout";
@@ -392,7 +391,7 @@ export async function openAccountPage(ctx, _match, root) {
   const really = button("danger-btn", ctx.t("account.delete_button"), async () => {
     try {
       await sensitive(() => api("/api/account/delete", { name: confirmName.value }));
-      setAccount(null);
+      ctx.setAccount(null);
       location.href = "/";
     } catch (err) { message.textContent = problem(ctx, err, err.step || "delete"); }
   });

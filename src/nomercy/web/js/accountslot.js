@@ -1,30 +1,15 @@
-// The top bar's account slot: "Sign in", or the signed-in name linking to /account. The
-// sign-in dialog and the account page (js/account.js) load when first opened: the game's
-// first screen needs only who is signed in.
+// The top bar's account slot: "Sign in", or the signed-in name linking to /account. Who is
+// signed in is the controller's (`store.account`, `ctx.whoAmI`); the slot is a view drawn
+// when that (or the language) changes. The sign-in dialog and the account page
+// (js/account.js) load when first opened: the game's first screen needs only the slot.
 import { $, el, button, clear } from "./dom.js";
-import { api } from "./api.js";
-
-let current; // undefined: not asked yet; null: a guest; else { name, since, passkeys }
-let asking = null; // the one request for it while the top bar and the page both wait
-
-/** Who is signed in (asked once per page; js/account.js keeps it current). */
-export async function whoAmI() {
-  if (current === undefined) {
-    asking = asking || api("/api/account").then((r) => r.account, () => null);
-    const found = await asking;
-    if (current === undefined) current = found;
-  }
-  return current;
-}
-
-/** Who is signed in now, after a sign-in, a sign-out or a deletion. */
-export function setAccount(account) { current = account; }
 
 const accountModule = () => import("./account.js");
 
-/** The top bar's slot (and the account page drawn again when `redraw`: the language changed). */
-export async function renderAccountSlot(ctx, redraw = false) {
-  const account = await whoAmI();
+/** The slot drawn from the store; nothing until the server has said who is signed in. */
+export function drawAccountSlot(ctx) {
+  const account = ctx.store.get().account;
+  if (account === undefined) return;
   const slot = clear($("account-slot"));
   if (account) {
     const a = el("a", "account-link", account.name);
@@ -39,5 +24,18 @@ export async function renderAccountSlot(ctx, redraw = false) {
     b.id = "account-signin";
     slot.appendChild(b);
   }
+}
+
+/** The slot as a view of who is signed in, and the question to the server (once). */
+export function wireAccountSlot(ctx) {
+  ctx.view(drawAccountSlot, (s) => [s.account]);
+  ctx.whoAmI();
+}
+
+/** The slot now (it waits for who is signed in), and the account page drawn again when
+ *  `redraw` (the language changed). */
+export async function renderAccountSlot(ctx, redraw = false) {
+  await ctx.whoAmI();
+  drawAccountSlot(ctx);
   if (redraw && location.pathname === "/account") (await accountModule()).openAccountPage(ctx, null, $("page-root"));
 }

@@ -26,10 +26,8 @@ export function takeScale(count) {
   return { kind: "", scale: 1 };
 }
 
-/** Whether the room has counted round `number` (a match's rounds list names it; a single
- *  round needs no count). By number, not by how many rounds the room listed when the state
- *  came: a room update that was due goes out just before the state, already holding the
- *  round, and the match's fanfare then never played. */
+/** Whether the room has counted round `number`: by number, since a room update that was
+ *  due comes just before the state, already holding the round. */
 export function roundCounted(room, number) {
   return Boolean(room) && (room.mode !== "match" || (room.rounds || []).some((r) => r.number === number));
 }
@@ -453,10 +451,8 @@ function wireExtras(ctx, storage) {
   const musicBtn = document.getElementById("music-btn");
   if (!musicBtn) return;
   let music = null;
-  // The music's on or off is remembered, as the sound's mute is. A page may not start
-  // sound by itself: music left on starts at the player's first click, tap or key.
+  // Remembered; a page may not start sound by itself: music left on starts at a gesture.
   let on = storage.get("music") === "1";
-  // The button's title follows a change of language too (screen.js fills data-i18n-attr).
   const label = () => {
     musicBtn.setAttribute("aria-pressed", on ? "true" : "false");
     musicBtn.dataset.i18nAttr = `aria-label:music.label;title:${on ? "music.on" : "music.off"}`;

@@ -1,7 +1,7 @@
 // The controller (as lichess's ui/round): the store, the room's connection over a
-// transport, the server's messages (docs/protocol.md) and the player's decisions. It draws
-// nothing: views registered with `view(fn)` are drawn when the store changes, and the page
-// comes in through the `ui` port, so the play flow runs in Node (tests/web/ctrl.test.mjs).
+// transport, the server's messages (docs/protocol.md), the player's decisions, who is
+// signed in. It draws nothing: views registered with `view(fn, select)` are drawn when the
+// store changes, and the page comes in through the `ui` port (tests/web/ctrl.test.mjs).
 import { ApiError } from "./api.js";
 import { createI18n } from "./i18n.js";
 import { openSocket } from "./transport.js";
@@ -42,6 +42,7 @@ export function createCtrl({ store, transport, storage = memoryStorage(), ui = {
   let readmitTried = false;
   let colorAsked = null;
   let drawing = false;
+  let askingAccount = null;
 
   const loadJSON = (k) => { try { return JSON.parse(storage.get(k) || "null"); } catch { return null; } };
 
@@ -50,20 +51,43 @@ export function createCtrl({ store, transport, storage = memoryStorage(), ui = {
     t: (key, params, opts) => ctx.i18n.t(key, params, opts),
     render, view, send, act, actKind, catchNow, toast, toastError, nameOf, who,
     show: (name) => page.show(name), askCoach: () => page.askCoach(),
-    useMessages, connect, enterRoom, watchRemoved, loadJSON,
+    useMessages, connect, enterRoom, watchRemoved, loadJSON, whoAmI, setAccount,
   };
 
-  function view(fn) { views.push(fn); }
+  /** A view; with `select(state)` (the values it shows) drawn only when one of them or the
+   *  language changed: a chat line does not draw the top bar again. */
+  function view(fn, select = null) { views.push({ fn, select, shown: null }); }
+
+  const same = (a, b) => a !== null && a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
   // A change of the store while drawing does not draw again: the views read it fresh.
   function render() {
     if (drawing) return;
     drawing = true;
     try {
-      for (const fn of views) fn(ctx);
+      for (const v of views) {
+        if (v.select) {
+          const now = [ctx.i18n, ...v.select(store.get())];
+          if (same(v.shown, now)) continue;
+          v.shown = now;
+        }
+        v.fn(ctx);
+      }
       askColorIfDue();
     } finally { drawing = false; }
   }
+
+  /** Who is signed in (store.account: null for a guest), asked once however many wait. */
+  async function whoAmI() {
+    if (store.get().account === undefined) {
+      askingAccount = askingAccount || (api ? api("/api/account").then((r) => r.account, () => null) : Promise.resolve(null));
+      const found = await askingAccount;
+      if (store.get().account === undefined) store.set({ account: found });
+    }
+    return store.get().account;
+  }
+
+  function setAccount(account) { store.set({ account }); }
   store.subscribe((s) => { if (!s.replaying) render(); });
 
   function askColorIfDue() {

@@ -19,10 +19,8 @@ export function seatPositions(n, { bottomY = 47, ringX = 44, ringY = 42, bend = 
 }
 
 /** The ring's shape for `n` seats, bent towards the corners (at two and four seats, where
- *  every seat sits on an axis, the bend changes nothing). At three seats the two upper
- *  plates stand a little higher: a host's plate, with its kick button beside the avatar, is
- *  taller and reached the stack counter on a phone. The plates' sizes per seat count are
- *  the style sheet's (`.seats[data-seats]`). */
+ *  every seat sits on an axis, the bend changes nothing); at three, higher upper plates
+ *  clear the stack counter. Plate sizes: the style sheet's `.seats[data-seats]`. */
 export function ringOptions(n) {
   return { bottomY: 47, ringX: 45, ringY: n === 3 ? 46 : 42, bend: n === 2 || n === 4 ? 1 : 0.5 };
 }

@@ -13,7 +13,7 @@ import { fillPreset, kickButtonFactory, readmitButtonFactory, renderHome, wireHo
 import { wireGuide } from "./guide.js";
 import { wireReplayEntry } from "./replayentry.js";
 import { pageFor } from "./pages.js";
-import { renderAccountSlot } from "./accountslot.js";
+import { renderAccountSlot, wireAccountSlot } from "./accountslot.js";
 import { setupRated } from "./rated.js";
 import { renderMyGames } from "./games.js";
 
@@ -87,7 +87,7 @@ async function main() {
   const loading = site ? fetch("options.json").then((r) => r.json()) : api("/api/options");
   await setLanguage(ctx, store.get().lang);
   options = await loading;
-  if (!site) renderAccountSlot(ctx); // the top bar's "Sign in" or name (js/accountslot.js)
+  if (!site) wireAccountSlot(ctx); // the top bar's "Sign in" or name, a view of store.account
   renderHome(ctx, options);
   fillPreset(options);
   wireHome(ctx, options);

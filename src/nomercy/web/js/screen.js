@@ -168,8 +168,9 @@ function renderConnection(ctx) {
 }
 
 export function wireScreen(ctx, onLanguage) {
-  ctx.view(renderConnection);
-  ctx.view(renderSoundButton);
+  // The top bar's views draw only when what they show changed (ctx.view's select).
+  ctx.view(renderConnection, (s) => [s.conn, s.online, s.kicked, s.code, s.offlineText, s.paused, s.version]);
+  ctx.view(renderSoundButton, (s) => [s.muted]);
   ctx.view(renderRoom);
   wireHand(ctx);
   $("lang-select").addEventListener("change", async (e) => {

@@ -35,6 +35,7 @@ export function initialState(saved = {}) {
     reveal: null, deadline: null, log: [], logNext: 0, logEpoch: 0, trail: [], koCards: {}, chat: [], online: null, paused: false,
     kicked: false, removedSeat: null, unoArmed: false, endHidden: false, lastError: null,
     conn: null, offlineText: "offline.text", // catalog keys; online: null until a first welcome
+    account: undefined, // until asked (ctrl.whoAmI)
     sort: saved.sort || "colour", muted: Boolean(saved.muted), lang: saved.lang || "en",
   };
 }

@@ -67,8 +67,7 @@ function seatPlate(ctx, s, seat, k, pos) {
   const avatar = el("span", `avatar hue-${seat % 6}${bot ? " bot" : ""}`, initial);
   ring.appendChild(avatar);
   // Nobody is removed from a rated round (the server refuses it): no button for it there.
-  // The host's × stands beside the avatar, inside the plate: on a phone, a corner badge
-  // stuck out past the plate, off the screen's side and onto the discard pile's ring.
+  // The × stands inside the plate (a corner badge stuck out past it on a phone).
   if (me && me.host && info && info.kind === "human" && seat !== s.seat && !(s.room && s.room.rated)) {
     const head = el("div", "head");
     const kick = ctx.kickButton(info);
