@@ -76,7 +76,7 @@ def start_server(port: int, folder: str) -> subprocess.Popen[bytes]:
         "-m",
         "uvicorn",
         "--factory",
-        "nomercy.server.app:create_app",
+        "nomercy.server.http.app:create_app",
         "--host",
         "127.0.0.1",
     ]

@@ -224,8 +224,8 @@ def owners(database_url: str, codes: list[str]) -> dict[str, tuple[int, int]]:
     """Join code -> (pid of the lease's owner, epoch)."""
     from sqlalchemy import create_engine, select
 
-    from nomercy.server.leases import leases
-    from nomercy.server.storage import rooms
+    from nomercy.server.base.tables import rooms
+    from nomercy.server.rooms.leases import leases
 
     engine = create_engine(database_url)
     try:

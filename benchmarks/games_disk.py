@@ -2,7 +2,7 @@
 
 Plays ``--rounds`` distinct four-player ``no_mercy`` rounds of heuristic self-play (real
 rounds: their records are as long as real ones), then keeps ``--games`` games cycling
-through them, exactly as :class:`nomercy.server.games.GameStore` does at the end of a
+through them, exactly as :class:`nomercy.server.games.store.GameStore` does at the end of a
 round (record, players, result, the people's seat-token digests; a review for one game in
 ``--reviewed``). Measures the database's growth: on SQLite the file (after a WAL
 checkpoint), on PostgreSQL the tables with their indexes and TOAST
@@ -30,8 +30,9 @@ from nomercy.bots import make
 from nomercy.bots.runner import play_round
 from nomercy.engine import new_game
 from nomercy.record import GameRecord
-from nomercy.server import schema
-from nomercy.server.games import GameStore, Kept, game_seats, games, hints, reviews
+from nomercy.server.base import schema
+from nomercy.server.base.tables import Kept, game_seats, games, hints, reviews
+from nomercy.server.games.store import GameStore
 
 TABLES = ("nomercy_games", "nomercy_game_seats", "nomercy_reviews", "nomercy_hints")
 

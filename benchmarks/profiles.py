@@ -22,11 +22,12 @@ from pathlib import Path
 
 from sqlalchemy import insert
 
-from nomercy.server.accounts import AccountStore
-from nomercy.server.games import GameStore, Kept
-from nomercy.server.profiles import Profiles
-from nomercy.server.ratings import player_of_account, rating_changes
-from nomercy.server.storage import Storage
+from nomercy.server.base.tables import Kept
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import AccountStore
+from nomercy.server.players.profiles import Profiles
+from nomercy.server.players.ratings import player_of_account, rating_changes
+from nomercy.server.rooms.storage import Storage
 
 
 def seed(storage: Storage, games: int, actions: int, match_every: int) -> str:

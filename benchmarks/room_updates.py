@@ -155,7 +155,7 @@ def main() -> None:
             "NOMERCY_MAX_SOCKETS_PER_ADDRESS": str(args.spectators + 10),
         }
         cmd = [
-            sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app",
+            sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.http.app:create_app",
             "--host", "127.0.0.1", "--port", str(port), "--log-level", "error", "--no-proxy-headers",
         ]  # fmt: skip
         proc = subprocess.Popen(cmd, env=env)

@@ -133,7 +133,8 @@ def start_server(port: int, database_url: str, reviews: int = 0, hints: int = 0)
         "NOMERCY_LOG_LEVEL": "warning",
     }
     cmd = [
-        sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app", "--host", "127.0.0.1",
+        sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.http.app:create_app",
+        "--host", "127.0.0.1",
         "--port", str(port), "--log-level", "warning", "--timeout-graceful-shutdown", "1",
         "--no-proxy-headers",  # as docs/deploy.md says: the app reads forwarding headers itself
     ]  # fmt: skip
@@ -265,7 +266,7 @@ def pipeline_engine_time(games: int = 60, seed: int = 1, repeats: int = 5) -> tu
     the player to move) are replayed both ways; the best of ``repeats`` runs counts.
     """
     from nomercy.match import Match
-    from nomercy.server.rooms import build_rules
+    from nomercy.server.base.protocol import build_rules
     from nomercy.views import player_view
 
     rules = build_rules("no_mercy", {})

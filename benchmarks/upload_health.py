@@ -42,8 +42,8 @@ import httpx
 
 from nomercy.record import GameRecord
 from nomercy.rules import PRESETS
-from nomercy.server.replays import MAX_ACTIONS
-from nomercy.server.settings import Settings
+from nomercy.server.base.settings import Settings
+from nomercy.server.games.replays import MAX_ACTIONS
 
 
 def free_port() -> int:

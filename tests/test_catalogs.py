@@ -63,13 +63,13 @@ def families() -> set[str]:
     keys |= {f"preset.{p}.{what}" for p in presets for what in ("name", "text")}
     keys |= {f"reaction.{r}" for r in ("gg", "wow", "ouch", "haha", "hurry", "oops")}
     pytest.importorskip("pydantic")
-    from nomercy.server.protocol import REACTIONS, ErrorCode
+    from nomercy.server.base.protocol import REACTIONS, ErrorCode
 
     assert set(REACTIONS) == {k.split(".")[1] for k in keys if k.startswith("reaction.")}
     keys |= {f"error.{v}" for k, v in vars(ErrorCode).items() if k.isupper()}
     keys |= {f"sort.{s}" for s in ("colour", "face", "none")}
     from nomercy.bots.levels import LEVELS
-    from nomercy.server.ratings import REFUSALS
+    from nomercy.server.players.ratings import REFUSALS
 
     keys |= {f"rating.level.{v}" for v in LEVELS} | {f"rating.refused.{r}" for r in REFUSALS}
     from nomercy.bots.levels import CHARACTERS

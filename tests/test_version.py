@@ -80,7 +80,7 @@ def test_the_release_check_runs_in_ci() -> None:
 # -- the version moves with what it stamps ------------------------------------------------
 #
 # Rooms and databases are stamped with ``nomercy.__version__`` (a room's engine version
-# decides whether a later release continues it: ``nomercy.server.upgrades``). A change of the
+# decides whether a later release continues it: ``nomercy.server.base.upgrades``). A change of the
 # stored schema or of the engine's games under an unchanged version would make two different
 # engines look alike there. ``tests/version_fingerprint.json`` records, beside the version,
 # a digest of both; this section fails when either changes while the version stays.
@@ -94,7 +94,7 @@ def schema_fingerprint() -> dict[str, str]:
     from sqlalchemy import create_engine, inspect
     from sqlalchemy.pool import StaticPool
 
-    from nomercy.server import schema
+    from nomercy.server.base import schema
 
     engine = create_engine("sqlite://", poolclass=StaticPool)
     try:
@@ -157,7 +157,7 @@ def problems(recorded: dict[str, Any], now: dict[str, Any]) -> list[str]:
                 f"{what} changed ({recorded[part]} -> {now[part]}) but nomercy.__version__ is still "
                 f"{now['version']}, which rooms and databases are stamped with: bump the version in "
                 f"src/nomercy/__init__.py, add its entry to CHANGELOG.md (and, for the engine, say in "
-                f"nomercy.server.upgrades.REPLAYS_EXACTLY which versions still replay exactly), then "
+                f"nomercy.server.base.upgrades.REPLAYS_EXACTLY which versions still replay exactly), then "
                 f"record the fingerprint ({RECORD})"
             )
     return found

@@ -34,8 +34,8 @@ pytest.importorskip("playwright.sync_api")
 from browser.test_browser import DESKTOP, PHONE, Pages, axe_check, browser, goto, shot
 from browser.test_client import with_lang
 from browser.test_replay import kept_round
-from nomercy.server.accounts import CONFIRM_SECONDS, SESSION_COOKIE, AccountStore, accounts, sessions
-from nomercy.server.games import game_seats, games
+from nomercy.server.base.tables import game_seats, games
+from nomercy.server.players.accounts import CONFIRM_SECONDS, SESSION_COOKIE, AccountStore, accounts, sessions
 from server.conftest import DATABASES, POSTGRES_URL, ServerProcess, reset_postgres
 
 pytestmark = needs.CHROMIUM

@@ -26,8 +26,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser.test_browser import DESKTOP, PHONE, Pages, axe_check, browser, goto, shot, take_turn
 from browser.test_client import with_lang
-from nomercy.server.accounts import SESSION_COOKIE, AccountStore
-from nomercy.server.storage import Storage
+from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore
+from nomercy.server.rooms.storage import Storage
 from server.conftest import ServerProcess, hello
 from server.test_game import play_humans
 

@@ -21,8 +21,8 @@ pytest.importorskip("playwright.sync_api")
 from sqlalchemy import create_engine, insert
 
 from browser.test_browser import DESKTOP, PHONE, SHOTS, Pages, axe_check, browser, goto, pages, server, shot
-from nomercy.server.accounts import SESSION_COOKIE, AccountStore
-from nomercy.server.ratings import player_of_account, player_of_bot, ratings
+from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore
+from nomercy.server.players.ratings import player_of_account, player_of_bot, ratings
 from server.conftest import ServerProcess, create_room
 
 pytestmark = needs.CHROMIUM

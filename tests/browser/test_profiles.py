@@ -28,10 +28,11 @@ from sqlalchemy import insert, update
 from browser.test_browser import DESKTOP, PHONE, SHOTS, Pages, axe_check, browser, goto, shot
 from browser.test_client import SEEN_TEXT, marked, stray_words, with_lang
 from browser.test_replay import kept_round
-from nomercy.server.accounts import SESSION_COOKIE, AccountStore
-from nomercy.server.games import GameStore, game_seats, reviews
-from nomercy.server.ratings import player_of_account, ratings
-from nomercy.server.storage import Storage
+from nomercy.server.base.tables import game_seats, reviews
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore
+from nomercy.server.players.ratings import player_of_account, ratings
+from nomercy.server.rooms.storage import Storage
 from server.conftest import ServerProcess
 from server.test_profiles import keep, rate
 

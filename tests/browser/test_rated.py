@@ -44,9 +44,9 @@ from browser.test_browser import (  # noqa: E402
     take_turn,
 )
 from browser.test_client import with_lang  # noqa: E402
-from nomercy.server.accounts import SESSION_COOKIE, AccountStore  # noqa: E402
-from nomercy.server.fairplay import allowed  # noqa: E402
-from nomercy.server.ratings import conservative, player_of_account, rating_changes, ratings  # noqa: E402
+from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore  # noqa: E402
+from nomercy.server.players.fairplay import allowed  # noqa: E402
+from nomercy.server.players.ratings import conservative, player_of_account, rating_changes, ratings  # noqa: E402
 from server.conftest import ServerProcess  # noqa: E402
 
 pytestmark = needs.CHROMIUM

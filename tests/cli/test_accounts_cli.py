@@ -14,8 +14,8 @@ pytest.importorskip("sqlalchemy")
 from typer.testing import CliRunner
 
 from nomercy.cli import app
-from nomercy.server.accounts import AccountStore, Passkey
-from nomercy.server.storage import Storage
+from nomercy.server.players.accounts import AccountStore, Passkey
+from nomercy.server.rooms.storage import Storage
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -70,8 +70,8 @@ def test_remove_asks_then_deletes_the_account_and_its_passkeys_and_sessions(url:
 def test_remove_deletes_the_ratings_and_daily_results_too(url: str) -> None:
     from sqlalchemy import insert, select
 
-    from nomercy.server.daily import daily_results, entrant_of
-    from nomercy.server.ratings import player_of_account, ratings
+    from nomercy.server.players.daily import daily_results, entrant_of
+    from nomercy.server.players.ratings import player_of_account, ratings
 
     storage = Storage(url)
     ada = AccountStore(storage.engine).by_name("Ada")
@@ -109,7 +109,7 @@ def test_remove_deletes_the_ratings_and_daily_results_too(url: str) -> None:
 def test_an_old_schema_is_refused_with_the_command_that_fixes_it(tmp_path: Path) -> None:
     from sqlalchemy import create_engine
 
-    from nomercy.server import schema
+    from nomercy.server.base import schema
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     engine = create_engine(url)

@@ -29,7 +29,7 @@ from patience import WAIT_SECONDS, stop, wait_until_ready
 pytest.importorskip("fastapi")
 from websockets.sync.client import ClientConnection, connect
 
-from nomercy.server.storage import Storage
+from nomercy.server.rooms.storage import Storage
 
 POSTGRES_URL = needs.POSTGRES_URL
 #: ``@pytest.mark.parametrize("db", DATABASES)``: SQLite always, PostgreSQL where the URL is
@@ -67,7 +67,7 @@ class PortTaken(RuntimeError):
 
 
 class ServerProcess:
-    """``uvicorn --factory nomercy.server.app:create_app`` on a free loopback port."""
+    """``uvicorn --factory nomercy.server.http.app:create_app`` on a free loopback port."""
 
     def __init__(self, database_url: str, env: dict[str, str] | None = None, log: Path | None = None) -> None:
         self.database_url = database_url
@@ -100,7 +100,7 @@ class ServerProcess:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.app:create_app",
+                sys.executable, "-m", "uvicorn", "--factory", "nomercy.server.http.app:create_app",
                 "--host", "127.0.0.1", "--port", str(self.port), "--ws-max-size", "65536",
                 "--log-level", "warning", "--timeout-graceful-shutdown", "1",
                 # The app reads forwarding headers itself (NOMERCY_FORWARDED_ALLOW_IPS);

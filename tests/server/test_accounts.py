@@ -13,14 +13,14 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select, update
 
-from nomercy.server.accounts import (
+from nomercy.server.base.tables import game_seats, games
+from nomercy.server.players.accounts import (
     CONFIRM_SECONDS,
     SECURE_SESSION_COOKIE,
     SESSION_COOKIE,
     AccountStore,
     sessions,
 )
-from nomercy.server.games import game_seats, games
 
 from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres, start_room
 from .softkey import SoftKey

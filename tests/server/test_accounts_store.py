@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect, select, text
 
-from nomercy.server import schema
-from nomercy.server.accounts import (
+from nomercy.server.base import schema
+from nomercy.server.base.tables import Kept, game_seats
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import (
     CONFIRM_SECONDS,
     SESSION_SECONDS,
     AccountStore,
@@ -22,8 +24,7 @@ from nomercy.server.accounts import (
     handle_of,
     sessions,
 )
-from nomercy.server.games import GameStore, Kept, game_seats
-from nomercy.server.storage import Storage, StoredSeat
+from nomercy.server.rooms.storage import Storage, StoredSeat
 
 from .conftest import DATABASES, fresh_database
 
@@ -97,7 +98,7 @@ def test_names_sessions_and_what_an_account_played(db: str, tmp_path: Path) -> N
 
 
 def test_a_ceremony_answers_once_and_not_after_it_expires(tmp_path: Path) -> None:
-    from nomercy.server.accounts import CEREMONY_SECONDS, Ceremony
+    from nomercy.server.players.accounts import CEREMONY_SECONDS, Ceremony
 
     storage = Storage(fresh_database("sqlite", tmp_path))
     try:

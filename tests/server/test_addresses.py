@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from nomercy.server.addresses import (
+from nomercy.server.base.addresses import (
     HostPolicy,
     TrustedProxies,
     client_address,

@@ -12,11 +12,11 @@ import needs
 
 pytest.importorskip("fastapi")
 
-from nomercy.server import protocol as P
-from nomercy.server.protocol import ErrorCode, ProtocolError
-from nomercy.server.rooms import RoomManager
-from nomercy.server.settings import Settings
-from nomercy.server.storage import Storage, StoredSeat
+from nomercy.server.base import protocol as P
+from nomercy.server.base.protocol import ErrorCode, ProtocolError
+from nomercy.server.base.settings import Settings
+from nomercy.server.rooms.manager import RoomManager
+from nomercy.server.rooms.storage import Storage, StoredSeat
 
 from .conftest import POSTGRES_URL, reset_postgres
 
@@ -75,8 +75,8 @@ def test_concurrent_creators_from_one_address_do_not_overshoot_its_cap(tmp_path:
 def test_several_processes_concurrent_opens_do_not_overshoot_the_room_cap() -> None:
     """With several processes a room is opened here on demand (the proxy routes its code
     here): concurrent first requests for different rooms must not overshoot the cap."""
-    from nomercy.server.cluster import Cluster
-    from nomercy.server.leases import SharedLeases
+    from nomercy.server.rooms.cluster import Cluster
+    from nomercy.server.rooms.leases import SharedLeases
 
     assert POSTGRES_URL is not None
     reset_postgres(POSTGRES_URL)

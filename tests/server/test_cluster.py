@@ -23,8 +23,8 @@ from sqlalchemy import create_engine, select
 from websockets.exceptions import ConnectionClosed
 
 import needs
-from nomercy.server.leases import leases
-from nomercy.server.storage import rooms
+from nomercy.server.base.tables import rooms
+from nomercy.server.rooms.leases import leases
 from nomercy.views import player_view
 
 from .cluster import Nginx, Serve

@@ -12,9 +12,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
-from nomercy.server.daily import DailyStore, place_of
-from nomercy.server.games import games
-from nomercy.server.storage import rooms
+from nomercy.server.base.tables import games, rooms
+from nomercy.server.players.daily import DailyStore, place_of
 
 from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres
 from .softkey import SoftKey
@@ -157,8 +156,8 @@ def test_one_rated_attempt_and_guests_off_the_board(db: str, start_server: Any) 
 
 
 def test_the_board_order_and_places(tmp_path: Any) -> None:
-    from nomercy.server.daily import daily_results
-    from nomercy.server.storage import Storage
+    from nomercy.server.players.daily import daily_results
+    from nomercy.server.rooms.storage import Storage
 
     storage = Storage(f"sqlite:///{tmp_path / 'd.sqlite3'}")
     try:
@@ -216,9 +215,9 @@ def test_a_pruned_game_leaves_its_result_on_the_board(db: str, tmp_path: Any) ->
     """Retention deletes kept games (``--keep-games-days``); a daily result that names one
     must not block it (a foreign key would make every later prune fail): the result stays,
     without its replay."""
-    from nomercy.server.daily import daily_results
-    from nomercy.server.games import GameStore
-    from nomercy.server.storage import Storage
+    from nomercy.server.games.store import GameStore
+    from nomercy.server.players.daily import daily_results
+    from nomercy.server.rooms.storage import Storage
 
     url = f"sqlite:///{tmp_path / 'd.sqlite3'}"
     if db == "postgresql":
@@ -313,7 +312,7 @@ def test_a_round_held_over_midnight_stays_off_the_board(start_server: Any) -> No
 
 
 def _account(engine: Any, name: str) -> str:
-    from nomercy.server.accounts import AccountStore
+    from nomercy.server.players.accounts import AccountStore
 
     account = AccountStore(engine).by_name(name)
     assert account is not None

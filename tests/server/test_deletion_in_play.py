@@ -19,12 +19,13 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
-from nomercy.server.accounts import FORMER_PLAYER, SESSION_COOKIE, AccountStore, vetted
-from nomercy.server.games import GameStore, Kept, game_seats, games
-from nomercy.server.players import account_store
-from nomercy.server.ratings import Ratings, player_of_account, rating_changes, ratings
-from nomercy.server.social import ChatLine, SocialStore, chat
-from nomercy.server.storage import Storage, StoredSeat, seats
+from nomercy.server.base.tables import Kept, chat, game_seats, games, seats
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import FORMER_PLAYER, SESSION_COOKIE, AccountStore, vetted
+from nomercy.server.players.ratings import Ratings, player_of_account, rating_changes, ratings
+from nomercy.server.players.store import account_store
+from nomercy.server.rooms.social import ChatLine, SocialStore
+from nomercy.server.rooms.storage import Storage, StoredSeat
 from patience import WAIT_SECONDS
 
 from .conftest import DATABASES, WS, fresh_database, hello
@@ -81,7 +82,7 @@ def test_a_round_kept_after_its_players_deletion_is_kept_nameless_and_unrated(st
 
 
 def _settings() -> Any:
-    from nomercy.server.settings import Settings
+    from nomercy.server.base.settings import Settings
 
     return Settings(leaderboard_min_games=1)
 

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("pydantic")
 
-from nomercy.server import protocol as P
+from nomercy.server.base import protocol as P
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 

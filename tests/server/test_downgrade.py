@@ -22,10 +22,11 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, select, text
 
 from nomercy import __version__
-from nomercy.server import schema, upgrades
-from nomercy.server.accounts import AccountStore
-from nomercy.server.daily import DailyStore
-from nomercy.server.storage import Storage, StoredSeat, rooms
+from nomercy.server.base import schema, upgrades
+from nomercy.server.base.tables import rooms
+from nomercy.server.players.accounts import AccountStore
+from nomercy.server.players.daily import DailyStore
+from nomercy.server.rooms.storage import Storage, StoredSeat
 from patience import START_SECONDS, answers, stop, wait_until_ready
 
 from .conftest import DATABASES, FAST, create_room, free_port, fresh_database, start_room

@@ -22,7 +22,8 @@ import pytest
 from sqlalchemy import create_engine, select
 
 import needs
-from nomercy.server.storage import NEXT_ROUND, actions, rooms
+from nomercy.server.base.tables import actions, rooms
+from nomercy.server.rooms.storage import NEXT_ROUND
 from patience import scaled
 
 from .cluster import Nginx, Serve

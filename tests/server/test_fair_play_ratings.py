@@ -17,10 +17,11 @@ from typer.testing import CliRunner
 
 from nomercy.bots.levels import LEVELS
 from nomercy.cli import app
-from nomercy.server import fairplay
-from nomercy.server.games import GameStore, Kept
-from nomercy.server.players import account_store
-from nomercy.server.ratings import (
+from nomercy.server.base.settings import Settings
+from nomercy.server.base.tables import Kept
+from nomercy.server.games.store import GameStore
+from nomercy.server.players import fairplay
+from nomercy.server.players.ratings import (
     ANCHORS,
     MODEL,
     Ratings,
@@ -32,8 +33,8 @@ from nomercy.server.ratings import (
     rating_changes,
     ratings,
 )
-from nomercy.server.settings import Settings
-from nomercy.server.storage import Storage, StoredSeat
+from nomercy.server.players.store import account_store
+from nomercy.server.rooms.storage import Storage, StoredSeat
 
 from .conftest import DATABASES, fresh_database
 
@@ -236,7 +237,7 @@ def test_games_between_the_same_accounts_count_less_after_three_a_day(storage: S
 
 def _connect(t: Table, room: int, account: str, address: str, at: float) -> list[tuple[str, str]]:
     """What the server does when a seat of a rated room connects (``fairplay.seat_connected``)."""
-    from nomercy.server.ratings import void_together
+    from nomercy.server.players.ratings import void_together
 
     key = fairplay.secret(t.storage.engine)
     with t.storage.engine.begin() as conn:
@@ -412,8 +413,8 @@ def test_rounds_rated_before_the_upgrade_enter_the_history_a_recompute_replays(
     deletion's recompute does not wipe the ratings people earned before the upgrade."""
     from sqlalchemy import create_engine, insert
 
-    from nomercy.server import schema
-    from nomercy.server.ratings import recompute
+    from nomercy.server.base import schema
+    from nomercy.server.players.ratings import recompute
 
     engine = create_engine(fresh_database(db, tmp_path))
     try:

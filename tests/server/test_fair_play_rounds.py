@@ -20,17 +20,17 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
-from nomercy.server import protocol as P
-from nomercy.server.accounts import accounts
-from nomercy.server.fairplay import allow, fairplay
-from nomercy.server.kept import forfeits_of
-from nomercy.server.memstore import MemorySocial, MemoryStorage
-from nomercy.server.protocol import ErrorCode
-from nomercy.server.ratings import RATED_TURN_SECONDS, places, rating_changes, ratings, round_order
-from nomercy.server.room import Client
-from nomercy.server.rooms import RoomManager
-from nomercy.server.settings import Settings
-from nomercy.server.timers import RoomDriver
+from nomercy.server.base import protocol as P
+from nomercy.server.base.protocol import ErrorCode
+from nomercy.server.base.settings import Settings
+from nomercy.server.games.kept import forfeits_of
+from nomercy.server.players.accounts import accounts
+from nomercy.server.players.fairplay import allow, fairplay
+from nomercy.server.players.ratings import RATED_TURN_SECONDS, places, rating_changes, ratings, round_order
+from nomercy.server.rooms.manager import RoomManager
+from nomercy.server.rooms.memstore import MemorySocial, MemoryStorage
+from nomercy.server.rooms.room import Client
+from nomercy.server.rooms.timers import RoomDriver
 
 from .conftest import DATABASES, POSTGRES_URL, ServerProcess, hello, reset_postgres
 from .test_game import play_humans

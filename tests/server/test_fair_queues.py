@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine
 
-from nomercy.server import reviews
-from nomercy.server.games import Game, GameStore
-from nomercy.server.protocol import ErrorCode, ProtocolError
-from nomercy.server.reviews import ReviewQueue
-from nomercy.server.settings import Settings
+from nomercy.server.base.protocol import ErrorCode, ProtocolError
+from nomercy.server.base.settings import Settings
+from nomercy.server.games import reviews
+from nomercy.server.games.reviews import ReviewQueue
+from nomercy.server.games.store import Game, GameStore
 from patience import WAIT_SECONDS
 
 

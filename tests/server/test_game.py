@@ -134,7 +134,7 @@ def test_seven_swap_reaches_only_the_new_owners(server: ServerProcess) -> None:
 
 def test_every_message_matches_its_documented_model(server: ServerProcess) -> None:
     """The hot path writes JSON by hand; it must still be exactly the models of protocol.py."""
-    from nomercy.server import protocol as P
+    from nomercy.server.base import protocol as P
 
     host = create_room(server, nickname="Ann", seats=2, bots=1, seed=3)
     ws = hello(server, host["code"], host["token"])

@@ -21,10 +21,11 @@ from sqlalchemy import create_engine, delete, inspect
 
 from nomercy.decisions import decisions
 from nomercy.record import GameRecord, replay
-from nomercy.server import schema
-from nomercy.server.games import GameStore, Kept, game_seats, games
-from nomercy.server.reviews import Job, ReviewQueue
-from nomercy.server.settings import Settings
+from nomercy.server.base import schema
+from nomercy.server.base.settings import Settings
+from nomercy.server.base.tables import Kept, game_seats, games
+from nomercy.server.games.reviews import Job, ReviewQueue
+from nomercy.server.games.store import GameStore
 from nomercy.views import player_view
 
 from .conftest import (

@@ -16,8 +16,9 @@ import pytest
 from sqlalchemy import insert
 
 import needs
-from nomercy.server.leases import LeaseLost, SharedLeases
-from nomercy.server.storage import Storage, StoredSeat, actions
+from nomercy.server.base.tables import actions
+from nomercy.server.rooms.leases import LeaseLost, SharedLeases
+from nomercy.server.rooms.storage import Storage, StoredSeat
 
 from .conftest import POSTGRES_URL, reset_postgres
 
@@ -146,10 +147,10 @@ def test_lobby_writes_off_the_event_loop_are_fenced_and_an_expired_lobby_stays_c
     holder is never opened again on demand."""
     import asyncio
 
-    from nomercy.server import protocol as P
-    from nomercy.server.protocol import ErrorCode, ProtocolError
-    from nomercy.server.rooms import RoomManager
-    from nomercy.server.settings import Settings
+    from nomercy.server.base import protocol as P
+    from nomercy.server.base.protocol import ErrorCode, ProtocolError
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.rooms.manager import RoomManager
 
     sa, la, sb, lb, _ = two
     la.ttl = 0.2
@@ -188,11 +189,11 @@ def test_rooms_per_address_are_counted_in_storage_with_several_processes(
     another), so the cap on an address's open rooms counts them in storage."""
     import asyncio
 
-    from nomercy.server import protocol as P
-    from nomercy.server.cluster import Cluster
-    from nomercy.server.protocol import ErrorCode, ProtocolError
-    from nomercy.server.rooms import RoomManager
-    from nomercy.server.settings import Settings
+    from nomercy.server.base import protocol as P
+    from nomercy.server.base.protocol import ErrorCode, ProtocolError
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.rooms.cluster import Cluster
+    from nomercy.server.rooms.manager import RoomManager
 
     sa, la, _sb, _lb, _ = two
 
@@ -220,11 +221,11 @@ def test_a_room_the_proxy_still_routes_here_is_not_handed_over(
     ping-pong; once no request has reached B for ``hold`` seconds, B hands it over."""
     import asyncio
 
-    from nomercy.server import protocol as P
-    from nomercy.server.cluster import Cluster
-    from nomercy.server.protocol import ErrorCode, ProtocolError
-    from nomercy.server.rooms import RoomManager
-    from nomercy.server.settings import Settings
+    from nomercy.server.base import protocol as P
+    from nomercy.server.base.protocol import ErrorCode, ProtocolError
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.rooms.cluster import Cluster
+    from nomercy.server.rooms.manager import RoomManager
 
     sa, la, sb, lb, _ = two
 

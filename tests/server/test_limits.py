@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nomercy.server.limits import KeyedLimiter, TokenBucket, per_minute
+from nomercy.server.base.limits import KeyedLimiter, TokenBucket, per_minute
 
 
 class Clock:

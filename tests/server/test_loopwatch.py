@@ -18,7 +18,7 @@ pytest.importorskip("prometheus_client")
 
 from prometheus_client import CollectorRegistry
 
-from nomercy.server.loopwatch import LoopWatch, freeze_start_up
+from nomercy.server.http.loopwatch import LoopWatch, freeze_start_up
 
 
 def sample(registry: CollectorRegistry, name: str, **labels: str) -> float:
@@ -82,8 +82,8 @@ def test_start_up_is_frozen_out_of_later_collections(unfrozen: None) -> None:
 def test_the_server_reports_both_on_metrics(unfrozen: None, tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from nomercy.server.app import create_app
-    from nomercy.server.settings import Settings
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.http.app import create_app
 
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'rooms.sqlite3'}"))
     with TestClient(app) as client:

@@ -13,9 +13,9 @@ pytest.importorskip("icu")
 
 from sqlalchemy import create_engine, select, text
 
-from nomercy.server import schema
-from nomercy.server.accounts import AccountStore, NameTaken, accounts
-from nomercy.server.names import name_key
+from nomercy.server.base import schema
+from nomercy.server.base.names import name_key
+from nomercy.server.players.accounts import AccountStore, NameTaken, accounts
 
 from .conftest import DATABASES, fresh_database
 
@@ -48,7 +48,7 @@ def test_old_name_keys_are_recomputed_oldest_first_and_look_alikes_kept_apart(
                     ),
                     {"id": account_id, "name": name, "key": key, "at": at, "handle": bytes([n]) * 32},
                 )
-        with caplog.at_level(logging.INFO, logger="nomercy.server.migrations"):
+        with caplog.at_level(logging.INFO, logger="nomercy.server.base.migrations"):
             schema.upgrade(engine, "0008")
         with engine.connect() as conn:
             keys = {r.id: r.name_key for r in conn.execute(select(accounts.c.id, accounts.c.name_key))}

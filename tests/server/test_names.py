@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from nomercy.server.names import clean_nickname, name_key
-from nomercy.server.room import bot_name
+from nomercy.server.base.names import clean_nickname, name_key
+from nomercy.server.rooms.room import bot_name
 
 from .conftest import DATABASES, ServerProcess, create_room, join_room
 from .softkey import SoftKey

@@ -310,8 +310,8 @@ def test_record_files_up_to_the_server_limit_pass_nginx_and_larger_bodies_get_it
     """nginx's body limit for the replay route is the server's (NOMERCY_MAX_RECORD_BYTES),
     and what nginx refuses itself comes in the server's JSON with its security headers."""
     from nomercy.record import GameRecord
-    from nomercy.server.headers import SECURITY_HEADERS
-    from nomercy.server.settings import Settings
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.http.headers import SECURITY_HEADERS
 
     limit = Settings().max_record_bytes
     record, _state = GameRecord.start(2, seed=3)

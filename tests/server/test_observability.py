@@ -15,10 +15,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 import needs
-from nomercy.server.logs import JsonFormatter, redact, room_var, seat_var
-from nomercy.server.metrics import Metrics
-from nomercy.server.rooms import LogWriter
-from nomercy.server.storage import Storage, StoredSeat
+from nomercy.server.base.logs import JsonFormatter, redact, room_var, seat_var
+from nomercy.server.base.metrics import Metrics
+from nomercy.server.rooms.manager import LogWriter
+from nomercy.server.rooms.storage import Storage, StoredSeat
 from patience import answers, wait_until_ready
 
 from .conftest import POSTGRES_URL, WS, create_room, hello, join_room, start_room
@@ -221,7 +221,7 @@ def test_not_ready_while_the_database_is_unreachable(start_server: Any) -> None:
 
 
 def test_a_repeated_failure_is_logged_once_in_full_then_summarised(caplog: pytest.LogCaptureFixture) -> None:
-    from nomercy.server.logs import RepeatedFailure
+    from nomercy.server.base.logs import RepeatedFailure
 
     now = [100.0]
     failures = RepeatedFailure(
@@ -253,9 +253,9 @@ def test_the_lease_renewal_loop_does_not_log_every_failure(
     says so, one says it recovered, not one a tick."""
     from types import SimpleNamespace
 
-    from nomercy.server.cluster import Cluster
-    from nomercy.server.rooms import RoomManager
-    from nomercy.server.settings import Settings
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.rooms.cluster import Cluster
+    from nomercy.server.rooms.manager import RoomManager
 
     storage = Storage(sqlite_url)
     manager = RoomManager(Settings(), storage)
@@ -294,10 +294,10 @@ def test_lease_lines_name_their_room(sqlite_url: str, caplog: pytest.LogCaptureF
     """A line of the leases' task (not a request's) carries the room in its own field."""
     from types import SimpleNamespace
 
-    from nomercy.server import protocol as P
-    from nomercy.server.cluster import Cluster
-    from nomercy.server.rooms import RoomManager
-    from nomercy.server.settings import Settings
+    from nomercy.server.base import protocol as P
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.rooms.cluster import Cluster
+    from nomercy.server.rooms.manager import RoomManager
 
     storage = Storage(sqlite_url)
     manager = RoomManager(Settings(), storage)
@@ -351,8 +351,8 @@ def test_json_mode_writes_only_json_and_the_hint_names_an_allowed_host(tmp_path:
 
 
 def test_the_startup_hint_names_an_address_the_server_answers() -> None:
-    from nomercy.server.settings import Settings
-    from nomercy.server.startup import browser_url, startup_lines
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.http.startup import browser_url, startup_lines
 
     assert browser_url("127.0.0.1", 8000, Settings()) == "http://localhost:8000/"
     anywhere = "0.0.0.0"  # noqa: S104 (listening on every interface is what is tested)

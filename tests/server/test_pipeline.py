@@ -17,8 +17,8 @@ pytest.importorskip("fastapi")
 
 from nomercy.actions import Action
 from nomercy.engine import GameState
-from nomercy.server import protocol as P
-from nomercy.server.protocol import ProtocolError
+from nomercy.server.base import protocol as P
+from nomercy.server.base.protocol import ProtocolError
 from nomercy.views import player_view
 
 from .test_resilience import manager_for

@@ -15,11 +15,12 @@ import pytest
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 
-from nomercy.server.accounts import SESSION_COOKIE, AccountStore
-from nomercy.server.games import GameStore, Kept, reviews
-from nomercy.server.profiles import Profiles
-from nomercy.server.ratings import player_of_account, rating_changes, ratings
-from nomercy.server.storage import Storage
+from nomercy.server.base.tables import Kept, reviews
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore
+from nomercy.server.players.profiles import Profiles
+from nomercy.server.players.ratings import player_of_account, rating_changes, ratings
+from nomercy.server.rooms.storage import Storage
 
 from .conftest import DATABASES, ServerProcess, fresh_database
 

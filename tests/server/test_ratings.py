@@ -19,10 +19,11 @@ from sqlalchemy import Connection, create_engine, insert, select
 
 from nomercy.bots.levels import LEVELS
 from nomercy.rules import PRESETS
-from nomercy.server.accounts import SESSION_COOKIE, AccountStore
-from nomercy.server.games import GameStore, Kept, games
-from nomercy.server.protocol import CreateRoom, ErrorCode, ProtocolError
-from nomercy.server.ratings import (
+from nomercy.server.base.protocol import CreateRoom, ErrorCode, ProtocolError
+from nomercy.server.base.tables import Kept, games
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore
+from nomercy.server.players.ratings import (
     ANCHORS,
     MODEL,
     REFUSALS,
@@ -39,7 +40,7 @@ from nomercy.server.ratings import (
     ratings,
     round_order,
 )
-from nomercy.server.storage import Storage, StoredSeat
+from nomercy.server.rooms.storage import Storage, StoredSeat
 
 from .conftest import (
     DATABASES,
@@ -298,7 +299,7 @@ def test_deleting_an_account_deletes_its_ratings_and_their_history(storage: Stor
 
 
 def _settings(min_games: int = 5) -> Any:
-    from nomercy.server.settings import Settings
+    from nomercy.server.base.settings import Settings
 
     return Settings(leaderboard_min_games=min_games)
 

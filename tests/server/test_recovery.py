@@ -91,7 +91,7 @@ def test_a_match_restarts_between_and_after_rounds(start_server: Any, sqlite_url
     """E4: the log holds a marker where the match dealt its next round; replay honours it."""
     import time
 
-    from nomercy.server.storage import NEXT_ROUND
+    from nomercy.server.rooms.storage import NEXT_ROUND
 
     from .truth import stored_room
 

@@ -25,9 +25,15 @@ pytest.importorskip("fastapi")
 from nomercy.record import GameRecord
 from nomercy.rules import PRESETS, Rules
 from nomercy.server import Settings, create_app
-from nomercy.server import kept as kept_module
-from nomercy.server.limits import Slots
-from nomercy.server.replays import ROOM_DECK_CARDS, ROOM_SEATS, RecordRefused, replay_frames, within_bounds
+from nomercy.server.base.limits import Slots
+from nomercy.server.games import kept as kept_module
+from nomercy.server.games.replays import (
+    ROOM_DECK_CARDS,
+    ROOM_SEATS,
+    RecordRefused,
+    replay_frames,
+    within_bounds,
+)
 from patience import WAIT_SECONDS
 
 from .conftest import ServerProcess
@@ -58,7 +64,7 @@ def test_a_room_seats_and_deck_are_what_the_server_offers() -> None:
     """S1, C3: the bounds come from what a room may be created with, not a number of their own."""
     from pydantic import ValidationError
 
-    from nomercy.server.protocol import CreateRoom
+    from nomercy.server.base.protocol import CreateRoom
 
     with pytest.raises(ValidationError, match="seats"):
         CreateRoom(nickname="Ann", seats=ROOM_SEATS + 1)

@@ -19,11 +19,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from nomercy.server import protocol as P
-from nomercy.server.rooms import Client, Room, RoomManager
-from nomercy.server.settings import Settings
-from nomercy.server.storage import Storage
-from nomercy.server.timers import RoomDriver
+from nomercy.server.base import protocol as P
+from nomercy.server.base.settings import Settings
+from nomercy.server.rooms.manager import Client, Room, RoomManager
+from nomercy.server.rooms.storage import Storage
+from nomercy.server.rooms.timers import RoomDriver
 
 from .conftest import DATABASES, POSTGRES_URL, reset_postgres
 
@@ -225,7 +225,7 @@ def test_lobby_writes_leave_the_event_loop_free(db: str, tmp_path: Path) -> None
         )
         _, seat, _guest = await stalled_call("update_seat", lambda: manager.join(room.code, "Bob"))
         assert seat == 1 and room.seats[1].kind == "human"
-        # A removal writes the seat and the removed list in one transaction (nomercy.server.social).
+        # A removal writes the seat and the removed list in one transaction (nomercy.server.rooms.social).
         await stalled_call("remove", lambda: manager.kick(room, token, 1), manager.social)
         assert room.seats[1].kind == "open"
         await stalled_call("start", lambda: manager.start(room, token))
@@ -379,7 +379,7 @@ def test_chat_removed_players_and_a_rematch_are_in_storage_for_the_next_process(
 def test_a_process_that_lost_the_room_cannot_chat_remove_or_rematch_for_it(tmp_path: Path) -> None:
     """Every write of the table is fenced by the room's lease: once it is lost, chat, a
     removal and a rematch are refused with room_moving and nothing reaches storage."""
-    from nomercy.server.leases import LeaseLost
+    from nomercy.server.rooms.leases import LeaseLost
 
     async def scenario() -> None:
         manager = manager_for(tmp_path)

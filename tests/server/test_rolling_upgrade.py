@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import needs
-from nomercy.server import schema
+from nomercy.server.base import schema
 from patience import WAIT_SECONDS, wait_until_ready
 
 from .cluster import Nginx, Serve

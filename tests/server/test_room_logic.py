@@ -1,7 +1,7 @@
 """The room logic on the in-memory storage: lobby, pipeline and lifecycle without a database.
 
 These run in milliseconds (no server, no SQL): :class:`RoomManager` is given the ports of
-:mod:`nomercy.server.ports`, here :mod:`nomercy.server.memstore`, and the tests read what
+:mod:`nomercy.server.rooms.ports`, here :mod:`nomercy.server.rooms.memstore`, and the tests read what
 reached storage as a restarted process would.
 """
 
@@ -13,12 +13,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from nomercy.server import protocol as P
-from nomercy.server.memstore import MemorySocial, MemoryStorage
-from nomercy.server.protocol import ErrorCode, ProtocolError
-from nomercy.server.room import Room
-from nomercy.server.rooms import RoomManager
-from nomercy.server.settings import Settings
+from nomercy.server.base import protocol as P
+from nomercy.server.base.protocol import ErrorCode, ProtocolError
+from nomercy.server.base.settings import Settings
+from nomercy.server.rooms.manager import RoomManager
+from nomercy.server.rooms.memstore import MemorySocial, MemoryStorage
+from nomercy.server.rooms.room import Room
 
 T = TypeVar("T")
 

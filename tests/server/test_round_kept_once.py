@@ -16,8 +16,7 @@ import httpx
 from sqlalchemy import create_engine, func, select
 
 import needs
-from nomercy.server.games import games
-from nomercy.server.storage import actions, rooms
+from nomercy.server.base.tables import actions, games, rooms
 from patience import WAIT_SECONDS, scaled
 
 from .cluster import Serve

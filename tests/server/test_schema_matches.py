@@ -9,15 +9,15 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine
 
-import nomercy.server.accounts
-import nomercy.server.daily
-import nomercy.server.fairplay
-import nomercy.server.games
-import nomercy.server.leases
-import nomercy.server.ratings
-import nomercy.server.social  # noqa: F401  (each registers its tables on the metadata)
-from nomercy.server import schema
-from nomercy.server.storage import metadata
+import nomercy.server.games.store
+import nomercy.server.players.accounts
+import nomercy.server.players.daily
+import nomercy.server.players.fairplay
+import nomercy.server.players.ratings
+import nomercy.server.rooms.leases
+import nomercy.server.rooms.social  # noqa: F401  (each registers its tables on the metadata)
+from nomercy.server.base import schema
+from nomercy.server.base.tables import metadata
 
 
 def test_migrated_schema_is_the_declared_one(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from nomercy.server import Settings, create_app
-from nomercy.server.headers import SECURITY_HEADERS
+from nomercy.server.http.headers import SECURITY_HEADERS
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient

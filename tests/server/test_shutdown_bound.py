@@ -3,7 +3,7 @@
 A process runs many rooms with a player connected to each; a transaction of the test holds
 the lease rows of some of them (a stalled database step: their release, and any write of
 theirs, waits on it). On SIGTERM every step of the shutdown has its own deadline
-(``nomercy.server.process``), so the process exits well within the systemd unit's
+(``nomercy.server.http.process``), so the process exits well within the systemd unit's
 ``TimeoutStopSec``; the rooms it could release are handed over at once, the stalled ones
 free up as it exits, and the other process runs them all.
 """
@@ -19,8 +19,8 @@ import pytest
 from sqlalchemy import create_engine, select
 
 import needs
-from nomercy.server.leases import leases
-from nomercy.server.storage import rooms
+from nomercy.server.base.tables import rooms
+from nomercy.server.rooms.leases import leases
 from patience import WAIT_SECONDS, scaled
 
 from .cluster import Serve

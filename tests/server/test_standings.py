@@ -1,4 +1,4 @@
-"""What players see of a rated game (:mod:`nomercy.server.standings`): the change of the round
+"""What players see of a rated game (:mod:`nomercy.server.players.standings`): the change of the round
 that just ended, per seat; each rated game's change on a profile; a player's own rank on a
 board, or how many games their provisional rating still needs. On SQLite, and on
 PostgreSQL where ``NOMERCY_TEST_POSTGRES_URL`` is set.
@@ -12,10 +12,10 @@ import httpx
 import pytest
 from sqlalchemy import insert, select
 
-from nomercy.server.accounts import AccountStore
-from nomercy.server.games import GameStore
-from nomercy.server.profiles import Profiles
-from nomercy.server.ratings import (
+from nomercy.server.games.store import GameStore
+from nomercy.server.players.accounts import AccountStore
+from nomercy.server.players.profiles import Profiles
+from nomercy.server.players.ratings import (
     MODEL,
     Ratings,
     conservative,
@@ -25,8 +25,8 @@ from nomercy.server.ratings import (
     settled,
     settling,
 )
-from nomercy.server.standings import BOARD_PAGE, round_changes, standing
-from nomercy.server.storage import Storage
+from nomercy.server.players.standings import BOARD_PAGE, round_changes, standing
+from nomercy.server.rooms.storage import Storage
 
 from .test_ratings import _kept, _room, _settings, signed_in
 

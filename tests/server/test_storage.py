@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 import needs
-from nomercy.server.storage import NEXT_ROUND, Storage, StoredSeat, token_hash
+from nomercy.server.base.tables import token_hash
+from nomercy.server.rooms.storage import NEXT_ROUND, Storage, StoredSeat
 
 from .conftest import POSTGRES_URL, reset_postgres
 

@@ -14,8 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from nomercy.server.names import clean_nickname, name_key
-from nomercy.server.storage import Storage, rooms
+from nomercy.server.base.names import clean_nickname, name_key
+from nomercy.server.base.tables import rooms
+from nomercy.server.rooms.storage import Storage
 from patience import scaled
 
 from .conftest import DATABASES, POSTGRES_URL, WS, create_room, hello, join_room, reset_postgres, start_room

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from nomercy.server.timers import idle_action
+from nomercy.server.rooms.timers import idle_action
 from nomercy.state import Decision
 from nomercy.views import player_view
 from patience import answers, wait_until_ready

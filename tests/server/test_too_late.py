@@ -9,7 +9,7 @@ import pytest
 
 from nomercy import Card
 from nomercy.events import Caught, Drew, Event, KnockedOut, Played, UnoCalled
-from nomercy.server.rooms import RoomManager
+from nomercy.server.rooms.manager import RoomManager
 
 R1 = Card.parse("R1")
 

@@ -26,10 +26,11 @@ from sqlalchemy.engine import Engine
 
 import needs
 from nomercy import __version__
-from nomercy.server import schema, upgrades
-from nomercy.server.rooms import RoomManager
-from nomercy.server.settings import Settings
-from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom, actions, rooms
+from nomercy.server.base import schema, upgrades
+from nomercy.server.base.settings import Settings
+from nomercy.server.base.tables import actions, rooms
+from nomercy.server.rooms.manager import RoomManager
+from nomercy.server.rooms.storage import NEXT_ROUND, Storage, StoredRoom
 from nomercy.state import STATE_FORMAT_VERSION
 from nomercy.views import player_view
 
@@ -402,7 +403,7 @@ def test_processes_starting_together_on_an_empty_postgresql_create_the_schema_on
             [
                 sys.executable,
                 "-c",
-                f"from nomercy.server.storage import Storage; Storage({POSTGRES_URL!r}).close()",
+                f"from nomercy.server.rooms.storage import Storage; Storage({POSTGRES_URL!r}).close()",
             ],
             stderr=subprocess.PIPE,
             text=True,

@@ -16,8 +16,8 @@ from nomercy.engine import GameState, started_event
 from nomercy.events import Event, redact
 from nomercy.match import Match
 from nomercy.rules import Rules
-from nomercy.server.seen import event_dicts
-from nomercy.server.storage import NEXT_ROUND, Storage, StoredRoom
+from nomercy.server.rooms.seen import event_dicts
+from nomercy.server.rooms.storage import NEXT_ROUND, Storage, StoredRoom
 from nomercy.views import player_view
 
 #: Keys that only the full state has; no client message may contain them.

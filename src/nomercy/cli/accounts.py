@@ -27,7 +27,7 @@ app = typer.Typer(
 def _store(database_url: str | None) -> tuple[Any, Any]:
     """The account store over the served database, once it is at the newest revision."""
     engine, schema = _engine(database_url)
-    from nomercy.server.players import account_store
+    from nomercy.server.players.store import account_store
 
     found = schema.current(engine)
     if found != schema.head():
@@ -119,8 +119,8 @@ def flags(
 
     from sqlalchemy import select
 
-    from nomercy.server.accounts import accounts
-    from nomercy.server.fairplay import flags_of
+    from nomercy.server.players.accounts import accounts
+    from nomercy.server.players.fairplay import flags_of
 
     engine, store = _store(database_url)
     try:
@@ -151,7 +151,7 @@ def void(
 ) -> None:
     """Void every rated game the account played, for everyone at its tables (what it won
     and what it gave others), and recompute the boards. The games stay; the log says so."""
-    from nomercy.server.ratings import games_of, player_of_account, void_account
+    from nomercy.server.players.ratings import games_of, player_of_account, void_account
 
     engine, store = _store(database_url)
     try:
@@ -175,7 +175,7 @@ def recompute(database_url: DatabaseUrlOption = None) -> None:
     """Rebuild every board from the rated games kept, under the current rules (anchored
     bots, the fair share, the day's count between the same accounts): after an upgrade, or
     after voids made by hand."""
-    from nomercy.server.ratings import recompute as rebuild
+    from nomercy.server.players.ratings import recompute as rebuild
 
     engine, _ = _store(database_url)
     try:
@@ -197,7 +197,7 @@ def allow(
 ) -> None:
     """Let two accounts play rated rooms from one address (friends or family on one home
     network): their rooms are rated again from their next round. --remove takes it back."""
-    from nomercy.server import fairplay
+    from nomercy.server.players import fairplay
 
     engine, store = _store(database_url)
     try:

@@ -35,8 +35,8 @@ def _engine(database_url: str | None) -> tuple[Any, Any]:
     try:
         from sqlalchemy import create_engine
 
-        from nomercy.server import schema
-        from nomercy.server.settings import Settings
+        from nomercy.server.base import schema
+        from nomercy.server.base.settings import Settings
     except ImportError as exc:  # not a wrong option: a missing extra
         typer.echo(
             f"error: the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)",
@@ -148,8 +148,8 @@ def prune_games(
     """Delete old kept games (records, reviews, hints); a running server prunes by itself too."""
     import time
 
-    from nomercy.server.games import GameStore
-    from nomercy.server.settings import Settings
+    from nomercy.server.base.settings import Settings
+    from nomercy.server.games.store import GameStore
 
     engine, schema = _engine(database_url)
     keep = Settings.from_env(keep_games_days=days).keep_games_days

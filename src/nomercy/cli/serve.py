@@ -75,11 +75,11 @@ def serve(
         import uvicorn
 
         from nomercy.server import Settings, create_app
-        from nomercy.server.leases import DatabaseInUse, lock_sqlite
-        from nomercy.server.logs import announce
-        from nomercy.server.process import CONNECTIONS_SECONDS, Server
-        from nomercy.server.schema import SchemaMismatch, check_url
-        from nomercy.server.startup import startup_lines
+        from nomercy.server.base.logs import announce
+        from nomercy.server.base.schema import SchemaMismatch, check_url
+        from nomercy.server.http.process import CONNECTIONS_SECONDS, Server
+        from nomercy.server.http.startup import startup_lines
+        from nomercy.server.rooms.leases import DatabaseInUse, lock_sqlite
     except ImportError as exc:  # not a wrong option: a missing extra
         typer.echo(
             f"error: the server needs its extra: pip install 'nomercy[server]' ({exc.name} is missing)",
@@ -97,7 +97,7 @@ def serve(
         log_level=log_level,
     )
     try:
-        from nomercy.server.addresses import TrustedProxies
+        from nomercy.server.base.addresses import TrustedProxies
 
         TrustedProxies(settings.forwarded_allow_ips)
     except ValueError as exc:
@@ -130,7 +130,7 @@ def serve(
         # Every WebSocket hears from the server every 2 s: the proxy takes 6 s of silence for a
         # frozen process (deploy/nginx/nomercy.conf, location = /ws).
         ws_ping_interval=2.0,
-        # JSON lines: the app formats uvicorn's loggers too (nomercy.server.logs).
+        # JSON lines: the app formats uvicorn's loggers too (nomercy.server.base.logs).
         log_config=None if settings.log_format == "json" else uvicorn.config.LOGGING_CONFIG,
     )
     # On SIGTERM: not ready, rooms handed over (leases released), then connections closed.

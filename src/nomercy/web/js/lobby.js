@@ -232,7 +232,7 @@ export function wireHome(ctx, opts) {
   $("watch-btn").addEventListener("click", () => joinRoom(ctx, true));
 }
 
-/** The server's nickname rules (nomercy.server.names), checked here first so a person
+/** The server's nickname rules (nomercy.server.base.names), checked here first so a person
  *  gets the reason at once, in their language; the server checks again. */
 export function nicknameProblem(raw) {
   const v = raw.normalize("NFKC").trim();
