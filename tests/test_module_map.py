@@ -24,6 +24,8 @@ SECTIONS = {
     "rl": "## Research environments",
     "sim": "## Simulation",
     "native": "## The native engine",
+    "solo": "## Solo play and the static site",
+    "site": "## Solo play and the static site",
     "cli": "## The command line",
     "tui": "## The command line",
 }

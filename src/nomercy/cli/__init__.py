@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from nomercy import __version__
-from nomercy.cli import accounts, db, rules_cmd, simulate
+from nomercy.cli import accounts, db, rules_cmd, simulate, site
 from nomercy.cli.lab import compare, report
 from nomercy.cli.ladder import ladder
 from nomercy.cli.options import Command, Group, flag
@@ -56,6 +56,7 @@ app.command("review", cls=Command)(review_cmd)
 app.command("serve", cls=Command)(serve)
 app.add_typer(db.app, name="db")
 app.add_typer(accounts.app, name="accounts")
+app.add_typer(site.app, name="site")
 
 
 def main() -> None:
