@@ -12,6 +12,11 @@ both without a package build (``make native``).
 
 No compiler, or a failed compile, fails the build with the compiler's message: the
 native engine is part of the package (``CC`` names another compiler).
+
+A wheel also carries Pyodide's core files (:data:`PYODIDE_FILES`) under
+``nomercy/web/pyodide/`` when the checkout has them (``npm ci`` puts the npm package in
+``node_modules/pyodide``), so that ``nomercy site build`` and ``nomercy serve``'s solo mode
+work from a pip install; a wheel built without them builds the site only from a checkout.
 """
 
 from __future__ import annotations
@@ -35,6 +40,27 @@ SOURCE = ROOT / "src" / "nomercy" / "native" / "_engine.c"
 TRANSLATOR = ROOT / "scripts" / "native_c.py"
 #: What the translator imports besides the standard library (the kernels' tables).
 TRANSLATOR_NEEDS = ["numpy>=1.24"]
+
+
+#: Pyodide's core files (the names ``nomercy.site.PYODIDE_FILES`` copies into a site):
+#: the loader, its WebAssembly interpreter and glue, the standard library, the lock file.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+
+def pyodide_files(root: Path = ROOT) -> dict[str, str]:
+    """Pyodide's core files in ``node_modules/pyodide`` (those present), as the wheel's
+    ``force_include``: source path -> path in the wheel."""
+    found = root / "node_modules" / "pyodide"
+    return {
+        str(found / name): f"nomercy/web/pyodide/{name}" for name in PYODIDE_FILES if (found / name).is_file()
+    }
 
 
 def from_sdist(root: Path = ROOT) -> bool:
@@ -128,6 +154,7 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         if version != "editable":  # an editable install finds them in the source tree
             for target in targets:
                 build_data["force_include"][str(target)] = f"nomercy/native/{target.name}"
+            build_data["force_include"].update(pyodide_files(Path(self.root)))
 
 
 if __name__ == "__main__":
