@@ -124,7 +124,7 @@ function renderEndTable(ctx, s, isMatch) {
     const row = body.insertRow();
     if (seat === o.winner) row.className = "winner";
     const out = o.knocked_out.some((k) => k.seat === seat);
-    const name = el("th", "", `${seat === o.winner ? "★ " : ""}${ctx.who(seat)}${out ? ` (${ctx.t("seat.knocked_out", {}, { capital: false })})` : ""}`);
+    const name = el("th", "", `${seat === o.winner ? "★\u00a0" : ""}${ctx.who(seat)}${out ? ` (${ctx.t("seat.knocked_out", {}, { capital: false })})` : ""}`);
     name.scope = "row";
     row.appendChild(name);
     const hc = row.insertCell();
