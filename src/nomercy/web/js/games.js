@@ -75,7 +75,8 @@ export async function renderRoomRounds(ctx) {
   const room = ctx.store.get().room;
   const panel = $("rounds-panel");
   const done = room ? (room.rounds || []).length : 0;
-  if (!room || !done) { panel.hidden = true; roundsFor = null; return; }
+  // The solo table's rounds are kept on the device, listed on the first screen (js/solo/).
+  if (!room || !done || room.code === "SOLO") { panel.hidden = true; roundsFor = null; return; }
   const key = `${room.code}:${done}:${ctx.i18n.lang}`;
   if (roundsFor === key) return;
   roundsFor = key;

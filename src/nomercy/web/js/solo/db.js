@@ -38,13 +38,11 @@ export const dropTable = () => run("table", "readwrite", (s) => s.delete("live")
 
 /** A finished round: its record kept as the engine wrote it (a string: JSON numbers in
  *  JavaScript would round the deal's 64-bit seed), with what the list shows beside it. */
-export function addRound(record) {
-  let info = {};
-  try {
-    const r = JSON.parse(record);
-    info = { players: (r.players || []).length, winner: r.result ? r.result.winner : null, round: r.round || 1 };
-  } catch { /* kept as it came: the replay names what is wrong with it */ }
-  return run("rounds", "readwrite", (s) => s.add({ record, at: Date.now(), ...info }));
+export function addRound(record, result) {
+  let players = null;
+  try { players = JSON.parse(record).players; } catch { /* kept as it came: the replay names what is wrong */ }
+  const winner = result && Number.isInteger(result.winner) ? result.winner : null;
+  return run("rounds", "readwrite", (s) => s.add({ record, at: Date.now(), players, winner }));
 }
 
 /** The kept rounds, newest first. */

@@ -119,7 +119,9 @@ function renderForm(ctx, opts) {
   for (let n = 1; n <= MAX_BOTS; n++) bots.add(option(String(n), ctx.i18n.number(n), n === 3));
   const preset = el("select");
   preset.id = "solo-preset";
-  for (const name of Object.keys(opts.presets)) preset.add(option(name, ctx.t(`preset.${name}.name`)));
+  const presets = Object.keys(opts.presets);
+  const first = presets.includes("no_mercy") ? "no_mercy" : presets[0]; // the game's own rules first
+  for (const name of presets) preset.add(option(name, ctx.t(`preset.${name}.name`), name === first));
   const mode = el("select");
   mode.id = "solo-mode";
   mode.add(option("round", ctx.t("home.mode.round")));
@@ -173,6 +175,13 @@ async function startGame(ctx) {
     preset: $("solo-preset").value, rules: {}, mode: $("solo-mode").value,
     seed: crypto.getRandomValues(new Uint32Array(1))[0] & 0x7fffffff,
   };
+  // The tests and benchmarks pace the bots and shorten a match (as the server's settings
+  // do for them): {"delays": {...}, "rules": {...}} under this key.
+  try {
+    const extra = JSON.parse(ctx.storage.get("solo:overrides") || "{}");
+    if (extra.delays) config.delays = extra.delays;
+    if (extra.rules) config.rules = extra.rules;
+  } catch { /* none */ }
   $("solo-start").disabled = true;
   try {
     await boot(ctx);
@@ -225,10 +234,8 @@ export async function renderKept(ctx, site) {
   const fmt = new Intl.DateTimeFormat(ctx.i18n.lang === "nb" ? "nb-NO" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   for (const r of rounds.slice(0, 50)) {
     const li = el("li", "game-row solo-round");
-    let me = null;
-    try { me = (JSON.parse(r.record).players || []).findIndex((p) => !p.bot); } catch { me = null; }
-    const won = me !== null && me >= 0 && r.winner === me;
-    const title = ctx.t("solo.kept.row", { round: r.round || 1, count: Math.max(0, (r.players || 1) - 1) });
+    const won = r.winner === 0; // the person sits at seat 0 of a solo table
+    const title = ctx.t("solo.kept.row", { count: Math.max(1, (r.players || 2) - 1) });
     li.append(el("span", "", title), el("span", `result${won ? " won" : ""}`, ctx.t(won ? "solo.kept.won" : "solo.kept.lost")), el("span", "when note", fmt.format(new Date(r.at))));
     const tools = el("span", "row solo-round-tools");
     tools.append(

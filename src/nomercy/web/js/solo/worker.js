@@ -55,7 +55,7 @@ function changed() {
   const kept = JSON.parse(records(engine.kept()));
   chain = chain.then(async () => {
     await saveTable(saved);
-    for (const r of kept) await addRound(r);
+    for (const r of kept) await addRound(r, resultOf(r));
     if (kept.length) post({ op: "kept", count: kept.length });
   }).catch((err) => console.error("solo: not saved", err));
   schedule();
@@ -77,6 +77,11 @@ function schedule() {
 function failed(err) {
   console.error(err);
   emit([{ type: "error", code: "other", message: String(err && err.message ? err.message : err).slice(0, 500) }]);
+}
+
+/** A kept round's result (its winner, for the list): the engine replays its record. */
+function resultOf(record) {
+  try { return call("replay", record).result || null; } catch { return null; }
 }
 
 const refused = (msgs) => msgs.length > 0 && msgs[0].type === "error";
