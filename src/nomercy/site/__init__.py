@@ -74,6 +74,8 @@ BUNDLE_MODULES = (
     "nomercy.server",
     "nomercy.server.base",
     "nomercy.server.base.settings",
+    "nomercy.server.games",
+    "nomercy.server.games.frames",
     "nomercy.server.rooms",
     "nomercy.server.rooms.seen",
     "nomercy.solo",

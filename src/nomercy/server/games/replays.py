@@ -4,7 +4,9 @@ Built from the record alone with the engine (``new_game`` then each action), so 
 game and an uploaded record file are shown alike. The events are in the shape of protocol
 2's ``state.events`` (:func:`nomercy.server.rooms.seen.event_dicts`) but unredacted, and the
 table is a spectator's view (:func:`nomercy.player_view`) with ``hands`` added: a round is
-only replayed once it has ended, so nothing is hidden any more.
+only replayed once it has ended, so nothing is hidden any more. The frames are built in
+:mod:`nomercy.server.games.frames` (no pydantic: the page's solo table builds them too)
+and named here as before.
 
 A record file from outside is read in steps (:func:`read_record`), each failure naming
 its step: ``read`` (bytes), ``parse`` (JSON), ``load`` (a record), ``replay`` (the rules).
@@ -20,17 +22,20 @@ so :func:`label_review` adds to each the labels ``nomercy.decisions`` gives thos
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from nomercy.actions import Action
 from nomercy.decisions import decisions
-from nomercy.engine import GameState, new_game, started_event
+from nomercy.engine import new_game
 from nomercy.errors import NoMercyError
 from nomercy.record import GameRecord
 from nomercy.rules import PRESETS
 from nomercy.server.base.protocol import CreateRoom
-from nomercy.server.rooms.seen import event_dicts
+from nomercy.server.games.frames import RecordRefused as RecordRefused
+from nomercy.server.games.frames import Replayed as Replayed
+from nomercy.server.games.frames import replay_frames as replay_frames
+from nomercy.server.games.frames import result_of as result_of
+from nomercy.server.games.frames import table as table
 from nomercy.views import player_view
 
 #: The longest record replayed from a file (a real round has a few hundred actions).
@@ -39,80 +44,6 @@ MAX_ACTIONS = 5000
 ROOM_SEATS: int = next(m.le for m in CreateRoom.model_fields["seats"].metadata if hasattr(m, "le"))
 #: The largest deck a room plays (the presets' decks; rooms take no hand-written deck).
 ROOM_DECK_CARDS: int = max(sum(count for _, count in rules.deck) for rules in PRESETS.values())
-
-
-class RecordRefused(Exception):
-    """A record that cannot be shown; ``step`` is where it failed (read/parse/load/replay)."""
-
-    def __init__(
-        self, step: str, detail: str, *, too_large: bool = False, at: tuple[int, int] | None = None
-    ) -> None:
-        super().__init__(f"the record cannot be replayed ({step}): {detail}")
-        self.step = step
-        self.detail = detail
-        self.too_large = too_large
-        #: At step ``replay``: the refused action's (index in the record, seat), so that a
-        #: client can name the move in its reader's language.
-        self.at = at
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Whole across processes (a replay worker raises it; the route answers it)."""
-        return (_refused, (self.step, self.detail, self.too_large, self.at))
-
-
-def _refused(step: str, detail: str, too_large: bool, at: tuple[int, int] | None) -> RecordRefused:
-    return RecordRefused(step, detail, too_large=too_large, at=at)
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """A round replayed: its frames and how it ended."""
-
-    frames: list[dict[str, Any]]
-    state: GameState
-
-
-def table(state: GameState) -> dict[str, Any]:
-    """The table as a spectator sees it, with every hand (``hands``: card codes per seat)."""
-    view = player_view(state, None).to_dict()
-    view["hands"] = [[c.code for c in hand] for hand in state.hands]
-    return view
-
-
-def replay_frames(record: GameRecord) -> Replayed:
-    """Frame 0 is the deal; frame n the table after action n - 1. Raises
-    :class:`RecordRefused` (step ``load`` or ``replay``) naming the action that fails."""
-    try:
-        state = new_game(record.players, record.rules, record.seed, record.dealer, record.sitting_out)
-    except (NoMercyError, ValueError) as exc:
-        raise RecordRefused("load", f"the round cannot be dealt: {exc}") from None
-    hinted = {(seat, n) for seat, n in record.hints}
-    frames: list[dict[str, Any]] = [
-        {
-            "action": None,
-            "seat": None,
-            "hint": False,
-            "events": event_dicts([started_event(state)]),
-            "table": table(state),
-        }
-    ]
-    for i, (seat, action) in enumerate(record.actions):
-        try:
-            events = state.apply(action, seat)
-        except NoMercyError as exc:
-            raise RecordRefused(
-                "replay", f"action {i} ({action} by P{seat}) is refused: {exc}", at=(i, seat)
-            ) from None
-        frames.append(
-            {
-                "action": str(action),
-                "seat": seat,
-                "hint": (seat, i) in hinted,
-                "events": event_dicts(events),
-                "table": table(state),
-            }
-        )
-    return Replayed(frames, state)
 
 
 def within_bounds(record: GameRecord, seat_steps: int) -> None:
@@ -157,19 +88,6 @@ def read_record(raw: bytes, max_bytes: int, seat_steps: int | None = None) -> Ga
     if seat_steps is not None:
         within_bounds(record, seat_steps)
     return record
-
-
-def result_of(state: GameState) -> dict[str, Any] | None:
-    """How the replayed round ended (None when the record stops before its end)."""
-    outcome = state.outcome
-    if outcome is None:
-        return None
-    return {
-        "winner": outcome.winner,
-        "reason": outcome.reason,
-        "points": list(outcome.points),
-        "knocked_out": [k.seat for k in outcome.knocked_out],
-    }
 
 
 def label_review(review: dict[str, Any], record: GameRecord) -> dict[str, Any]:
