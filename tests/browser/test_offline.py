@@ -1,0 +1,256 @@
+"""The offline app (issue 42): ``nomercy site build``'s folder, served by a plain static
+file server (Python's ``http.server``, not ``nomercy serve``), in headless Chromium.
+
+Each test loads the site once with the network on, waits for the service worker, turns
+the network off (``context.set_offline``), reloads, and then, offline, plays a round and a
+match against three bots to the end by clicks, closes the page in the middle of the
+match and resumes it in a new one, and replays the kept round. It runs at both sizes and
+in both languages; no request ever leaves for another host, none fails, and the page
+logs no error. The first screen with the solo panel, the table and the end screen are
+axe-clean and photographed (``artifacts/screenshots/offline-*``).
+
+The bots move quickly here and the match ends at a low score (the page passes
+``nomercy:solo:overrides`` to the engine, as the server's settings pace its bots for
+the other browser tests), so that a match ends in a round or two.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import needs
+from patience import scaled
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from browser.test_browser import DESKTOP, PHONE, Pages, axe_check, browser, shot  # noqa: E402
+from browser.test_client import with_lang  # noqa: E402
+from server.conftest import free_port  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+PYODIDE = ROOT / "node_modules" / "pyodide"
+
+pytestmark = [
+    needs.CHROMIUM,
+    pytest.mark.skipif(
+        not (PYODIDE / "pyodide.asm.wasm").exists(),
+        reason="needs Pyodide's core files from npm: make pyodide (npm ci; apt-get install npm)",
+    ),
+]
+
+__all__ = ["browser"]  # the fixture, shared with test_browser
+
+#: Quick bots, a short pause between a match's rounds, and a match that ends soon.
+OVERRIDES = (
+    '{"delays": {"bot_delay": 0.05, "reaction_delay": 0.4, "between_rounds": 1.5},'
+    ' "rules": {"target_score": 500}}'
+)
+#: Loading Python and the engine in a worker: seconds on a quiet machine, more on a busy one.
+ENGINE_MS = int(scaled(120) * 1000)
+#: A round or a match against quick bots, played by clicks.
+PLAY_S = scaled(300)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The folder ``nomercy site build`` writes, served by ``python -m http.server``."""
+    folder = tmp_path_factory.mktemp("site") / "site"
+    subprocess.run([sys.executable, "-m", "nomercy", "site", "build", str(folder)], check=True, cwd=ROOT)
+    port = free_port()
+    log = open(folder.parent / "http.log", "wb")  # noqa: SIM115 (closed with the server)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + scaled(20)
+        import httpx
+
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(url + "sw-files.json", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "the static server did not start"
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def ready(page: Any) -> None:
+    page.wait_for_selector("html[data-ready]", state="attached")
+
+
+def tap(page: Any, selector: str) -> None:
+    """A click on the first element matching ``selector``; on a phone a 25-card hand
+    overlaps its cards, so one that another covers is tapped where it is."""
+    target = page.locator(selector).first
+    try:
+        target.click(timeout=2_000)
+    except sync_api.TimeoutError:
+        target.dispatch_event("click")
+
+
+def take_turn(page: Any) -> bool:
+    """Whatever this page must decide now: a prompt, a colour, a card, the deck, keep."""
+    if page.locator("#prompt[open]").count():
+        tap(page, "#prompt-choices button")
+    elif page.is_visible("#color-pick"):
+        tap(page, "#color-pick button")
+    elif page.locator("#hand .card.playable").count():
+        tap(page, "#hand .card.playable")
+        page.wait_for_timeout(80)
+        if page.locator("#prompt[open]").count():
+            tap(page, "#prompt-choices button")
+    elif page.is_enabled("#draw-btn"):
+        tap(page, "#draw-btn")
+    elif page.is_visible("#pass-btn"):
+        tap(page, "#pass-btn")
+    else:
+        return False
+    return True
+
+
+def play_until(page: Any, done: str) -> int:
+    """Take this page's turns by clicks until ``done`` (a JS expression) holds; the turns taken."""
+    deadline = time.monotonic() + PLAY_S
+    turns = 0
+    while not page.evaluate(done):
+        assert time.monotonic() < deadline, f"not done after {PLAY_S:.0f} s: {done}"
+        if page.locator("#status .you").count() and not page.is_visible("#end") and take_turn(page):
+            turns += 1
+        page.wait_for_timeout(60)
+    return turns
+
+
+def start_solo(page: Any, mode: str) -> None:
+    """Three bots (the panel's default), the chosen mode, "Play offline": the deal."""
+    page.wait_for_selector("#solo-levels select >> nth=2")
+    assert page.locator("#solo-levels select").count() == 3
+    page.select_option("#solo-levels select >> nth=1", "careful")
+    page.select_option("#solo-levels select >> nth=2", "stacker")
+    assert page.input_value("#solo-preset") == "no_mercy"
+    page.select_option("#solo-mode", mode)
+    page.click("#solo-start")
+    page.wait_for_selector("#hand .card", timeout=ENGINE_MS)
+
+
+MY_TURN = "document.querySelector('#status .you') !== null"
+ROUND_OVER = "document.querySelector('#end') && !document.querySelector('#end').hidden"
+MATCH_OVER = f"({ROUND_OVER}) && nomercy.store.get().room.status === 'finished'"
+
+
+@pytest.mark.parametrize(
+    ("lang", "size"), [("en", "desktop"), ("nb", "phone"), ("nb", "desktop"), ("en", "phone")]
+)
+def test_a_round_and_a_match_offline_then_resume_and_replay(
+    browser: Any, site: str, lang: str, size: str
+) -> None:
+    """Issue 42's "done when": load once, network off, reload, a round and a match against
+    three bots by clicks, the match resumed after its page was closed, the kept round replayed."""
+    pages = Pages(browser)
+    context = browser.new_context(**(DESKTOP if size == "desktop" else PHONE))
+    pages.contexts.append(context)
+    requests: list[str] = []
+    failed: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    context.on("requestfailed", lambda r: failed.append(f"{r.url}: {r.failure}"))
+
+    def new_page() -> Any:
+        page = with_lang(context.new_page(), lang)
+        page.on("console", lambda m: pages._error(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: pages._error(str(exc)))
+        page.add_init_script(f"localStorage.setItem('nomercy:solo:overrides', {OVERRIDES!r})")
+        return page
+
+    try:
+        page = new_page()
+        page.goto(site)
+        ready(page)
+        # The first visit installs the app: the service worker keeps it, then controls the page.
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
+        context.set_offline(True)
+        page.reload()
+        ready(page)
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.is_visible("#solo-panel") and not page.is_visible("#create-form")
+        tag = f"offline-{lang}"
+        if size == "desktop":
+            shot(page, f"{tag}-01-solo-panel")
+        axe_check(page, f"solo panel, offline ({lang} {size})")
+
+        # A round, to the end.
+        start_solo(page, "round")
+        seats = page.evaluate("nomercy.store.get().room.seats.map((s) => s.kind)")
+        assert seats == ["human", "bot", "bot", "bot"]
+        if size == "desktop":
+            shot(page, f"{tag}-02-table")
+        axe_check(page, f"solo table, offline ({lang} {size})")
+        assert play_until(page, ROUND_OVER) > 0
+        if size == "desktop":
+            shot(page, f"{tag}-03-round-over")
+        axe_check(page, f"solo end screen, offline ({lang} {size})")
+
+        # Home: the round is kept on the device.
+        page.click("#home-btn")
+        ready(page)
+        page.wait_for_selector("#solo-kept-list li.solo-round")
+        assert page.locator("#solo-kept-list li.solo-round").count() == 1
+
+        # A match: a few turns, the page closed mid-round, resumed in a new page.
+        start_solo(page, "match")
+        assert page.evaluate("nomercy.store.get().room.mode") == "match"
+        for _ in range(3):
+            if page.evaluate(ROUND_OVER):
+                break
+            page.wait_for_function(MY_TURN, timeout=scaled(60) * 1000)
+            take_turn(page)
+            page.wait_for_timeout(200)
+        before = page.evaluate("(({version, view}) => ({version, hand: view.hand}))(nomercy.store.get())")
+        page.close()
+        page = new_page()
+        page.goto(site)  # offline: the service worker answers
+        ready(page)
+        page.wait_for_selector("#solo-resume:not([hidden])")
+        page.click("#solo-resume")
+        resumed = f"(nomercy.store.get().version || -1) >= {before['version']}"
+        page.wait_for_function(resumed, timeout=ENGINE_MS)
+        if page.evaluate("nomercy.store.get().version") == before["version"]:
+            assert page.evaluate("nomercy.store.get().view.hand") == before["hand"]  # the same table
+        play_until(page, MATCH_OVER)
+        if size == "desktop":
+            shot(page, f"{tag}-04-match-over")
+
+        # The kept round replayed on the device: the table's replay view, stepped.
+        page.click("#home-btn")
+        ready(page)
+        page.wait_for_selector("#solo-kept-list li.solo-round >> nth=1")
+        page.locator("#solo-kept-list li.solo-round").last.get_by_role("button").first.click()
+        page.wait_for_function("nomercy.store.get().replaying === true", timeout=ENGINE_MS)
+        assert page.is_visible("#replay-bar")
+        page.click("#rp-fwd")
+        page.click("#rp-fwd")
+        assert page.input_value("#rp-slider") == "2"
+        if size == "desktop":
+            shot(page, f"{tag}-05-replay")
+        axe_check(page, f"solo replay, offline ({lang} {size})")
+    finally:
+        pages.close()
+    here = site.rstrip("/")
+    elsewhere = [u for u in requests if not u.startswith(here + "/")]
+    assert requests and not elsewhere, elsewhere
+    assert not failed, failed
+    assert not pages.errors, pages.errors
