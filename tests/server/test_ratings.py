@@ -26,6 +26,8 @@ from nomercy.server.players.accounts import SESSION_COOKIE, AccountStore
 from nomercy.server.players.ratings import (
     ANCHORS,
     MODEL,
+    RATED_DEFAULT_LEVEL,
+    RATED_DEFAULT_TURN_SECONDS,
     REFUSALS,
     Ratings,
     check_rated_room,
@@ -375,8 +377,19 @@ def test_rated_rooms_over_http(start_server: Any) -> None:
     assert r.status_code == 403 and "sign in" in r.json()["detail"]["message"]
     assert r.json()["detail"]["rated"] == "sign_in"  # the client says it in its own words
     ada = signed_in(server, "Ada")
-    assert guest.get("/api/rated").json() == {"signed_in": False, "levels": list(LEVELS), "min_games": 1}
+    policy = guest.get("/api/rated").json()
+    assert policy == {
+        "signed_in": False,
+        "levels": list(LEVELS),
+        "default_level": RATED_DEFAULT_LEVEL,
+        "default_turn_seconds": RATED_DEFAULT_TURN_SECONDS,
+        "min_games": 1,
+    }
     assert ada.get("/api/rated").json()["signed_in"] is True
+    # The defaults it offers make a rated room the server accepts (rated.js's ratedPolicy).
+    offered = {"bot": policy["default_level"], "turn_seconds": policy["default_turn_seconds"]}
+    r = ada.post("/api/rooms", json={"nickname": "x", **RATED, **offered, "seats": 2, "bots": 1})
+    assert r.status_code == 200, r.text
     r = ada.post("/api/rooms", json={"nickname": "x", **RATED, "coach": True})
     assert r.status_code == 400 and "coach" in r.json()["detail"]["message"]
     r = ada.post("/api/rooms", json={"nickname": "x", **RATED, "seats": 3, "bots": 1})

@@ -183,6 +183,10 @@ REFUSALS = (
 #: long enough for a person to read the table and answer (a one-second timer plays a
 #: person's turns for them into a loss), short enough that nobody stalls a losing game.
 RATED_TURN_SECONDS = (10, 120)
+#: What the create form offers first for a rated room (``GET /api/rated``): a bot level of
+#: :data:`~nomercy.bots.levels.LEVELS` and a turn timer within :data:`RATED_TURN_SECONDS`.
+RATED_DEFAULT_LEVEL = "casual"
+RATED_DEFAULT_TURN_SECONDS = 30
 
 
 class RatedRefusal(ProtocolError):
@@ -761,10 +765,13 @@ def _ratings(request: Request) -> Ratings:
 @router.get("/api/rated")
 async def rated_rooms(request: Request) -> dict[str, Any]:
     """What the create form needs for a rated room: whether this browser is signed in (a
-    rated room's host must be), the bot levels it may seat, the leaderboards' minimum."""
+    rated room's host must be), the bot levels it may seat and the one it offers first, the
+    turn timer it offers, the leaderboards' minimum."""
     return {
         "signed_in": await asyncio.to_thread(account_of, request) is not None,
         "levels": list(LEVELS),
+        "default_level": RATED_DEFAULT_LEVEL,
+        "default_turn_seconds": RATED_DEFAULT_TURN_SECONDS,
         "min_games": _ratings(request).min_games,
     }
 
