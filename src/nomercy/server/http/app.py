@@ -68,6 +68,7 @@ from nomercy.server.http.headers import SECURITY_HEADERS, SecurityHeaders
 from nomercy.server.http.health import readiness
 from nomercy.server.http.inputs import BodyLimit
 from nomercy.server.http.loopwatch import LoopWatch, freeze_start_up
+from nomercy.server.http.solo import router as solo_router
 from nomercy.server.http.process import HANDOVER_SECONDS, SETTLE_SECONDS
 from nomercy.server.http.ws import websocket_endpoint
 from nomercy.server.players import auth, daily_api
@@ -415,6 +416,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(profiles_router)  # players' profiles (nomercy.server.players.profiles)
     app.include_router(ratings_router)  # leaderboards (nomercy.server.players.ratings)
     app.include_router(standings_router)  # what a rated game did (nomercy.server.players.standings)
+    app.include_router(solo_router)  # solo play's engine, Pyodide, service worker (nomercy.server.http.solo)
 
     # HEAD too: link previewers and uptime checks ask for the head of the page first.
     @app.api_route("/", methods=["GET", "HEAD"])

@@ -27,6 +27,12 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 _RAW = [(name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items()]
+#: The solo game's Web Worker runs Pyodide, which compiles WebAssembly and evaluates the
+#: JavaScript its interpreter was linked with: a worker's policy comes with its own
+#: script's answer, so this one script (and what it imports) may, and the page may not.
+WORKER_SCRIPTS = ("/static/js/solo/worker.js",)
+WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'")
+_WORKER_RAW = [(k, WORKER_CSP.encode() if k == b"content-security-policy" else v) for k, v in _RAW]
 #: Files the page loads that change with a release: checked against their ETag on every load.
 NO_CACHE_PREFIXES = ("/static/", "/i18n/")
 
@@ -42,7 +48,9 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        no_cache = str(scope.get("path", "")).startswith(NO_CACHE_PREFIXES)
+        path = str(scope.get("path", ""))
+        no_cache = path.startswith(NO_CACHE_PREFIXES)
+        raw = _WORKER_RAW if path in WORKER_SCRIPTS else _RAW
 
         async def send_with_headers(message: Mapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
@@ -50,7 +58,7 @@ class SecurityHeaders:
                 if no_cache:
                     ours.add(b"cache-control")
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in ours]
-                headers.extend(_RAW)
+                headers.extend(raw)
                 if no_cache:
                     headers.append((b"cache-control", b"no-cache"))
                 message = {**message, "headers": headers}
