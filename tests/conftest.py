@@ -99,6 +99,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     # The room logic on the in-memory storage: milliseconds, no database.
     "server/test_room_logic.py": ("check",),
     "browser": ("browser", "server", "slow"),
+    # Solo play from nomercy serve's pages, in Chromium.
+    "solo/test_serve_browser.py": ("browser", "server", "slow"),
     "terminal": ("terminal",),
 }
 
