@@ -186,11 +186,14 @@ def test_not_ready_once_shutting_down(sqlite_url: str) -> None:
     from starlette.testclient import TestClient
 
     from nomercy.server import Settings, create_app
+    from nomercy.server.http.services import services_if_started
 
     app = create_app(Settings(database_url=sqlite_url))
     with TestClient(app) as client:
         assert client.get("/readyz").status_code == 200
-        client.portal.call(app.state.begin_shutdown)  # what SIGTERM does first under nomercy serve
+        made = services_if_started(app)
+        assert made is not None
+        client.portal.call(made.drain.begin)  # what SIGTERM does first under nomercy serve
         r = client.get("/readyz")
         assert r.status_code == 503 and r.json() == {"ready": False, "reason": "shutting down"}
         assert client.get("/livez").status_code == 200

@@ -34,6 +34,7 @@ from nomercy.server.games.replays import (
     replay_frames,
     within_bounds,
 )
+from nomercy.server.http.services import Services, services_if_started
 from patience import WAIT_SECONDS
 
 from .conftest import ServerProcess
@@ -42,6 +43,13 @@ if TYPE_CHECKING:
     from starlette.testclient import TestClient
 
 ROUTE = "/api/records/replay"
+
+
+def started(app: Any) -> Services:
+    """The services of a started test app."""
+    made = services_if_started(app)
+    assert made is not None
+    return made
 
 
 def played(players: int, rules: Rules | None = None, seed: int = 1, most: int | None = None) -> GameRecord:
@@ -205,7 +213,7 @@ def blocked(
     )
     with TestClient(app) as client:
         # Threads here (the server's own pool is of processes), so that the patch applies.
-        app.state.games.replay_pool = ThreadPoolExecutor(2)
+        started(app).games.replay_pool = ThreadPoolExecutor(2)
         try:
             yield client, begun, release
         finally:
@@ -245,7 +253,7 @@ def test_the_process_runs_a_few_at_once_whoever_asks(
     client, _begun, release = blocked
     release.set()  # the replays that do run end at once
     body = played(2, seed=2).to_json().encode()
-    slots = client.app.state.games.replay_slots  # type: ignore[attr-defined]
+    slots = started(client.app).games.replay_slots
     held = [address for address in ("10.0.0.1", "10.0.0.2") if slots.take(address)]
     assert len(held) == 2
     try:

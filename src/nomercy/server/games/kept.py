@@ -33,6 +33,7 @@ from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.base.requests import bearer, client_key
 from nomercy.server.base.settings import Settings
 from nomercy.server.base.tables import Kept, token_hash
+from nomercy.server.games.deps import kept_games
 from nomercy.server.games.replays import RecordRefused, label_review, read_record, replay_frames, result_of
 from nomercy.server.games.reviews import ReviewQueue
 from nomercy.server.games.store import ACCESS, Game, GameStore
@@ -310,7 +311,7 @@ def _choice(state: Any, seat: int, action: str) -> dict[str, Any]:
 
 
 def games_of(request: Request) -> Games:
-    return request.app.state.games  # type: ignore[no-any-return]
+    return kept_games(request).games
 
 
 def _account_id(request: Request) -> Callable[[], str | None]:
@@ -420,7 +421,7 @@ def replay_upload(raw: bytes, max_bytes: int, seat_steps: int, compress: bool) -
 
 
 def _upload_refused(request: Request, code: str, message: str, retry_after: int) -> JSONResponse:
-    request.app.state.manager.metrics.refused(code, "http")
+    kept_games(request).metrics.refused(code, "http")
     return JSONResponse(
         {"detail": {"code": code, "message": message}},
         status_code=429,
@@ -484,13 +485,13 @@ async def room_games(request: Request, code: str, authorization: str | None = He
     of a seat): a spectator knows the code, and must not collect the ids of games kept for
     "anyone with the link". Unknown codes count against the address's guessing limit."""
     games = games_of(request)
-    limiter = request.app.state.join_failures
+    limiter = kept_games(request).join_failures
     address = client_key(request)
     if limiter.blocked(address):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
     code = code.upper()
-    manager = request.app.state.manager
-    room_id = await asyncio.to_thread(_room_id, manager, code) if re.fullmatch(P.CODE_PATTERN, code) else None
+    stored = kept_games(request).manager.storage  # the rooms' storage port
+    room_id = await asyncio.to_thread(stored.id_of, code) if re.fullmatch(P.CODE_PATTERN, code) else None
     if room_id is None:
         limiter.charge(address)
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no room with the code {code[:12]}")
@@ -558,16 +559,6 @@ def _room_games_for(
             .limit(ROOM_GAMES_LISTED)
         ).all()
     return [_game(r) for r in reversed(rows)]
-
-
-def _room_id(manager: Any, code: str) -> int | None:
-    from sqlalchemy import select
-
-    from nomercy.server.base.tables import rooms
-
-    with manager.storage.engine.connect() as conn:
-        row = conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first()
-    return int(row.id) if row is not None else None
 
 
 @router.post("/api/games/mine")

@@ -62,7 +62,9 @@ class Server(uvicorn.Server):
         _exit_at(STOP_SECONDS)
         for server in self.servers:  # stop listening first: reconnections go to another process
             server.close()
-        begin = getattr(self.nomercy_app.state, "begin_shutdown", None)
-        if begin is not None:
-            await begin(HANDOVER_SECONDS)
+        from nomercy.server.http.services import services_if_started  # it imports this module
+
+        made = services_if_started(self.nomercy_app)
+        if made is not None:
+            await made.drain.begin(HANDOVER_SECONDS)
         await super().shutdown(sockets)

@@ -35,6 +35,7 @@ from nomercy.server.base.limits import KeyedLimiter, TokenBucket
 from nomercy.server.base.logs import room_var, seat_var
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.http.inputs import json_depth_ok
+from nomercy.server.http.services import services
 from nomercy.server.players.fairplay import seat_connected
 from nomercy.server.players.ratings import void_together
 from nomercy.server.rooms.connections import SocketCounter
@@ -231,7 +232,7 @@ class Connection:
     async def _hint(self, room: Room, client: Client) -> None:
         """The coach's answer, or the refusal, to this connection only."""
         try:
-            text = await self.ws.app.state.games.hint(self.manager, room, client.seat, self.address)
+            text = await services(self.ws).games.hint(self.manager, room, client.seat, self.address)
         except ProtocolError as exc:
             text = error_text(exc)
         except Exception:
@@ -287,5 +288,5 @@ class Connection:
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
-    state = ws.app.state
-    await Connection(ws, state.manager, state.join_failures, state.sockets, state.hosts).run()
+    made = services(ws)
+    await Connection(ws, made.manager, made.join_failures, made.sockets, made.hosts).run()

@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 from nomercy.server.base.names import name_key
 from nomercy.server.base.tables import Kept, chat, game_seats, games, metadata, seats
+from nomercy.server.players.deps import players_if_started
 
 if TYPE_CHECKING:
     from fastapi import Request
@@ -677,7 +678,8 @@ def legacy_token(request: Request) -> str | None:
 def account_of(request: Request) -> Account | None:
     """The account the request's session cookie signs in, or None (a guest)."""
     token = session_token(request)
-    store: AccountStore | None = getattr(request.app.state, "accounts", None)
+    started = players_if_started(request)
+    store = started.accounts if started is not None else None
     if not token or store is None:
         return None
     if legacy_token(request) == token:

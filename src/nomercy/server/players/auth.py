@@ -67,6 +67,7 @@ from nomercy.server.players.accounts import (
     secure,
     session_token,
 )
+from nomercy.server.players.deps import players, players_if_started
 
 router = APIRouter()
 
@@ -118,7 +119,7 @@ class DeleteAccount(P._Request):
 
 def rp_id(request: Request) -> str:
     """The WebAuthn relying party: this server's host name (the front door checked it)."""
-    configured: str | None = request.app.state.settings.rp_id
+    configured: str | None = players(request).settings.rp_id
     if configured:
         return configured
     host = request.headers.get("host") or request.url.netloc
@@ -126,7 +127,7 @@ def rp_id(request: Request) -> str:
 
 
 def origin(request: Request) -> str:
-    configured: str | None = request.app.state.settings.public_origin
+    configured: str | None = players(request).settings.public_origin
     if configured:
         return configured.rstrip("/")
     host = request.headers.get("host") or request.url.netloc
@@ -137,7 +138,7 @@ def cross_site(request: Request) -> bool:
     """Did a page of another site send this request? ``Origin`` (every browser sends it on a
     POST) must be this server's own or an allowed origin; without it, ``Sec-Fetch-Site`` must
     not say cross-site. A client that is no browser sends neither and has no victim's cookie."""
-    settings = request.app.state.settings
+    settings = players(request).settings
     sent = request.headers.get("origin")
     if sent is not None:
         if sent == origin(request):
@@ -145,7 +146,7 @@ def cross_site(request: Request) -> bool:
         return not origin_allowed(
             sent,
             request.headers.get("host"),
-            request.app.state.hosts,
+            players(request).hosts,
             settings.allowed_origins,
             scheme=request.url.scheme,
         )
@@ -165,12 +166,12 @@ def needs_origin_check(request: Request) -> bool:
 
 
 def _store(request: Request) -> AccountStore:
-    store: AccountStore = request.app.state.accounts
+    store: AccountStore = players(request).accounts
     return store
 
 
 def _limit(request: Request) -> None:
-    if not request.app.state.account_attempts.allow(client_key(request)):
+    if not players(request).account_attempts.allow(client_key(request)):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "too many sign-ups or sign-ins from your address: wait a minute"
         )
@@ -232,7 +233,8 @@ def _taken(name: str) -> ProtocolError:
 async def guest_name(request: Request, nickname: str) -> None:
     """Refuse a guest's nickname that is an account's name, or drawn like one (its
     :func:`name_key`): at any table, a name that reads as an account's is that account."""
-    store: AccountStore | None = getattr(request.app.state, "accounts", None)
+    started = players_if_started(request)
+    store = started.accounts if started is not None else None
     if store is not None and not await asyncio.to_thread(store.name_free, nickname):
         raise ProtocolError(
             ErrorCode.NAME_TAKEN,
@@ -603,7 +605,7 @@ async def delete_account(request: Request, body: DeleteAccount) -> JSONResponse:
     if name_key(body.name) != name_key(account.name):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "type your name exactly to delete the account")
     _store(request).delete(account.id)
-    request.app.state.manager.accounts_deleted({account.id})  # its seats in play here lose the name
+    players(request).seated.accounts_deleted({account.id})  # its seats in play here lose the name
     response = JSONResponse({"account": None, "deleted": True})
     _clear_session_cookies(request, response)
     return response

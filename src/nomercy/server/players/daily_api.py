@@ -1,4 +1,5 @@
-"""The daily deal over HTTP (``docs/daily.md``): today's deals, starting one, the boards."""
+"""The daily deal over HTTP (``docs/daily.md``): today's deals and the boards (a table with the
+day's deal is a room: :func:`nomercy.server.rooms.api.play_daily` starts one)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,10 @@ from fastapi import APIRouter, Request
 from sqlalchemy import select
 
 from nomercy.rules import PRESETS
-from nomercy.server.base import protocol as P
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
-from nomercy.server.base.requests import client_key
 from nomercy.server.players.accounts import account_of, accounts
-from nomercy.server.players.auth import guest_name
-from nomercy.server.players.daily import BOT, SEATS, DailyStore, over, seconds_left, valid_day
+from nomercy.server.players.daily import BOT, DailyStore, over, seconds_left, valid_day
+from nomercy.server.players.deps import players
 
 router = APIRouter()
 
@@ -23,16 +22,17 @@ PAGE = 50
 
 
 def _daily(request: Request) -> DailyStore:
-    store: DailyStore = request.app.state.daily
+    store: DailyStore = players(request).daily
     return store
 
 
 def _today(request: Request) -> str:
-    day: str = request.app.state.games.today()
+    day: str = players(request).today()
     return day
 
 
-def _preset(preset: str) -> str:
+def known_preset(preset: str) -> str:
+    """``preset``, if the daily deal is dealt in it (else a 404)."""
     if preset not in PRESETS:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no preset {preset!r}: choose from {', '.join(PRESETS)}")
     return preset
@@ -41,7 +41,7 @@ def _preset(preset: str) -> str:
 def _names(request: Request, ids: list[str]) -> dict[str, str]:
     if not ids:
         return {}
-    with request.app.state.accounts.engine.connect() as conn:
+    with players(request).accounts.engine.connect() as conn:
         rows = conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))).all()
     return {r.id: r.name for r in rows}
 
@@ -65,47 +65,10 @@ async def daily_today(request: Request) -> dict[str, Any]:
     }
 
 
-@router.post("/api/daily/{preset}")
-async def play_daily(request: Request, preset: str, body: P.JoinRoom) -> dict[str, Any]:
-    """A table with today's deal for this player; rated (on the board) for a signed-in
-    player's first attempt of the day, practice otherwise."""
-    _preset(preset)
-    day = _today(request)
-    store = _daily(request)
-    account = account_of(request)
-    rules = PRESETS[preset]
-    seats = min(SEATS, rules.max_players)
-    deal, bots = await asyncio.to_thread(
-        lambda: (store.seed(day, preset), [store.seed(day, preset, f"seat{s}") for s in range(seats)])
-    )
-    rated = account is not None and await asyncio.to_thread(store.entry, day, preset, account.id) is None
-    nickname = account.name if account is not None else body.nickname
-    if account is None:
-        await guest_name(request, nickname)
-    req = P.CreateRoom(nickname=nickname, preset=preset, seats=seats, bots=seats - 1, bot=BOT, mode="round")
-    config = {"daily": {"day": day, "preset": preset, "rated": rated}, "seed": deal, "bot_seeds": bots}
-    manager = request.app.state.manager
-    room, token = await manager.create(req, client_key(request), account.id if account else None, config)
-    if rated:
-        assert account is not None
-        if not await asyncio.to_thread(store.enter, day, preset, account.id, room.id):
-            rated = False  # a second start raced the first: this one is practice
-            room.config["daily"]["rated"] = False
-    await manager.start(room, token)
-    return {
-        "code": room.code,
-        "seat": 0,
-        "token": token,
-        "rated": rated,
-        "day": day,
-        "room": room.info().model_dump(),
-    }
-
-
 @router.get("/api/daily/{day}/{preset}")
 async def daily_board(request: Request, day: str, preset: str, page: int = 1) -> dict[str, Any]:
     """The day's board: finished rated attempts, best first; a past day's games open to all."""
-    _preset(preset)
+    known_preset(preset)
     if not valid_day(day):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "a day is written YYYY-MM-DD")
     current = _today(request)

@@ -33,6 +33,7 @@ from nomercy.server.base.settings import Settings
 from nomercy.server.base.tables import game_seats, games, reviews
 from nomercy.server.players.accounts import Account, AccountStore, account_of
 from nomercy.server.players.daily import over, today
+from nomercy.server.players.deps import players
 from nomercy.server.players.ratings import conservative, player_of_account, rating_changes, ratings, settling
 from nomercy.server.players.standings import game_changes
 
@@ -301,16 +302,16 @@ async def get_profile(
 ) -> dict[str, Any]:
     # A name that finds nobody tells whether an account exists, as a sign-up does: those
     # answers share the address's limit on sign-ups and sign-ins (``docs/accounts.md``).
-    limiter = request.app.state.account_attempts
+    limiter = players(request).account_attempts
     address = client_key(request)
     if limiter.blocked(address):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "too many names looked up from your address: wait a minute"
         )
-    store: AccountStore = request.app.state.accounts
+    store: AccountStore = players(request).accounts
     viewer = await asyncio.to_thread(account_of, request)
-    profiles = Profiles(store.engine, store, request.app.state.ratings.min_games)
-    day = request.app.state.games.today()  # a test server may set the day
+    profiles = Profiles(store.engine, store, players(request).ratings.min_games)
+    day = players(request).today()  # a test server may set the day
     found = await asyncio.to_thread(profiles.profile, name, viewer, page, per_page, day)
     if found is None:
         limiter.charge(address)

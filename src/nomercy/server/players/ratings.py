@@ -49,6 +49,7 @@ from nomercy.server.base.protocol import ErrorCode, ProtocolError, build_rules
 from nomercy.server.base.tables import Kept, games, metadata, rooms
 from nomercy.server.players import fairplay as fair
 from nomercy.server.players.accounts import account_of, accounts
+from nomercy.server.players.deps import players
 
 if TYPE_CHECKING:
     from nomercy.server.base.protocol import CreateRoom
@@ -758,7 +759,7 @@ router = APIRouter()
 
 
 def _ratings(request: Request) -> Ratings:
-    made: Ratings = request.app.state.ratings
+    made: Ratings = players(request).ratings
     return made
 
 

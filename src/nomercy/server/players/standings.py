@@ -29,8 +29,9 @@ from nomercy.errors import InvalidRules
 from nomercy.server.base import protocol as P
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.base.requests import client_key
-from nomercy.server.base.tables import game_seats, games, rooms
+from nomercy.server.base.tables import game_seats, games
 from nomercy.server.players.accounts import account_of
+from nomercy.server.players.deps import players
 from nomercy.server.players.ratings import (
     BOT,
     Ratings,
@@ -181,14 +182,8 @@ router = APIRouter()
 
 
 def _ratings(request: Request) -> Ratings:
-    made: Ratings = request.app.state.ratings
+    made: Ratings = players(request).ratings
     return made
-
-
-def _room_id(engine: Engine, code: str) -> int | None:
-    with engine.connect() as conn:
-        row = conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first()
-    return int(row.id) if row is not None else None
 
 
 @router.get("/api/rooms/{code}/ratings")
@@ -198,13 +193,13 @@ async def room_round_ratings(
     """The rating changes of the round a room ended at version ``seq`` (the version of the
     round's last move, as the end screen has it). Public, as the profiles and boards that
     show the same numbers are; an unknown code counts against the address's guessing limit."""
-    limiter = request.app.state.join_failures
+    limiter = players(request).join_failures
     address = client_key(request)
     code = code.upper()
     if limiter.blocked(address):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
-    engine = request.app.state.manager.storage.engine
-    room_id = await asyncio.to_thread(_room_id, engine, code) if re.fullmatch(P.CODE_PATTERN, code) else None
+    room_ids = players(request).room_ids
+    room_id = await asyncio.to_thread(room_ids.id_of, code) if re.fullmatch(P.CODE_PATTERN, code) else None
     if room_id is None:
         limiter.charge(address)
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no room with the code {code[:12]}")

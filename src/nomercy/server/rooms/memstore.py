@@ -168,6 +168,10 @@ class MemoryStorage:
         with self._lock:
             return any(row.code == code for row in self.rows.values())
 
+    def id_of(self, code: str) -> int | None:
+        with self._lock:
+            return next((i for i, row in self.rows.items() if row.code == code), None)
+
     def log(self, room_id: int) -> list[tuple[int, str]]:
         with self._lock:
             return [(seat, action) for _, seat, action, _ in sorted(self.rows[room_id].log)]

@@ -57,6 +57,8 @@ class RoomStorage(LogStorage, Protocol):
 
     def code_exists(self, code: str) -> bool: ...
 
+    def id_of(self, code: str) -> int | None: ...
+
 
 class SocialPort(Protocol):
     """Chat lines and removed players of every room (fenced like the game's writes)."""

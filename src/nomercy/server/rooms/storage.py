@@ -247,6 +247,13 @@ class Storage:
             ).first()
         return int(row.id) if row is not None else None
 
+    def id_of(self, code: str) -> int | None:
+        """The id of the room that ever had this join code, expired lobbies included: its kept
+        games and rated rounds outlive the room (codes are never given twice)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first()
+        return int(row.id) if row is not None else None
+
     def last_entry(self, room_id: int) -> tuple[int, int, str] | None:
         """``(seq, seat, action)`` of the room's newest log entry (to settle an in-doubt commit)."""
         with self.engine.connect() as conn:
