@@ -82,6 +82,9 @@ passkeys = Table(
     Column("transports", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("last_used_at", Float, nullable=True),
+    #: The name its owner gave it (a nickname's bounds), so that two passkeys can be told
+    #: apart on the account page; NULL before 0010 or until named.
+    Column("name", String(24), nullable=True),
 )
 
 sessions = Table(
@@ -156,6 +159,7 @@ class Passkey:
     transports: list[str] | None
     created_at: float
     last_used_at: float | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,7 @@ def _bytes(value: Any) -> bytes | None:
 def _passkey(row: Any) -> Passkey:
     transports = json.loads(row.transports) if row.transports else None
     return Passkey(
-        row.id, bytes(row.public_key), row.sign_count, transports, row.created_at, row.last_used_at
+        row.id, bytes(row.public_key), row.sign_count, transports, row.created_at, row.last_used_at, row.name
     )
 
 
@@ -209,6 +213,7 @@ def _passkey_row(account_id: str, p: Passkey) -> dict[str, Any]:
         "transports": json.dumps(p.transports) if p.transports else None,
         "created_at": p.created_at,
         "last_used_at": p.last_used_at,
+        "name": p.name,
     }
 
 
@@ -391,6 +396,16 @@ class AccountStore:
                 conn.execute(insert(passkeys).values(_passkey_row(account_id, passkey)))
         except IntegrityError:
             raise PasskeyTaken(passkey.id) from None
+
+    def rename_passkey(self, account_id: str, credential_id: str, name: str | None) -> bool:
+        """Give one of the account's passkeys a name (None: none); False if it has no such one."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(passkeys)
+                .where(passkeys.c.account_id == account_id, passkeys.c.id == credential_id)
+                .values(name=name)
+            )
+        return bool(done.rowcount)
 
     def passkey_used(self, credential_id: str, sign_count: int, now: float | None = None) -> None:
         with self.engine.begin() as conn:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -100,8 +101,19 @@ class Claim(P._Request):
     tokens: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=CLAIM_MAX)]
 
 
+class PasskeyAnswer(Answer):
+    #: The name its owner gives the new passkey (a nickname's bounds), or none.
+    name: Annotated[str, Field(max_length=64)] | None = None
+
+
 class RemovePasskey(P._Request):
     id: Annotated[str, Field(max_length=512)]
+
+
+class RenamePasskey(P._Request):
+    id: Annotated[str, Field(max_length=512)]
+    #: Its new name; empty takes the name away (the page then numbers it).
+    name: Annotated[str, Field(max_length=64)]
 
 
 class EndSession(P._Request):
@@ -354,6 +366,7 @@ def account_body(store: AccountStore, account: Account, token: str | None = None
                     "created_at": p.created_at,
                     "last_used_at": p.last_used_at,
                     "transports": p.transports,
+                    "name": p.name,
                 }
                 for p in store.passkeys_of(account.id)
             ],
@@ -524,18 +537,43 @@ async def passkey_options(request: Request) -> dict[str, Any]:
     return {"ceremony": ceremony, "options": options}
 
 
+def passkey_name(raw: str | None) -> str | None:
+    """A passkey's name as its owner typed it, within a nickname's bounds
+    (:func:`~nomercy.server.base.names.clean_nickname`); None for none."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        return clean_nickname(raw)
+    except ValueError as exc:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, f"passkey name: {exc}") from None
+
+
 @router.post("/api/account/passkeys/verify")
-async def passkey_verify(request: Request, body: Answer) -> dict[str, Any]:
+async def passkey_verify(request: Request, body: PasskeyAnswer) -> dict[str, Any]:
     account, token = _confirmed(request)
+    name = passkey_name(body.name)
     ceremony = _ceremony(request, body.ceremony, "add")
     if ceremony.account_id != account.id:
         raise ProtocolError(ErrorCode.FORBIDDEN, "that passkey was asked for by another account")
     store = _store(request)
+    added = replace(_verify_registration(request, ceremony, body.credential), name=name)
     try:
-        store.add_passkey(account.id, _verify_registration(request, ceremony, body.credential))
+        store.add_passkey(account.id, added)
     except PasskeyTaken:
         raise _passkey_taken() from None
     return account_body(store, account, token)
+
+
+@router.post("/api/account/passkeys/rename")
+async def passkey_rename(request: Request, body: RenamePasskey) -> dict[str, Any]:
+    """Name one of this account's passkeys. A name changes no access: no confirmation, and
+    not counted against the sign-in attempts (a session, itself won by a passkey, is the
+    bound; the request's size is the model's)."""
+    account = _signed_in(request)
+    store = _store(request)
+    if not store.rename_passkey(account.id, body.id, passkey_name(body.name)):
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such passkey on your account")
+    return account_body(store, account, session_token(request))
 
 
 @router.post("/api/account/passkeys/remove")
