@@ -28,7 +28,7 @@ PYODIDE = pyodide_dir()
 #: may estimate a playout's value a last bit apart and choose another card; the game it
 #: plays is still the engine's (its records replay here, below).
 BOTS = ["casual", "careful", "stacker"]
-SEARCHING = ["strong", "expert", "beginner"]
+SEARCHING = ["strong", "expert", "gambler:level=strong"]
 
 pytestmark = pytest.mark.skipif(
     NODE is None or PYODIDE is None,
