@@ -41,7 +41,7 @@ def _on_form(field: RuleField) -> bool:
 
 def server_options() -> Seen:
     pytest.importorskip("fastapi")
-    from nomercy.server.http.api import rules_options
+    from nomercy.server.base.options import rules_options
 
     return {
         r["name"]: {
@@ -63,7 +63,7 @@ def form_groups() -> Seen:
     if node is None:
         pytest.skip("node is not installed")
     pytest.importorskip("fastapi")
-    from nomercy.server.http.api import rules_options
+    from nomercy.server.base.options import rules_options
 
     script = (
         f"import {{ ruleGroups }} from {json.dumps(LOBBY.as_uri())};\n"

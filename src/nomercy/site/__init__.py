@@ -146,27 +146,13 @@ def pyodide_dir() -> Path | None:
 def options() -> dict[str, Any]:
     """What ``GET /api/options`` answers, for the bots the page offers (``options.json``)."""
     from nomercy.bots.levels import CHARACTER_LEVELS, CHARACTERS, LEVELS, menu_order
-    from nomercy.rules import GROUPS, PRESETS, Rules
+    from nomercy.rules import PRESETS
+    from nomercy.server.base.options import rules_options
     from nomercy.solo.table import BOT_LEVELS, PROTOCOL_VERSION, REACTIONS
 
-    shown = sorted((f for f in Rules.fields() if f.type != "deck"), key=lambda f: GROUPS.index(f.group))
     return {
         "protocol": PROTOCOL_VERSION,
-        "rules": [
-            {
-                "name": f.name,
-                "default": f.default,
-                "doc": f.doc,
-                "type": f.type,
-                "nullable": f.nullable,
-                "choices": list(f.choices) if f.choices else None,
-                "minimum": f.minimum,
-                "group": f.group,
-                "rule_id": f.rule_id,
-                "key": f.key,
-            }
-            for f in shown
-        ],
+        "rules": rules_options(),
         "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
         "bots": menu_order([*BOT_LEVELS, *CHARACTERS]),
         "levels": list(LEVELS),

@@ -23,9 +23,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from nomercy import bots as botlib
 from nomercy.bots.levels import CHARACTER_LEVELS, CHARACTERS, LEVELS, menu_order
-from nomercy.rules import GROUPS, PRESETS, Rules
+from nomercy.rules import PRESETS
 from nomercy.server.base import protocol as P
 from nomercy.server.base.metrics import CONTENT_TYPE_LATEST
+from nomercy.server.base.options import rules_options
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.http import icons
 from nomercy.server.http.health import readiness
@@ -50,29 +51,6 @@ def asset_links(text: str) -> str:
         digest = hashlib.sha256((WEB / name).read_bytes()).hexdigest()[:12]
         text = text.replace(f'"/static/{name}"', f'"/static/{name}?v={digest}"')
     return text
-
-
-def rules_options() -> list[dict[str, Any]]:
-    """Every house rule the host's form can set (all but ``deck``), from ``Rules.fields()``:
-    its type, choices and default, and the group, rule ID and catalog key it is shown by,
-    in the order of its group (``nomercy.rules.GROUPS``)."""
-    shown = [f for f in Rules.fields() if f.type != "deck"]
-    shown.sort(key=lambda f: GROUPS.index(f.group))
-    return [
-        {
-            "name": f.name,
-            "default": f.default,
-            "doc": f.doc,
-            "type": f.type,
-            "nullable": f.nullable,
-            "choices": list(f.choices) if f.choices else None,
-            "minimum": f.minimum,
-            "group": f.group,
-            "rule_id": f.rule_id,
-            "key": f.key,
-        }
-        for f in shown
-    ]
 
 
 @router.get("/api/options")
