@@ -140,7 +140,8 @@ def test_sign_up_keep_games_sign_out_in_second_passkey_and_delete(
     kept = kept_round(server, 41 if lang == "en" else 43)
     engine = create_engine(server.database_url)
     page = with_lang(pages.new(DESKTOP if size == "desktop" else PHONE), lang)
-    page.on("dialog", lambda d: d.accept())  # the confirm before a passkey is removed
+    typed = [""]  # what the page's prompt (a passkey's new name) is answered with
+    page.on("dialog", lambda d: d.accept(typed[0]) if d.type == "prompt" else d.accept())  # and the confirms
     cdp, first = authenticator(page)
     home = local(server) + "/"
     goto(page, home)
@@ -199,9 +200,19 @@ def test_sign_up_keep_games_sign_out_in_second_passkey_and_delete(
     cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": first})
     authenticator(page)
     goto(page, local(server) + "/account")
+    # Named by its owner as it is added, and the first renamed: two passkeys never look alike.
+    laptop, phone = ("Laptop", "Phone") if lang == "en" else ("Jobb-PC", "Mobilen min")
+    page.fill("#passkey-new-name", laptop)
     page.click("#passkey-add")
     page.wait_for_function("document.querySelectorAll('#passkey-list li').length === 2")
     assert not page.is_disabled("#passkey-list li:first-child .passkey-remove")
+    says(page, "#passkey-list li:nth-child(2) strong", laptop)
+    typed[0] = phone
+    page.click("#passkey-list li:first-child .passkey-rename")
+    says(page, "#passkey-list li:first-child strong", phone)
+    now = session_cookie(page)
+    assert now is not None
+    assert [p["name"] for p in who(server, now["value"])["passkeys"]] == [phone, laptop]
 
     # Signed out, the second authenticator alone signs in.
     page.click("#account-signout")

@@ -8,6 +8,7 @@
 import { $, el, button, clear } from "./dom.js";
 import { api, ApiError } from "./api.js";
 import { keptTokens } from "./games.js";
+import { nicknameProblem } from "./lobby.js";
 
 // -- base64url and WebAuthn's JSON -------------------------------------------------------
 
@@ -106,10 +107,12 @@ async function sensitive(change) {
   }
 }
 
-async function addPasskey() {
+/** A new passkey, named `name` by its owner (empty: none; the page then numbers it). */
+async function addPasskey(name) {
   const start = await sensitive(() => api("/api/account/passkeys/options", {}));
   const cred = await navigator.credentials.create({ publicKey: creationOptions(start.options) });
-  return (await api("/api/account/passkeys/verify", { ceremony: start.ceremony, credential: credentialJSON(cred) })).account;
+  const answer = { ceremony: start.ceremony, credential: credentialJSON(cred), ...(name ? { name } : {}) };
+  return (await api("/api/account/passkeys/verify", answer)).account;
 }
 
 function changed(ctx, account) {
@@ -291,7 +294,19 @@ function passkeyRow(ctx, p, facts, only) {
   remove.setAttribute("aria-label", ctx.t("account.passkey_remove_label", { name: title }));
   remove.disabled = only;
   if (only) remove.title = ctx.t("account.passkey_only");
-  li.append(what, remove);
+  // Its owner's name for it, so that two passkeys never look the same (a name opens
+  // nothing: no passkey check). Empty takes the name away.
+  const rename = button("small-btn passkey-rename", ctx.t("account.passkey_rename"), async () => {
+    const typed = window.prompt(ctx.t("account.passkey_rename_prompt"), facts.name || "");
+    if (typed === null) return;
+    const name = typed.trim();
+    if (name && nicknameProblem(name)) { $("account-page-message").textContent = ctx.t("account.error.bad_name"); return; }
+    try { changed(ctx, (await api("/api/account/passkeys/rename", { id: p.id, name })).account); } catch (err) { $("account-page-message").textContent = problem(ctx, err, "name"); }
+  });
+  rename.setAttribute("aria-label", ctx.t("account.passkey_rename_label", { name: title }));
+  const buttons = el("div", "passkey-buttons");
+  buttons.append(rename, remove);
+  li.append(what, buttons);
   return li;
 }
 
@@ -331,14 +346,22 @@ export async function openAccountPage(ctx, _match, root) {
   list.id = "passkey-list";
   const facts = passkeyFacts(account.passkeys, account.sessions || []);
   account.passkeys.forEach((p, i) => list.appendChild(passkeyRow(ctx, p, facts[i], account.passkeys.length < 2)));
+  const newName = el("input");
+  newName.id = "passkey-new-name";
+  newName.maxLength = 24;
+  newName.autocomplete = "off";
+  const nameLabel = el("label", "passkey-new-name");
+  nameLabel.append(el("span", null, ctx.t("account.passkey_new_name")), newName);
   const add = button("", ctx.t("account.passkey_add"), async () => {
     message.textContent = "";
     if (!supported()) { message.textContent = ctx.t("account.no_support"); return; }
+    const name = newName.value.trim();
+    if (name && nicknameProblem(name)) { message.textContent = ctx.t("account.error.bad_name"); return; }
     add.disabled = true;
-    try { changed(ctx, await addPasskey()); ctx.toast(ctx.t("account.passkey_added_toast")); } catch (err) { message.textContent = problem(ctx, err, err.step || "add"); add.disabled = false; }
+    try { changed(ctx, await addPasskey(name)); ctx.toast(ctx.t("account.passkey_added_toast")); } catch (err) { message.textContent = problem(ctx, err, err.step || "add"); add.disabled = false; }
   });
   add.id = "passkey-add";
-  keys.append(kh, el("p", "note", ctx.t("account.passkeys_lead")), list, add);
+  keys.append(kh, el("p", "note", ctx.t("account.passkeys_lead")), list, nameLabel, add);
 
   const signedIn = el("section", "account-sessions");
   const sessions = el("ul", "session-list");
