@@ -17,6 +17,7 @@ the other browser tests), so that a match ends in a round or two.
 from __future__ import annotations
 
 import contextlib
+import json
 import subprocess
 import sys
 import time
@@ -51,7 +52,7 @@ __all__ = ["browser"]  # the fixture, shared with test_browser
 #: Quick bots, a short pause between a match's rounds, and a match that ends soon.
 OVERRIDES = (
     '{"delays": {"bot_delay": 0.05, "reaction_delay": 0.4, "between_rounds": 1.5},'
-    ' "rules": {"target_score": 500}}'
+    ' "rules": {"target_score": 200}}'
 )
 #: Loading Python and the engine in a worker: seconds on a quiet machine, more on a busy one.
 ENGINE_MS = int(scaled(120) * 1000)
@@ -128,7 +129,9 @@ def play_until(page: Any, done: str) -> int:
     deadline = time.monotonic() + PLAY_S
     turns = 0
     while not page.evaluate(done):
-        assert time.monotonic() < deadline, f"not done after {PLAY_S:.0f} s: {done}"
+        if time.monotonic() > deadline:
+            where = page.evaluate(WHERE)
+            raise AssertionError(f"not done after {PLAY_S:.0f} s: {done}; {where}")
         if page.locator("#status .you").count() and not page.is_visible("#end") and take_turn(page):
             turns += 1
         page.wait_for_timeout(60)
@@ -147,11 +150,17 @@ def start_solo(page: Any, mode: str) -> None:
     page.wait_for_selector("#hand .card", timeout=ENGINE_MS)
 
 
+#: Where the table stands, for a failure's message.
+WHERE = """(() => { const s = nomercy.store.get();
+  return {status: s.room && s.room.status, version: s.version,
+    rounds: s.room && (s.room.rounds || []).length, deciding: s.decisions && s.decisions.deciding,
+    outcome: s.view && s.view.outcome, conn: s.conn, end: !document.querySelector('#end').hidden}; })()"""
 MY_TURN = "document.querySelector('#status .you') !== null"
 ROUND_OVER = "document.querySelector('#end') && !document.querySelector('#end').hidden"
 MATCH_OVER = f"({ROUND_OVER}) && nomercy.store.get().room.status === 'finished'"
 
 
+@pytest.mark.timeout(scaled(900))
 @pytest.mark.parametrize(
     ("lang", "size"), [("en", "desktop"), ("nb", "phone"), ("nb", "desktop"), ("en", "phone")]
 )
@@ -247,6 +256,18 @@ def test_a_round_and_a_match_offline_then_resume_and_replay(
         if size == "desktop":
             shot(page, f"{tag}-05-replay")
         axe_check(page, f"solo replay, offline ({lang} {size})")
+
+        # Its record downloads, and the file opens again: replayed by the engine in the page.
+        with page.expect_download() as got:
+            page.click("#rp-download")
+        record = got.value.path()
+        assert json.loads(Path(record).read_text())["format"] == "nomercy.record"
+        page.click("#rp-end")
+        last = page.input_value("#rp-slider")
+        page.set_input_files("#rp-file", record)
+        page.wait_for_function("document.querySelector('#rp-slider').value === '0'")
+        assert page.get_attribute("#rp-slider", "max") == last
+        assert page.is_hidden("#file-error")
     finally:
         pages.close()
     here = site.rstrip("/")

@@ -96,7 +96,9 @@ async function main() {
   if (site) {
     document.documentElement.classList.add("site"); // solo only: style.css hides the rest
     panel.open = true;
-    (await loadSolo(options)).installOffline();
+    const s = await loadSolo(options);
+    s.installOffline();
+    ctx.replayHere = (file) => s.replayFile(ctx, file); // no server: record files replay in the page
   } else if (storage.get("solo:live")) await loadSolo(options);
   if (!site) setupRated(() => fillPreset(options)); // the "Rated" box, for a signed-in player
   const page = pageFor(location.pathname);

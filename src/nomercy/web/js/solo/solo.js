@@ -218,8 +218,23 @@ async function replayRound(ctx, round) {
     const stop = listen((m) => { if (m.op === "replayed" && m.id === id) { stop(); ok(m); } });
     engine().postMessage({ op: "replay", id, record: round.record });
   });
-  if (game.error) { ctx.toast(ctx.t("error.bad_record")); return; }
+  if (game.error || game.game.detail) { ctx.toast(ctx.t("error.bad_record")); return; }
   await ctx.replay.openLocal(game.game, new Blob([round.record], { type: "application/json" }));
+}
+
+/** A record file replayed by the engine in the page, answered as the server's replay route
+ *  answers (its refusal too: {detail: {code, step, ...}}). */
+export async function replayFile(ctx, file) {
+  await boot(ctx);
+  const text = await file.text();
+  const id = ++replays;
+  const got = await new Promise((ok) => {
+    const stop = listen((m) => { if (m.op === "replayed" && m.id === id) { stop(); ok(m); } });
+    engine().postMessage({ op: "replay", id, record: text });
+  });
+  const detail = got.error ? { code: "bad_record", step: "load" } : got.game.detail;
+  if (detail) throw Object.assign(new Error(detail.message || "refused"), { code: detail.code, status: 400, detail });
+  return got.game;
 }
 
 /** The rounds kept on this device, newest first, each with its replay, its file, and (where
