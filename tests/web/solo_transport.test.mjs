@@ -1,10 +1,11 @@
-// The solo table's transport (workerTransport in js/transport.js): the controller's
+// The solo table's transport (workerTransport, js/solo/transport.js): the controller's
 // connection to the engine in a Web Worker behaves as the other transports do (opens a
 // turn later, sends nothing before, hears nothing after its close, closes once), and the
 // room connection above it (openSocket) says hello through it and hears the answers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openSocket, workerTransport } from "../../src/nomercy/web/js/transport.js";
+import { openSocket } from "../../src/nomercy/web/js/transport.js";
+import { workerTransport } from "../../src/nomercy/web/js/solo/transport.js";
 
 const settle = () => new Promise((ok) => setTimeout(ok, 0));
 

@@ -1,7 +1,7 @@
 // The seam between the client and what runs the game. A transport is one connection:
 // connect({open, message, close}), send(obj) -> false while not open, close(). Here: a
-// WebSocket to the server (docs/protocol.md), a server in the page (memoryTransport) and
-// the solo table's engine in a Web Worker (workerTransport).
+// WebSocket to the server (docs/protocol.md) and a server in the page (memoryTransport);
+// the solo table's engine in a Web Worker has its own (js/solo/transport.js, loaded with it).
 // Above them, openSocket keeps a room's connection: hello, handlers, reconnection.
 
 export function roomURL(loc, code) {
@@ -64,36 +64,6 @@ export function memoryTransport(serve) {
     },
     send: (obj) => post(obj, (m) => conn.message(m)),
     close: hangUp,
-  };
-}
-
-/** The solo table in a Web Worker (js/solo/worker.js): nomercy's own engine in the page
- * answers as the server would. `port` is {post(obj), listen(fn) -> stop}: the worker's
- * side of the page, which js/solo/solo.js makes. */
-export function workerTransport(port) {
-  let state = "new";
-  let stop = null;
-  let on = null;
-  return {
-    connect(handlers) {
-      if (state !== "new") throw new Error("a transport connects once");
-      on = handlers;
-      state = "opening";
-      stop = port.listen((msg) => { if (state === "open") on.message(msg); });
-      queueMicrotask(() => { if (state !== "opening") return; state = "open"; on.open(); });
-    },
-    send(obj) {
-      if (state !== "open") return false;
-      port.post(obj);
-      return true;
-    },
-    close() {
-      if (state === "closed") return;
-      const was = state;
-      state = "closed";
-      if (stop) stop();
-      if (was === "open") queueMicrotask(() => on.close());
-    },
   };
 }
 

@@ -5,7 +5,7 @@
 // The table itself is the online one: the controller talks to the worker through
 // workerTransport, as it talks to a server through a WebSocket.
 import { $, el, button, clear } from "../dom.js";
-import { workerTransport } from "../transport.js";
+import { workerTransport } from "./transport.js";
 import { dropTable, listRounds, loadTable } from "./db.js";
 
 export const SOLO = "SOLO"; // the solo table's room code: never a server's (six letters)
