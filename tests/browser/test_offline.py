@@ -9,6 +9,8 @@ in both languages; no request ever leaves for another host, none fails, and the 
 logs no error. The first screen with the solo panel, the table and the end screen are
 axe-clean and photographed (``artifacts/screenshots/offline-*``).
 
+An update published while a game is open waits for it and takes over at the next visit.
+
 The bots move quickly here and the match ends at a low score (the page passes
 ``nomercy:solo:overrides`` to the engine, as the server's settings pace its bots for
 the other browser tests), so that a match ends in a round or two.
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -61,12 +65,20 @@ PLAY_S = scaled(300)
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The folder ``nomercy site build`` writes, served by ``python -m http.server``."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder ``nomercy site build`` writes."""
     folder = tmp_path_factory.mktemp("site") / "site"
     subprocess.run([sys.executable, "-m", "nomercy", "site", "build", str(folder)], check=True, cwd=ROOT)
+    return folder
+
+
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``folder`` served by ``python -m http.server`` on 127.0.0.1; its root's URL."""
+    import httpx
+
     port = free_port()
-    log = open(folder.parent / "http.log", "wb")  # noqa: SIM115 (closed with the server)
+    log = open(folder.parent / f"http-{port}.log", "wb")  # noqa: SIM115 (closed with the server)
     proc = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
         stdout=log,
@@ -75,8 +87,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + scaled(20)
-        import httpx
-
         while True:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(url + "sw-files.json", timeout=2).status_code == 200:
@@ -88,6 +98,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.terminate()
         proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    with serving(built) as url:
+        yield url
 
 
 def ready(page: Any) -> None:
@@ -274,4 +290,86 @@ def test_a_round_and_a_match_offline_then_resume_and_replay(
     elsewhere = [u for u in requests if not u.startswith(here + "/")]
     assert requests and not elsewhere, elsewhere
     assert not failed, failed
+    assert not pages.errors, pages.errors
+
+
+def publish_again(folder: Path) -> str:
+    """A new release of the site over the old one, as a second build writes it: a changed
+    page, a new version in sw-files.json and in sw.js. Returns the new version."""
+    version = "release-2"
+    index = folder / "index.html"
+    index.write_text(index.read_text().replace("<head>", '<head>\n  <meta name="release" content="2">', 1))
+    listing = json.loads((folder / "sw-files.json").read_text())
+    listing["version"] = version
+    (folder / "sw-files.json").write_text(json.dumps(listing))
+    sw = folder / "sw.js"
+    text, n = re.subn(r'const VERSION = "[^"]*";', f'const VERSION = "{version}";', sw.read_text())
+    assert n == 1, "sw.js names its version once"
+    sw.write_text(text)
+    return version
+
+
+@pytest.mark.timeout(scaled(600))
+def test_an_update_waits_for_the_game_in_progress_then_takes_over(
+    browser: Any, built: Path, tmp_path: Path
+) -> None:
+    """A new release published while a solo game is open installs beside it and waits: the
+    open page keeps its version and plays on. Once every page of the old version is
+    closed, the next visit has the new one (its cache alone), and the game resumes."""
+    folder = tmp_path / "site"
+    shutil.copytree(built, folder)
+    pages = Pages(browser)
+    context = browser.new_context(**DESKTOP)
+    pages.contexts.append(context)
+
+    def new_page() -> Any:
+        page = context.new_page()
+        page.on("console", lambda m: pages._error(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: pages._error(str(exc)))
+        page.add_init_script(f"localStorage.setItem('nomercy:solo:overrides', {OVERRIDES!r})")
+        return page
+
+    caches = "caches.keys().then((k) => k.filter((n) => n.startsWith('nomercy-')))"
+    try:
+        with serving(folder) as url:
+            old = new_page()
+            old.goto(url)
+            ready(old)
+            old.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
+            first = old.evaluate(caches)
+            assert len(first) == 1
+            start_solo(old, "round")
+            old.wait_for_function(MY_TURN, timeout=scaled(60) * 1000)
+
+            version = publish_again(folder)
+            # Another visit finds the new release: it installs, and waits.
+            other = new_page()
+            other.goto(url)
+            ready(other)
+            other.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+            other.wait_for_function(
+                "navigator.serviceWorker.getRegistration().then((r) => r.waiting !== null)", timeout=ENGINE_MS
+            )
+            assert (
+                other.evaluate("document.querySelector('meta[name=release]')") is None
+            )  # still the old page
+            other.close()
+            # The game in progress plays on, with the old version's files.
+            before = old.evaluate("nomercy.store.get().version")
+            take_turn(old)
+            old.wait_for_function(f"nomercy.store.get().version > {before}", timeout=scaled(30) * 1000)
+            old.close()
+
+            # Every page of the old version is closed: the next visit has the new one.
+            new = new_page()
+            new.goto(url)
+            ready(new)
+            new.wait_for_function("document.querySelector('meta[name=release]') !== null", timeout=ENGINE_MS)
+            assert new.evaluate(caches) == [f"nomercy-{version}"]
+            new.wait_for_selector("#solo-resume:not([hidden])")
+            new.click("#solo-resume")
+            new.wait_for_function(f"nomercy.store.get().version > {before}", timeout=ENGINE_MS)
+            assert new.evaluate("nomercy.store.get().room.code") == "SOLO"
+    finally:
+        pages.close()
     assert not pages.errors, pages.errors
