@@ -70,9 +70,9 @@ def reduced_seat(pages: Pages, server: ServerProcess, plan: Plan, size: dict[str
     return page
 
 
-def told(page: Any, key: str) -> None:
+def told(page: Any, key: str, **params: Any) -> None:
     """The words of ``key`` stand on the felt, still, and no card flew."""
-    words = page.evaluate(f"nomercy.ctx.t({key!r})")
+    words = page.evaluate("([k, p]) => nomercy.ctx.t(k, p)", [key, params])
     page.wait_for_function(
         "w => [...document.querySelectorAll('#felt .announce')].some((a) => a.textContent === w)",
         arg=words,
@@ -93,11 +93,12 @@ def test_a_swap_under_reduced_motion_is_told_and_marked(
     page.wait_for_selector("#prompt[open]")
     target = int(page.locator("#prompt-choices button").first.evaluate("b => b.dataset.seat ?? -1"))
     page.locator("#prompt-choices button").first.click()
-    told(page, "anim.swap")
+    page.wait_for_selector("#felt .announce.swap")
     marked = page.eval_on_selector_all(
         "#seat-ring .seat.moved", "els => els.map((e) => Number(e.dataset.seat))"
     )
     assert 0 in marked and len(marked) == 2, marked
+    told(page, "anim.swap", seats=",".join(map(str, sorted(marked))))  # who swapped with whom
     if target >= 0:
         assert target in marked
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -348,7 +348,7 @@ export function createAnim(ctx) {
     // news).
     for (const e of events) {
       if (e.type === "hands_swapped") {
-        announce(ctx.t("anim.swap"), "swap");
+        announce(ctx.t("anim.swap", { seats: `${e.seat},${e.target}` }), "swap"); // who with whom
         markMoved([e.seat, e.target]);
       } else if (e.type === "hands_passed") {
         const v = before || s.view;
