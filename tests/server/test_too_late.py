@@ -9,7 +9,7 @@ import pytest
 
 from nomercy import Card
 from nomercy.events import Caught, Drew, Event, KnockedOut, Played, UnoCalled
-from nomercy.server.rooms.manager import RoomManager
+from nomercy.server.rooms.pipeline import Pipeline
 
 R1 = Card.parse("R1")
 
@@ -26,4 +26,4 @@ R1 = Card.parse("R1")
 )
 def test_U3_too_late_names_what_came_first(log: list[Event], says: str) -> None:
     room = SimpleNamespace(log=deque(log))
-    assert says in RoomManager._too_late(None, room)  # type: ignore[arg-type]  # a room and a manager stand-in
+    assert says in Pipeline._too_late(None, room)  # type: ignore[arg-type]  # a room and a pipeline stand-in

@@ -1,6 +1,6 @@
 """The fan-out: every connection of a room gets its own message (its seat's view only).
 
-A base of :class:`nomercy.server.rooms.manager.RoomManager`: the state message per seat (built
+A part that :class:`nomercy.server.rooms.manager.RoomManager` holds: the state message per seat (built
 once per seat and shared by that seat's connections), the coalesced room message, and
 waking the room's driver after a change.
 """
@@ -19,7 +19,8 @@ from nomercy.server.rooms.seen import Held, seen_by
 class FanOut:
     """Sending to a room's connections; needs only the settings (the room update delay)."""
 
-    settings: Settings
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
 
     def state_text(self, room: Room, seat: int | None, events: list[Event], snapshot: bool = False) -> str:
         """The ``state`` message for one seat: its own view and its redacted events only."""

@@ -1,8 +1,8 @@
 """A room's life in this process: sweeping idle rooms, forgetting, loading and rebuilding
 (replaying the stored log on this engine, or retiring the room when it cannot continue).
 
-A base of :class:`nomercy.server.rooms.manager.RoomManager`; its ports are those of
-:mod:`nomercy.server.rooms.ports`.
+A part that :class:`nomercy.server.rooms.manager.RoomManager` holds, over the shared registry; its ports are
+those of :mod:`nomercy.server.rooms.ports`.
 """
 
 from __future__ import annotations
@@ -12,48 +12,31 @@ import dataclasses
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from nomercy import bots as botlib
 from nomercy.actions import Action
 from nomercy.engine import started_event
 from nomercy.errors import NoMercyError
 from nomercy.match import Match
 from nomercy.server.base.protocol import ErrorCode, ProtocolError, RoomStatus, SeatKind, build_rules
 from nomercy.server.base.upgrades import Retired, check, unreplayable
-from nomercy.server.rooms.fanout import FanOut
 from nomercy.server.rooms.leases import LeaseLost
-from nomercy.server.rooms.ports import Clock, ClusterPort, RoomStorage, SocialPort
-from nomercy.server.rooms.room import (
-    Room,
-    Seat,
-    bot_spec,
-    chat_history_text,
-)
+from nomercy.server.rooms.room import Room, Seat, chat_history_text
 from nomercy.server.rooms.storage import NEXT_ROUND, REMATCH, StoredRoom
+
+if TYPE_CHECKING:
+    from nomercy.server.rooms.fanout import FanOut
+    from nomercy.server.rooms.registry import Registry
 
 log = logging.getLogger("nomercy.server")
 
 
-class Lifecycle(FanOut):
-    """Sweep, forget, load, rebuild and retire rooms (see :class:`RoomManager` for the state)."""
+class Lifecycle:
+    """Sweep, forget, load, rebuild and retire rooms."""
 
-    storage: RoomStorage
-    social: SocialPort
-    clock: Clock
-    rooms: dict[str, Room]
-    retired: dict[str, str]
-    cluster: ClusterPort | None
-    on_new_room: Callable[[Room], None] | None
-    on_round_end: Callable[[Room], None] | None
-
-    def lost(self, room: Room) -> None:
-        """Another process took the room over: stop running it here."""
-        room.closed = True
-        if self.cluster is not None:
-            self.cluster.let_go(room)
-
-    # -- forgetting rooms -----------------------------------------------------------------
+    def __init__(self, registry: Registry, fanout: FanOut) -> None:
+        self.registry = registry
+        self.fanout = fanout
 
     async def sweep(self, now: float) -> list[Room]:
         """Expire idle lobbies, reclaim finished rooms, forget rooms left alone; returns
@@ -67,9 +50,9 @@ class Lifecycle(FanOut):
           remaining connections closed;
         - any room left alone for ``idle_room_seconds`` leaves memory (not storage).
         """
-        s = self.settings
+        s = self.registry.settings
         removed: list[Room] = []
-        for code, room in list(self.rooms.items()):
+        for code, room in list(self.registry.rooms.items()):
             if room.status == "lobby" and not room.clients and room.changed_at < now - s.lobby_idle_seconds:
                 if not await self._expire(room, now - s.lobby_idle_seconds):
                     continue
@@ -79,7 +62,7 @@ class Lifecycle(FanOut):
                 room.clients.clear()
             elif room.clients or room.touched >= now - s.idle_room_seconds:
                 continue
-            if self.rooms.get(code) is room:
+            if self.registry.rooms.get(code) is room:
                 await self.forget(room)
                 removed.append(room)
         return removed
@@ -91,9 +74,9 @@ class Lifecycle(FanOut):
             if room.closed or room.status != "lobby" or room.clients or room.changed_at >= cutoff:
                 return False
             try:
-                await asyncio.to_thread(self.storage.set_status, room.id, "expired", room.epoch)
+                await asyncio.to_thread(self.registry.storage.set_status, room.id, "expired", room.epoch)
             except LeaseLost:
-                self.lost(room)  # another process runs it now: not ours to expire
+                self.registry.lost(room)  # another process runs it now: not ours to expire
                 return False
             except Exception:
                 log.warning(
@@ -108,20 +91,18 @@ class Lifecycle(FanOut):
     async def forget(self, room: Room) -> None:
         """Take ``room`` out of memory (storage keeps it) and stop its driver; with several
         processes also release its lease, so whichever process is asked next opens it at once."""
-        if self.cluster is not None:
-            await self.cluster.drop(room, release=True)
+        if self.registry.cluster is not None:
+            await self.registry.cluster.drop(room, release=True)
             return
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
+        if self.registry.rooms.get(room.code) is room:
+            del self.registry.rooms[room.code]
         if room.driver is not None:
             await room.driver.stop()
-
-    # -- deleted accounts -------------------------------------------------------------------
 
     def seated_accounts(self) -> dict[str, list[tuple[int, int]]]:
         """Every account seated in a room here: its ``(room id, seat)``."""
         out: dict[str, list[tuple[int, int]]] = {}
-        for room in self.rooms.values():
+        for room in self.registry.rooms.values():
             for seat in room.seats:
                 if seat.kind == "human" and seat.account_id is not None:
                     out.setdefault(seat.account_id, []).append((room.id, seat.seat))
@@ -133,7 +114,7 @@ class Lifecycle(FanOut):
         storage, and their chat lines are signed "Player N"; everyone is told."""
         from nomercy.server.players.accounts import FORMER_PLAYER
 
-        for room in list(self.rooms.values()):
+        for room in list(self.registry.rooms.values()):
             gone = {s.seat for s in room.seats if s.account_id is not None and s.account_id in ids}
             if not gone:
                 continue
@@ -146,8 +127,8 @@ class Lifecycle(FanOut):
             ]
             room.chat.clear()
             room.chat.extend(lines)
-            self.broadcast_room(room, now=True)
-            self.broadcast(room, chat_history_text(room))
+            self.fanout.broadcast_room(room, now=True)
+            self.fanout.broadcast(room, chat_history_text(room))
 
     async def check_accounts(self, deleted_of: Callable[[dict[str, list[tuple[int, int]]]], set[str]]) -> int:
         """Ask storage which seated accounts were deleted elsewhere (another process, the
@@ -160,29 +141,11 @@ class Lifecycle(FanOut):
             self.accounts_deleted(gone)
         return len(gone)
 
-    # -- loading after a restart -------------------------------------------------------------
-
-    def _attach_bots(self, room: Room) -> None:
-        """Every seat gets a bot: bot seats play with it, human seats as their stand-in."""
-        name = bot_spec(room.config)
-        seeds = room.config.get("bot_seeds")  # the daily deal: bots that answer alike
-        for seat in room.seats:
-            if seat.bot is None and seat.kind != "open":
-                if isinstance(seeds, list) and seat.seat < len(seeds):
-                    seat.bot = botlib.make(name, seed=int(seeds[seat.seat]))
-                else:
-                    seat.bot = botlib.make(name)
-
-    def _add(self, room: Room) -> None:
-        self.rooms[room.code] = room
-        if self.on_new_room is not None:
-            self.on_new_room(room)
-
     def load(self) -> int:
         """Rebuild every recent room from storage by replaying its log."""
-        since = self.clock.time() - self.settings.idle_room_seconds
+        since = self.registry.clock.time() - self.registry.settings.idle_room_seconds
         count = 0
-        for stored in self.storage.load_rooms(since):
+        for stored in self.registry.storage.load_rooms(since):
             if stored.status not in ("lobby", "playing", "finished", "retired"):
                 continue  # an expired lobby
             try:
@@ -190,14 +153,14 @@ class Lifecycle(FanOut):
             except ProtocolError as exc:
                 if exc.code != ErrorCode.ROOM_RETIRED:
                     raise
-                self.retired[stored.code] = exc.message
+                self.registry.retired[stored.code] = exc.message
                 continue
             except Exception:
                 log.exception(
                     "room %s could not be rebuilt; skipped", stored.code, extra={"room": stored.code}
                 )
                 continue
-            self._add(room)
+            self.registry.add(room)
             self.keep_ended(room)
             count += 1
         return count
@@ -208,10 +171,10 @@ class Lifecycle(FanOut):
         may have died before keeping it; keeping is idempotent (one game per room and
         version, written with its ratings and daily result in one transaction), so a round
         kept already, or kept by another process at the same moment, is kept once."""
-        if self.on_round_end is None or room.match is None or not room.match.round_over:
+        if self.registry.on_round_end is None or room.match is None or not room.match.round_over:
             return
         try:
-            self.on_round_end(room)
+            self.registry.on_round_end(room)
         except Exception:  # keeping a round never stops a room from running
             log.exception("keeping the ended round of room %s failed", room.code, extra={"room": room.code})
 
@@ -232,13 +195,13 @@ class Lifecycle(FanOut):
                 raise
             reason = str(unreplayable(exc))
         log.warning("room %s retired: %s", stored.code, reason, extra={"room": stored.code})
-        self.storage.retire(stored.id, reason)
+        self.registry.storage.retire(stored.id, reason)
         raise ProtocolError(ErrorCode.ROOM_RETIRED, reason)
 
     def _replay(self, stored: StoredRoom) -> Room:
         config = stored.settings
         rules = build_rules("no_mercy", config.get("rules") or {})
-        now = self.clock.monotonic()
+        now = self.registry.clock.monotonic()
         seats = [
             Seat(
                 s.seat,
@@ -253,7 +216,7 @@ class Lifecycle(FanOut):
         ]
         status = cast(RoomStatus, stored.status)
         room = Room(stored.id, stored.code, config, rules, seats, status=status, seed=stored.seed)
-        room.log = deque(maxlen=self.settings.log_length)
+        room.log = deque(maxlen=self.registry.settings.log_length)
         if stored.seed is not None:
             match = Match(len(seats), rules, stored.seed)
             room.log.append(started_event(match.state))
@@ -275,13 +238,16 @@ class Lifecycle(FanOut):
             if room.rated and status == "playing" and not match.round_over and not begun:
                 # The wait for people lives in memory: a rated round with no action yet, rebuilt
                 # (a restart, a hand-over), waits again for every person, its full connect time.
-                room.waiting_since, room.connect_seconds = now, self.settings.rated_connect_seconds
+                room.waiting_since, room.connect_seconds = now, self.registry.settings.rated_connect_seconds
             if match.round_over and stored.last_at is not None:
                 # Between rounds: the pause counts from the round's end, not from this
                 # rebuild (a room taken over mid-pause waits only what was left of it).
-                ago = min(max(0.0, self.clock.time() - stored.last_at), self.settings.between_rounds)
+                ago = min(
+                    max(0.0, self.registry.clock.time() - stored.last_at),
+                    self.registry.settings.between_rounds,
+                )
                 room.changed_at = now - ago
-        room.chat.extend(self.social.recent_chat(room.id))
-        room.removed = self.social.removed_of(room.id)
-        self._attach_bots(room)
+        room.chat.extend(self.registry.social.recent_chat(room.id))
+        room.removed = self.registry.social.removed_of(room.id)
+        self.registry.attach_bots(room)
         return room
