@@ -33,7 +33,7 @@ from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.base.requests import bearer, client_key
 from nomercy.server.base.settings import Settings
 from nomercy.server.base.tables import Kept, token_hash
-from nomercy.server.games.deps import kept_games
+from nomercy.server.games.deps import GameServices, kept_games
 from nomercy.server.games.replays import RecordRefused, label_review, read_record, replay_frames, result_of
 from nomercy.server.games.reviews import ReviewQueue
 from nomercy.server.games.store import ACCESS, Game, GameStore
@@ -42,6 +42,7 @@ from nomercy.views import player_view
 
 if TYPE_CHECKING:
     from nomercy.server.rooms.manager import Room, RoomManager
+    from nomercy.server.rooms.ports import RoomStorage
 
 log = logging.getLogger("nomercy.server")
 
@@ -484,7 +485,6 @@ async def room_games(request: Request, code: str, authorization: str | None = He
     """A room's kept games, for its players only (a seat token of the room, or the account
     of a seat): a spectator knows the code, and must not collect the ids of games kept for
     "anyone with the link". Unknown codes count against the address's guessing limit."""
-    games = games_of(request)
     limiter = kept_games(request).join_failures
     address = client_key(request)
     if limiter.blocked(address):
@@ -498,7 +498,7 @@ async def room_games(request: Request, code: str, authorization: str | None = He
     token = bearer(authorization)
     digest = token_hash(token) if token is not None else None
     account_id = await asyncio.to_thread(_account_id(request)) if digest is None else None
-    kept = await asyncio.to_thread(_room_games_for, games.store.engine, room_id, digest, account_id)
+    kept = await asyncio.to_thread(_room_games_for, kept_games(request), room_id, digest, account_id)
     if kept is None:
         raise ProtocolError(
             ErrorCode.FORBIDDEN, "only the room's players may list its games: send your seat token"
@@ -518,47 +518,19 @@ async def room_games(request: Request, code: str, authorization: str | None = He
 
 
 def _room_games_for(
-    engine: Any, room_id: int, digest: str | None, account_id: str | None
+    services: GameServices, room_id: int, digest: str | None, account_id: str | None
 ) -> list[Game] | None:
     """The room's newest kept games (oldest first) if the token or account holds or held a
-    seat of the room; None if neither does."""
-    from sqlalchemy import or_, select
-
-    from nomercy.server.base.tables import game_seats, seats
-    from nomercy.server.base.tables import games as kept_games
-    from nomercy.server.games.store import _game
-
+    seat of the room (asked of the rooms' storage, then of the kept games); None if neither
+    does."""
     if digest is None and account_id is None:
         return None
-
-    def match(table: Any) -> Any:
-        wanted = []
-        if digest is not None:
-            wanted.append(table.c.token_hash == digest)
-        if account_id is not None:
-            wanted.append(table.c.account_id == account_id)
-        return or_(*wanted)
-
-    with engine.connect() as conn:
-        seated = conn.execute(
-            select(seats.c.seat).where(seats.c.room_id == room_id, match(seats)).limit(1)
-        ).first()
-        if seated is None:
-            seated = conn.execute(
-                select(game_seats.c.seat)
-                .join(kept_games, kept_games.c.id == game_seats.c.game_id)
-                .where(kept_games.c.room_id == room_id, match(game_seats))
-                .limit(1)
-            ).first()
-        if seated is None:
-            return None
-        rows = conn.execute(
-            select(kept_games)
-            .where(kept_games.c.room_id == room_id)
-            .order_by(kept_games.c.seq.desc())
-            .limit(ROOM_GAMES_LISTED)
-        ).all()
-    return [_game(r) for r in reversed(rows)]
+    store = services.games.store
+    if not services.manager.storage.seated_in(room_id, digest, account_id) and not store.played_in_room(
+        room_id, digest, account_id
+    ):
+        return None
+    return store.newest_of_room(room_id, ROOM_GAMES_LISTED)
 
 
 @router.post("/api/games/mine")
@@ -586,7 +558,7 @@ async def ask_review(
 ) -> dict[str, Any]:
     games = games_of(request)
     game = await games.open(game_id, authorization, _account_id(request))
-    await _no_review_in_rated_play(games, game)
+    await _no_review_in_rated_play(kept_games(request).manager.storage, game)
     return await games.queue.request(game, client_key(request))
 
 
@@ -594,30 +566,18 @@ async def ask_review(
 async def get_review(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
     games = games_of(request)
     game = await games.open(game_id, authorization, _account_id(request))
-    await _no_review_in_rated_play(games, game)
+    await _no_review_in_rated_play(kept_games(request).manager.storage, game)
     answer = await games.queue.status(game.id)
     if answer["review"] is not None:
         answer["review"] = await asyncio.to_thread(review_with_labels, answer["review"], game)
     return Response(json.dumps(answer), media_type="application/json")
 
 
-async def _no_review_in_rated_play(games: Games, game: Game) -> None:
+async def _no_review_in_rated_play(rooms_stored: RoomStorage, game: Game) -> None:
     """No review of a rated room's round while that room still plays (the next round of a
     match, a rematch): the expert's reading of one round would help in the next. Asked of
-    storage, so that it holds whichever process runs the room."""
-
-    def in_play() -> bool:
-        from sqlalchemy import select
-
-        from nomercy.server.base.tables import rooms
-
-        with games.store.engine.connect() as conn:
-            row = conn.execute(
-                select(rooms.c.status, rooms.c.settings).where(rooms.c.code == game.room_code)
-            ).first()
-        return row is not None and row.status == "playing" and bool(json.loads(row.settings).get("rated"))
-
-    if await asyncio.to_thread(in_play):
+    the rooms' storage, so that it holds whichever process runs the room."""
+    if await asyncio.to_thread(rooms_stored.rated_in_play, game.room_code):
         raise GameError(
             ErrorCode.FORBIDDEN,
             "this rated room is still in play: its rounds are reviewed once it is over",

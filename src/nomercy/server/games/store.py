@@ -20,11 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    delete,
-    insert,
-    select,
-)
+from sqlalchemy import delete, insert, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
@@ -154,6 +150,32 @@ class GameStore:
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).where(games.c.room_id == room_id).order_by(games.c.seq)).all()
         return [_game(r) for r in rows]
+
+    def played_in_room(self, room_id: int, digest: str | None, account_id: str | None) -> bool:
+        """Whether this seat token's digest or this account played a kept round of the room."""
+        wanted = []
+        if digest is not None:
+            wanted.append(game_seats.c.token_hash == digest)
+        if account_id is not None:
+            wanted.append(game_seats.c.account_id == account_id)
+        if not wanted:
+            return False
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(game_seats.c.seat)
+                .join(games, games.c.id == game_seats.c.game_id)
+                .where(games.c.room_id == room_id, or_(*wanted))
+                .limit(1)
+            ).first()
+        return found is not None
+
+    def newest_of_room(self, room_id: int, limit: int) -> list[Game]:
+        """The room's newest ``limit`` kept games, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games).where(games.c.room_id == room_id).order_by(games.c.seq.desc()).limit(limit)
+            ).all()
+        return [_game(r) for r in reversed(rows)]
 
     def mine(self, token_hashes: list[str], limit: int = 100) -> list[tuple[Game, int]]:
         """The games those tokens' seats played, newest first, with the seat."""

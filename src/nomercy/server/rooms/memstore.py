@@ -172,6 +172,23 @@ class MemoryStorage:
         with self._lock:
             return next((i for i, row in self.rows.items() if row.code == code), None)
 
+    def seated_in(self, room_id: int, digest: str | None, account_id: str | None) -> bool:
+        with self._lock:
+            row = self.rows.get(room_id)
+            held = row.seats if row is not None else []
+            return any(
+                (digest is not None and s.token_hash == digest)
+                or (account_id is not None and s.account_id == account_id)
+                for s in held
+            )
+
+    def rated_in_play(self, code: str) -> bool:
+        with self._lock:
+            return any(
+                row.code == code and row.status == "playing" and bool(row.settings.get("rated"))
+                for row in self.rows.values()
+            )
+
     def log(self, room_id: int) -> list[tuple[int, str]]:
         with self._lock:
             return [(seat, action) for _, seat, action, _ in sorted(self.rows[room_id].log)]

@@ -59,6 +59,10 @@ class RoomStorage(LogStorage, Protocol):
 
     def id_of(self, code: str) -> int | None: ...
 
+    def seated_in(self, room_id: int, digest: str | None, account_id: str | None) -> bool: ...
+
+    def rated_in_play(self, code: str) -> bool: ...
+
 
 class SocialPort(Protocol):
     """Chat lines and removed players of every room (fenced like the game's writes)."""

@@ -27,6 +27,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    or_,
     select,
     update,
 )
@@ -253,6 +254,26 @@ class Storage:
         with self.engine.connect() as conn:
             row = conn.execute(select(rooms.c.id).where(rooms.c.code == code)).first()
         return int(row.id) if row is not None else None
+
+    def seated_in(self, room_id: int, digest: str | None, account_id: str | None) -> bool:
+        """Whether a seat of the room is held by this seat token's digest or this account."""
+        wanted = []
+        if digest is not None:
+            wanted.append(seats.c.token_hash == digest)
+        if account_id is not None:
+            wanted.append(seats.c.account_id == account_id)
+        if not wanted:
+            return False
+        with self.engine.connect() as conn:
+            row = conn.execute(select(seats.c.seat).where(seats.c.room_id == room_id, or_(*wanted)).limit(1))
+            return row.first() is not None
+
+    def rated_in_play(self, code: str) -> bool:
+        """Whether the room with this join code is a rated room still being played (asked of
+        storage, so that it holds whichever process runs the room)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rooms.c.status, rooms.c.settings).where(rooms.c.code == code)).first()
+        return row is not None and row.status == "playing" and bool(json.loads(row.settings).get("rated"))
 
     def last_entry(self, room_id: int) -> tuple[int, int, str] | None:
         """``(seq, seat, action)`` of the room's newest log entry (to settle an in-doubt commit)."""
