@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, Response
@@ -31,9 +31,9 @@ from nomercy.server.base import protocol as P
 from nomercy.server.base.limits import Slots, per_minute
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.base.requests import bearer, client_key
+from nomercy.server.base.services import services_of
 from nomercy.server.base.settings import Settings
 from nomercy.server.base.tables import Kept, token_hash
-from nomercy.server.games.deps import GameServices, kept_games
 from nomercy.server.games.replays import RecordRefused, label_review, read_record, replay_frames, result_of
 from nomercy.server.games.reviews import ReviewQueue
 from nomercy.server.games.store import ACCESS, Game, GameStore
@@ -41,6 +41,10 @@ from nomercy.server.players.daily import over, today
 from nomercy.views import player_view
 
 if TYPE_CHECKING:
+    from starlette.requests import HTTPConnection
+
+    from nomercy.server.base.limits import KeyedLimiter
+    from nomercy.server.base.metrics import Metrics
     from nomercy.server.rooms.manager import Room, RoomManager
     from nomercy.server.rooms.ports import RoomStorage
 
@@ -309,6 +313,24 @@ def _choice(state: Any, seat: int, action: str) -> dict[str, Any]:
         if Action.parse(choice["action"]) == wanted:
             return dict(choice)
     return {"action": action, "kind": None, "label": None, "cost": None}
+
+
+class GameServices(Protocol):
+    """The services kept games' routes read."""
+
+    @property
+    def games(self) -> Games: ...
+    @property
+    def manager(self) -> RoomManager: ...
+    @property
+    def metrics(self) -> Metrics: ...
+    @property
+    def join_failures(self) -> KeyedLimiter: ...
+
+
+def kept_games(conn: HTTPConnection) -> GameServices:
+    """The services, as kept games' routes see them (a FastAPI dependency)."""
+    return cast("GameServices", services_of(conn))
 
 
 def games_of(request: Request) -> Games:

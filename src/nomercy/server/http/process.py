@@ -23,14 +23,12 @@ from typing import Any
 
 import uvicorn
 
+from nomercy.server.http.services import HANDOVER_SECONDS, services_if_started
+
 log = logging.getLogger("nomercy.server")
 
-#: Handing the rooms over (several processes): then the rooms left free up as the process exits.
-HANDOVER_SECONDS = 5.0
 #: uvicorn's wait for the open connections to close (``timeout_graceful_shutdown``).
 CONNECTIONS_SECONDS = 4
-#: Keeping the rounds that just ended.
-SETTLE_SECONDS = 3.0
 #: From the signal to the exit, whatever is still waiting: under ``TimeoutStopSec=20``.
 STOP_SECONDS = 15.0
 
@@ -62,8 +60,6 @@ class Server(uvicorn.Server):
         _exit_at(STOP_SECONDS)
         for server in self.servers:  # stop listening first: reconnections go to another process
             server.close()
-        from nomercy.server.http.services import services_if_started  # it imports this module
-
         made = services_if_started(self.nomercy_app)
         if made is not None:
             await made.drain.begin(HANDOVER_SECONDS)

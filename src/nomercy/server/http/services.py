@@ -27,7 +27,6 @@ from nomercy.server.base.services import installed, services_of
 from nomercy.server.base.settings import Settings
 from nomercy.server.games.kept import Games
 from nomercy.server.games.store import GameStore
-from nomercy.server.http.process import HANDOVER_SECONDS, SETTLE_SECONDS
 from nomercy.server.players.accounts import AccountStore, vetted
 from nomercy.server.players.daily import DailyStore
 from nomercy.server.players.ratings import Ratings
@@ -40,11 +39,16 @@ from nomercy.server.rooms.storage import Storage
 from nomercy.server.rooms.timers import RoomDriver
 
 if TYPE_CHECKING:
-    from nomercy.server.games.deps import GameServices
+    from nomercy.server.games.kept import GameServices
     from nomercy.server.players.deps import PlayerServices
     from nomercy.server.rooms.deps import RoomServices
 
 log = logging.getLogger("nomercy.server")
+
+#: Handing the rooms over (several processes): then the rooms left free up as the process exits.
+HANDOVER_SECONDS = 5.0
+#: Keeping the rounds that just ended.
+SETTLE_SECONDS = 3.0
 
 
 @dataclass

@@ -17,7 +17,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from sqlalchemy import (
     Column,
@@ -37,8 +37,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from nomercy.server.base.names import name_key
+from nomercy.server.base.services import installed
 from nomercy.server.base.tables import Kept, chat, game_seats, games, metadata, seats
-from nomercy.server.players.deps import players_if_started
 
 if TYPE_CHECKING:
     from fastapi import Request
@@ -307,6 +307,14 @@ def _session(row: Any) -> Session:
         row.last_seen_at,
         row.confirmed_at,
     )
+
+
+class AccountsHolder(Protocol):
+    """What reading a request's account needs of the services (a part of
+    ``players.deps.PlayerServices``, declared here so that this module imports no other)."""
+
+    @property
+    def accounts(self) -> AccountStore: ...
 
 
 class AccountStore:
@@ -693,7 +701,7 @@ def legacy_token(request: Request) -> str | None:
 def account_of(request: Request) -> Account | None:
     """The account the request's session cookie signs in, or None (a guest)."""
     token = session_token(request)
-    started = players_if_started(request)
+    started = cast("AccountsHolder | None", installed(request.app))  # None: before start-up
     store = started.accounts if started is not None else None
     if not token or store is None:
         return None

@@ -14,6 +14,8 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from nomercy.server.base.services import installed, services_of
+from nomercy.server.players.accounts import AccountsHolder
+from nomercy.server.players.ratings import RatingsHolder
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -21,9 +23,7 @@ if TYPE_CHECKING:
     from nomercy.server.base.addresses import HostPolicy
     from nomercy.server.base.limits import KeyedLimiter
     from nomercy.server.base.settings import Settings
-    from nomercy.server.players.accounts import AccountStore
     from nomercy.server.players.daily import DailyStore
-    from nomercy.server.players.ratings import Ratings
 
 
 class SeatedAccounts(Protocol):
@@ -38,17 +38,14 @@ class RoomIds(Protocol):
     def id_of(self, code: str) -> int | None: ...
 
 
-class PlayerServices(Protocol):
-    """The services players' routes read."""
+class PlayerServices(AccountsHolder, RatingsHolder, Protocol):
+    """The services players' routes read (``accounts`` and ``ratings`` come from the two
+    parts that their own modules declare)."""
 
     @property
     def settings(self) -> Settings: ...
     @property
     def engine(self) -> Engine: ...
-    @property
-    def accounts(self) -> AccountStore: ...
-    @property
-    def ratings(self) -> Ratings: ...
     @property
     def daily(self) -> DailyStore: ...
     @property

@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
@@ -46,10 +46,10 @@ from nomercy.bots.levels import LEVELS
 from nomercy.errors import InvalidRules
 from nomercy.rules import PRESETS, Rules
 from nomercy.server.base.protocol import ErrorCode, ProtocolError, build_rules
+from nomercy.server.base.services import services_of
 from nomercy.server.base.tables import Kept, games, metadata, rooms
 from nomercy.server.players import fairplay as fair
 from nomercy.server.players.accounts import account_of, accounts
-from nomercy.server.players.deps import players
 
 if TYPE_CHECKING:
     from nomercy.server.base.protocol import CreateRoom
@@ -682,6 +682,14 @@ def entry(rank: int, player: str, name: str | None, r: Any, min_games: int) -> d
     return out
 
 
+class RatingsHolder(Protocol):
+    """What the leaderboards' routes need of the services (a part of
+    ``players.deps.PlayerServices``, declared here so that this module imports no other)."""
+
+    @property
+    def ratings(self) -> Ratings: ...
+
+
 class Ratings:
     """The rating writes and the leaderboards of one server process."""
 
@@ -759,7 +767,7 @@ router = APIRouter()
 
 
 def _ratings(request: Request) -> Ratings:
-    made: Ratings = players(request).ratings
+    made: Ratings = cast("RatingsHolder", services_of(request)).ratings
     return made
 
 
