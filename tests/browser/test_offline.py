@@ -10,6 +10,8 @@ logs no error. The first screen with the solo panel, the table and the end scree
 axe-clean and photographed (``artifacts/screenshots/offline-*``).
 
 An update published while a game is open waits for it and takes over at the next visit.
+A site served under a sub-path (a GitHub Pages project site: ``host/NAME/``) works as at
+a host's root, offline included, and asks for nothing outside its folder.
 
 The bots move quickly here and the match ends at a low score (the page passes
 ``nomercy:solo:overrides`` to the engine, as the server's settings pace its bots for
@@ -73,8 +75,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @contextlib.contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """``folder`` served by ``python -m http.server`` on 127.0.0.1; its root's URL."""
+def serving(folder: Path, probe: str = "sw-files.json") -> Iterator[str]:
+    """``folder`` served by ``python -m http.server`` on 127.0.0.1; its root's URL (ready
+    once ``probe`` answers)."""
     import httpx
 
     port = free_port()
@@ -89,7 +92,7 @@ def serving(folder: Path) -> Iterator[str]:
         deadline = time.monotonic() + scaled(20)
         while True:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(url + "sw-files.json", timeout=2).status_code == 200:
+                if httpx.get(url + probe, timeout=2).status_code == 200:
                     break
             assert time.monotonic() < deadline, "the static server did not start"
             time.sleep(0.2)
@@ -372,4 +375,53 @@ def test_an_update_waits_for_the_game_in_progress_then_takes_over(
             assert new.evaluate("nomercy.store.get().room.code") == "SOLO"
     finally:
         pages.close()
+    assert not pages.errors, pages.errors
+
+
+@pytest.mark.timeout(scaled(600))
+def test_a_site_served_under_a_sub_path_plays_offline_and_asks_nothing_outside_it(
+    browser: Any, built: Path, tmp_path: Path
+) -> None:
+    """A club's project page (``https://NAME.github.io/club/``): the folder under a path,
+    not at the host's root. Catalogs, engine, worker and service worker all come from the
+    folder; offline, the page reloads and a solo round deals and plays; home stays there."""
+    root = tmp_path / "host"
+    shutil.copytree(built, root / "club")
+    pages = Pages(browser)
+    context = browser.new_context(**PHONE)
+    pages.contexts.append(context)
+    requests: list[str] = []
+    bad: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    context.on("requestfailed", lambda r: bad.append(f"{r.url}: {r.failure}"))
+    context.on("response", lambda r: bad.append(f"{r.url}: {r.status}") if r.status >= 400 else None)
+    try:
+        with serving(root, probe="club/sw-files.json") as host:
+            site = host + "club/"
+            page = with_lang(context.new_page(), "nb")
+            page.on("pageerror", lambda exc: pages._error(str(exc)))
+            page.add_init_script(f"localStorage.setItem('nomercy:solo:overrides', {OVERRIDES!r})")
+            page.goto(site)
+            ready(page)
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=ENGINE_MS)
+            assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == site + "sw.js"
+            context.set_offline(True)
+            page.reload()
+            ready(page)
+            assert page.evaluate("document.documentElement.lang") == "nb"
+            start_solo(page, "round")
+            for _ in range(3):
+                if page.evaluate(ROUND_OVER):
+                    break
+                page.wait_for_function(MY_TURN, timeout=scaled(60) * 1000)
+                assert take_turn(page)
+                page.wait_for_timeout(200)
+            page.click("#home-link")  # the brand: the site's own folder, not the host's root
+            ready(page)
+            assert page.url == site, page.url
+    finally:
+        pages.close()
+    outside = [u for u in requests if not u.startswith(site)]
+    assert requests and not outside, outside
+    assert not bad, bad
     assert not pages.errors, pages.errors

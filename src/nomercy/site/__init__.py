@@ -172,6 +172,7 @@ def _index(server: str | None) -> str:
     text = text.replace(anchor, f"{anchor}\n  {meta}", 1)
     return (
         text.replace('"/static/', '"static/')
+        .replace('class="brand" href="/"', 'class="brand" href="./"')
         .replace('href="/manifest', 'href="manifest')
         .replace('href="/favicon', 'href="favicon')
         .replace('href="/icon-', 'href="icon-')

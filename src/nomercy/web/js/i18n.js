@@ -137,9 +137,9 @@ export function createI18n(lang, messages, ctx = {}) {
   return { lang, t, line, parts, has, cardName, cardTitle, number: (n) => numbers.format(n), colorName: (c) => String(raw(`color.${c}`)) };
 }
 
-/** The catalogs of a language: the shared game words and the page's own. */
+/** The catalogs of a language: the shared game words and the page's own (beside static/: any path). */
 export async function loadMessages(lang) {
   const [game, web] = await Promise.all(["game", "web"].map((part) =>
-    fetch(`/i18n/${lang}/${part}.json`).then((r) => { if (!r.ok) throw new Error(`catalog ${lang}/${part}: ${r.status}`); return r.json(); })));
+    fetch(new URL(`../../i18n/${lang}/${part}.json`, import.meta.url)).then((r) => { if (!r.ok) throw new Error(`catalog ${lang}/${part}: ${r.status}`); return r.json(); })));
   return { ...game, ...web };
 }

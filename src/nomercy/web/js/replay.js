@@ -97,7 +97,7 @@ export function createReplay(ctx) {
       if (chosen.size > MAX_FILE) throw Object.assign(new Error("too large"), { status: 413, detail: { code: "too_large", step: "read" } });
       // A static site has no server: the engine in the page replays the file (js/solo/).
       const g = ctx.replayHere ? await ctx.replayHere(chosen) : await postFile("/api/records/replay", chosen);
-      if (location.pathname !== "/") history.replaceState(null, "", "/");
+      if (!ctx.replayHere && location.pathname !== "/") history.replaceState(null, "", "/"); // a static site stays where it is served
       show(g, null, null, chosen);
     } catch (err) { fileError(chosen.name, err); }
   }

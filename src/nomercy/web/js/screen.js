@@ -207,7 +207,7 @@ export function wireScreen(ctx, onLanguage) {
     } else ctx.send({ type: "rematch", ready: !(s.room.rematch || []).includes(s.seat) });
   });
   $("newroom-btn").addEventListener("click", () => { location.href = "/#create"; });
-  $("home-btn").addEventListener("click", () => { location.href = "/"; });
+  $("home-btn").addEventListener("click", () => { location.href = $("home-link").getAttribute("href"); });
   $("end-hide").addEventListener("click", () => { ctx.store.set({ endHidden: true }); });
   wireKeyboard(ctx);
   setInterval(() => updateClock(ctx), 250);
