@@ -219,7 +219,12 @@ def learned(data: dict[str, Any]) -> list[str]:
         f"Target (the network alone against the heuristic, 2 players, 95% lower bound above 50%): "
         f"{'met' if target['pass'] else '**not met**'}. Time per decision "
         f"({t['parameters']:,} parameters, numpy, {t['decisions_timed']} decisions): "
-        f"median {t['median_us']:.0f} us, p90 {t['p90_us']:.0f} us.",
+        f"median {t['median_us']:.0f} us, p90 {t['p90_us']:.0f} us"
+        + (
+            f"; the network alone: median {t['network_median_us']:.0f} us."
+            if "network_median_us" in t
+            else "."
+        ),
     ]
     return lines
 

@@ -92,6 +92,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "rl/test_train_smoke.py": ("native", "slow"),
     "rl/test_selfplay.py": ("native",),
     "rl/test_learned_train.py": ("native", "slow"),
+    "rl/test_train_seats.py": ("native", "slow"),
     "sim/test_native_engine.py": ("native",),
     "sim/test_tournament.py::test_results_do_not_depend_on_the_number_of_workers": ("native",),
     "sim/test_ray_cluster.py": ("ray", "slow"),

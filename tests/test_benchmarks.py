@@ -389,6 +389,7 @@ def test_learned_benchmark_prints_every_pairing_its_time_and_the_command(tmp_pat
     pytest.importorskip("numpy", reason="the learned bot plays with numpy")
     out_file = tmp_path / "learned.json"
     args = ["--workers", "1", "--games-2p", "4", "--games-4p", "4", "--games-expert", "2"]
+    args += ["--games-3p", "3", "--games-5p", "5", "--games-6p", "0"]  # 0 leaves the case out
     args += ["--games-random", "2", "--games-prior", "2", "--ms", "2", "--decisions", "20"]
     done = _script("benchmarks/learned.py", *args, "--json", str(out_file))
     assert done.returncode in (0, 1), done.stderr  # 1: the target not met (a few games cannot meet it)
@@ -396,7 +397,9 @@ def test_learned_benchmark_prints_every_pairing_its_time_and_the_command(tmp_pat
         assert line in done.stdout
     assert "nomercy tournament --bots learned,heuristic --players 2 --games 4 --seed 1" in done.stdout
     data = json.loads(out_file.read_text())
-    assert [c["games"] for c in data["tournaments"]] == [4, 4, 2, 2, 2]
+    assert [c["games"] for c in data["tournaments"]] == [4, 3, 4, 5, 2, 2, 2]
+    assert [c["players"] for c in data["tournaments"]] == [2, 3, 4, 5, 2, 2, 2]
+    assert data["decision_time"]["network_median_us"] > 0
     assert "learned:search=true:ms=2:budget=100000,expert:ms=2:budget=100000" in done.stdout
     assert data["decision_time"]["decisions_timed"] >= 20 and data["decision_time"]["median_us"] > 0
     _assert_machine(data, "benchmarks/learned.py --workers 1")
