@@ -83,7 +83,8 @@ check: $(VENV)/.installed-$(TEST_EXTRAS) native
 ## then the core's tests compiled
 # mypy and the compiled wheel's build (one core each) run beside the suite, filling the
 # moments its workers wait on servers and browsers; their output is shown if they fail.
-test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev native
+# Pyodide for the offline game's tests where npm is there (without it they skip, saying so)
+test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev native $(if $(shell command -v npm),pyodide)
 	$(BIN)/ruff check src tests benchmarks docs/_tools
 	mkdir -p build
 	$(BIN)/mypy > build/mypy.log 2>&1 & mypy=$$!; \

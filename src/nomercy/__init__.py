@@ -30,7 +30,7 @@ from nomercy.rules import PRESETS, RuleField, Rules
 from nomercy.state import Decision, KnockOut, Outcome
 from nomercy.views import PlayerView, determinize, player_view
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def full_deck(rules: Rules | None = None) -> list[Card]:

@@ -21,7 +21,7 @@ from nomercy import __version__
 from nomercy.state import STATE_FORMAT_VERSION
 
 #: Engine versions whose logs this engine replays action for action, deal for deal.
-REPLAYS_EXACTLY: frozenset[str] = frozenset({"0.1.0", __version__})
+REPLAYS_EXACTLY: frozenset[str] = frozenset({"0.1.0", "0.2.0", __version__})
 #: A room with no recorded versions was written by nomercy 0.1.0 (the release before they
 #: were recorded), which wrote state format 4.
 UNRECORDED = (4, "0.1.0")
