@@ -21,9 +21,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import Field
+from starlette.requests import HTTPConnection
 
 from nomercy.actions import Action
 from nomercy.decisions import decisions
@@ -41,8 +42,6 @@ from nomercy.server.players.daily import over, today
 from nomercy.views import player_view
 
 if TYPE_CHECKING:
-    from starlette.requests import HTTPConnection
-
     from nomercy.server.base.limits import KeyedLimiter
     from nomercy.server.base.metrics import Metrics
     from nomercy.server.rooms.manager import Room, RoomManager
@@ -333,8 +332,8 @@ def kept_games(conn: HTTPConnection) -> GameServices:
     return cast("GameServices", services_of(conn))
 
 
-def games_of(request: Request) -> Games:
-    return kept_games(request).games
+#: A route's parameter: the services, as kept games' routes see them.
+KeptDep = Annotated["GameServices", Depends(kept_games)]
 
 
 def _account_id(request: Request) -> Callable[[], str | None]:
@@ -392,15 +391,19 @@ def _shape(
 
 
 @router.get("/api/games/{game_id}")
-async def get_game(request: Request, game_id: str, authorization: str | None = Header(None)) -> Any:
-    game = await games_of(request).open(game_id, authorization, _account_id(request))
+async def get_game(
+    request: Request, services: KeptDep, game_id: str, authorization: str | None = Header(None)
+) -> Any:
+    game = await services.games.open(game_id, authorization, _account_id(request))
     body = await asyncio.to_thread(game_body, game)
     return Response(json.dumps(body), media_type="application/json")
 
 
 @router.get("/api/games/{game_id}/record")
-async def get_record(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
-    game = await games_of(request).open(game_id, authorization, _account_id(request))
+async def get_record(
+    request: Request, services: KeptDep, game_id: str, authorization: str | None = Header(None)
+) -> Response:
+    game = await services.games.open(game_id, authorization, _account_id(request))
     return Response(
         json.dumps(game.record, indent=1),
         media_type="application/json",
@@ -443,8 +446,8 @@ def replay_upload(raw: bytes, max_bytes: int, seat_steps: int, compress: bool) -
     return body, False
 
 
-def _upload_refused(request: Request, code: str, message: str, retry_after: int) -> JSONResponse:
-    kept_games(request).metrics.refused(code, "http")
+def _upload_refused(metrics: Metrics, code: str, message: str, retry_after: int) -> JSONResponse:
+    metrics.refused(code, "http")
     return JSONResponse(
         {"detail": {"code": code, "message": message}},
         status_code=429,
@@ -453,19 +456,25 @@ def _upload_refused(request: Request, code: str, message: str, retry_after: int)
 
 
 @router.post("/api/records/replay")
-async def replay_file(request: Request) -> Response:
+async def replay_file(request: Request, services: KeptDep) -> Response:
     """A record file replayed: no sign-in, so bounded per address (a rate, one at a time),
     in all (a few at once, refused beyond: never queued), and in its cost (seats, moves
     times seats: :func:`nomercy.server.games.replays.within_bounds`); the work runs on a worker."""
-    games = games_of(request)
+    games = services.games
     address = client_key(request)
     if not games.replay_rate.allow(address):
         return _upload_refused(
-            request, ErrorCode.RATE_LIMITED, "too many records replayed from your address: wait a minute", 60
+            services.metrics,
+            ErrorCode.RATE_LIMITED,
+            "too many records replayed from your address: wait a minute",
+            60,
         )
     if not games.replay_slots.take(address):
         return _upload_refused(
-            request, ErrorCode.BUSY, "the server is replaying other records: try again in a few seconds", 5
+            services.metrics,
+            ErrorCode.BUSY,
+            "the server is replaying other records: try again in a few seconds",
+            5,
         )
     loop = asyncio.get_running_loop()
     try:
@@ -503,16 +512,18 @@ ROOM_GAMES_LISTED = 100
 
 
 @router.get("/api/rooms/{code}/games")
-async def room_games(request: Request, code: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+async def room_games(
+    request: Request, services: KeptDep, code: str, authorization: str | None = Header(None)
+) -> dict[str, Any]:
     """A room's kept games, for its players only (a seat token of the room, or the account
     of a seat): a spectator knows the code, and must not collect the ids of games kept for
     "anyone with the link". Unknown codes count against the address's guessing limit."""
-    limiter = kept_games(request).join_failures
+    limiter = services.join_failures
     address = client_key(request)
     if limiter.blocked(address):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
     code = code.upper()
-    stored = kept_games(request).manager.storage  # the rooms' storage port
+    stored = services.manager.storage  # the rooms' storage port
     room_id = await asyncio.to_thread(stored.id_of, code) if re.fullmatch(P.CODE_PATTERN, code) else None
     if room_id is None:
         limiter.charge(address)
@@ -520,7 +531,7 @@ async def room_games(request: Request, code: str, authorization: str | None = He
     token = bearer(authorization)
     digest = token_hash(token) if token is not None else None
     account_id = await asyncio.to_thread(_account_id(request)) if digest is None else None
-    kept = await asyncio.to_thread(_room_games_for, kept_games(request), room_id, digest, account_id)
+    kept = await asyncio.to_thread(_room_games_for, services, room_id, digest, account_id)
     if kept is None:
         raise ProtocolError(
             ErrorCode.FORBIDDEN, "only the room's players may list its games: send your seat token"
@@ -556,8 +567,8 @@ def _room_games_for(
 
 
 @router.post("/api/games/mine")
-async def my_games(request: Request, body: MineRequest) -> dict[str, Any]:
-    store = games_of(request).store
+async def my_games(services: KeptDep, body: MineRequest) -> dict[str, Any]:
+    store = services.games.store
     found = await asyncio.to_thread(store.mine, [token_hash(t) for t in body.tokens])
     return {
         "games": [
@@ -576,19 +587,21 @@ async def my_games(request: Request, body: MineRequest) -> dict[str, Any]:
 
 @router.post("/api/games/{game_id}/review", status_code=202)
 async def ask_review(
-    request: Request, game_id: str, authorization: str | None = Header(None)
+    request: Request, services: KeptDep, game_id: str, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
-    games = games_of(request)
+    games = services.games
     game = await games.open(game_id, authorization, _account_id(request))
-    await _no_review_in_rated_play(kept_games(request).manager.storage, game)
+    await _no_review_in_rated_play(services.manager.storage, game)
     return await games.queue.request(game, client_key(request))
 
 
 @router.get("/api/games/{game_id}/review")
-async def get_review(request: Request, game_id: str, authorization: str | None = Header(None)) -> Response:
-    games = games_of(request)
+async def get_review(
+    request: Request, services: KeptDep, game_id: str, authorization: str | None = Header(None)
+) -> Response:
+    games = services.games
     game = await games.open(game_id, authorization, _account_id(request))
-    await _no_review_in_rated_play(kept_games(request).manager.storage, game)
+    await _no_review_in_rated_play(services.manager.storage, game)
     answer = await games.queue.status(game.id)
     if answer["review"] is not None:
         answer["review"] = await asyncio.to_thread(review_with_labels, answer["review"], game)

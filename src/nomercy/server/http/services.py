@@ -4,7 +4,7 @@
 other (a kept round is rated, enters the daily board, forgets a deleted account's name) and
 returns one frozen :class:`Services`; :func:`stop` hands the rooms over and closes it all.
 Routes of the edge take :data:`ServicesDep`; the packages below take their own part of it
-(``PlayersDep``, ``RoomsDep``, ``kept.kept_games``), typed by a ``Protocol`` that :func:`_parts`
+(``PlayersDep``, ``RatingsDep``, ``RoomsDep``, ``KeptDep``), typed by a ``Protocol`` that :func:`_parts`
 proves this object meets. Only :mod:`nomercy.server.base.services` touches ``app.state``.
 """
 

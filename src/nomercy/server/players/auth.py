@@ -49,6 +49,7 @@ from nomercy.server.base.addresses import origin_allowed
 from nomercy.server.base.names import clean_nickname, name_key
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.base.requests import client_key
+from nomercy.server.base.settings import Settings
 from nomercy.server.base.tables import token_hash
 from nomercy.server.players.accounts import (
     CONFIRM_SECONDS,
@@ -68,7 +69,7 @@ from nomercy.server.players.accounts import (
     secure,
     session_token,
 )
-from nomercy.server.players.deps import players, players_if_started
+from nomercy.server.players.deps import PlayersDep, PlayerServices, players, players_if_started
 
 router = APIRouter()
 
@@ -129,17 +130,17 @@ class DeleteAccount(P._Request):
 # -- the relying party -----------------------------------------------------------------
 
 
-def rp_id(request: Request) -> str:
+def rp_id(request: Request, settings: Settings) -> str:
     """The WebAuthn relying party: this server's host name (the front door checked it)."""
-    configured: str | None = players(request).settings.rp_id
+    configured: str | None = settings.rp_id
     if configured:
         return configured
     host = request.headers.get("host") or request.url.netloc
     return host.rsplit(":", 1)[0] if not host.endswith("]") else host
 
 
-def origin(request: Request) -> str:
-    configured: str | None = players(request).settings.public_origin
+def origin(request: Request, settings: Settings) -> str:
+    configured: str | None = settings.public_origin
     if configured:
         return configured.rstrip("/")
     host = request.headers.get("host") or request.url.netloc
@@ -150,15 +151,16 @@ def cross_site(request: Request) -> bool:
     """Did a page of another site send this request? ``Origin`` (every browser sends it on a
     POST) must be this server's own or an allowed origin; without it, ``Sec-Fetch-Site`` must
     not say cross-site. A client that is no browser sends neither and has no victim's cookie."""
-    settings = players(request).settings
+    p = players(request)  # a middleware's question, asked before any route
+    settings = p.settings
     sent = request.headers.get("origin")
     if sent is not None:
-        if sent == origin(request):
+        if sent == origin(request, settings):
             return False
         return not origin_allowed(
             sent,
             request.headers.get("host"),
-            players(request).hosts,
+            p.hosts,
             settings.allowed_origins,
             scheme=request.url.scheme,
         )
@@ -177,13 +179,8 @@ def needs_origin_check(request: Request) -> bool:
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _store(request: Request) -> AccountStore:
-    store: AccountStore = players(request).accounts
-    return store
-
-
-def _limit(request: Request) -> None:
-    if not players(request).account_attempts.allow(client_key(request)):
+def _limit(p: PlayerServices, request: Request) -> None:
+    if not p.account_attempts.allow(client_key(request)):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "too many sign-ups or sign-ins from your address: wait a minute"
         )
@@ -204,13 +201,13 @@ def _signed_in(request: Request) -> Account:
     return account
 
 
-def _confirmed(request: Request) -> tuple[Account, str]:
+def _confirmed(store: AccountStore, request: Request) -> tuple[Account, str]:
     """The signed-in account and its session token, if its owner confirmed with a passkey
     in this session within :data:`CONFIRM_SECONDS`; else ``confirm_first`` (403)."""
     account = _signed_in(request)
     token = session_token(request)
     assert token is not None  # signed in
-    session = _store(request).session(token)
+    session = store.session(token)
     if session is None or not session.fresh(time.time()):
         raise _Refused(
             ErrorCode.CONFIRM_FIRST,
@@ -254,8 +251,8 @@ async def guest_name(request: Request, nickname: str) -> None:
         )
 
 
-def _ceremony(request: Request, ceremony_id: str, purpose: str) -> Ceremony:
-    ceremony = _store(request).take_ceremony(ceremony_id, purpose)
+def _ceremony(store: AccountStore, ceremony_id: str, purpose: str) -> Ceremony:
+    ceremony = store.take_ceremony(ceremony_id, purpose)
     if ceremony is None:
         raise ProtocolError(
             ErrorCode.BAD_REQUEST, "that sign-in took too long or was already used: try again"
@@ -290,12 +287,15 @@ def _clear_session_cookies(request: Request, response: JSONResponse) -> None:
 
 
 def _with_session(
-    request: Request, account: Account, credential_id: str, body: dict[str, Any] | None = None
+    store: AccountStore,
+    request: Request,
+    account: Account,
+    credential_id: str,
+    body: dict[str, Any] | None = None,
 ) -> JSONResponse:
     """The response that signs ``account`` in with the passkey ``credential_id``: a new
     session (any old one of this browser is closed: a session is never carried over a
     sign-in) in the cookie."""
-    store = _store(request)
     old = session_token(request)
     if old:
         store.close_session(old)
@@ -317,11 +317,11 @@ def _passkey_of(verified: Any, credential: dict[str, Any]) -> Passkey:
 
 
 def _registration(
-    request: Request, name: str, user_handle: bytes, exclude: list[Passkey]
+    settings: Settings, request: Request, name: str, user_handle: bytes, exclude: list[Passkey]
 ) -> tuple[str, bytes]:
     """The creation options as the browser's JSON, and their challenge."""
     options = generate_registration_options(
-        rp_id=rp_id(request),
+        rp_id=rp_id(request, settings),
         rp_name=RP_NAME,
         user_name=name,
         user_id=user_handle,
@@ -335,13 +335,15 @@ def _registration(
     return options_to_json(options), options.challenge
 
 
-def _verify_registration(request: Request, ceremony: Ceremony, credential: dict[str, Any]) -> Passkey:
+def _verify_registration(
+    settings: Settings, request: Request, ceremony: Ceremony, credential: dict[str, Any]
+) -> Passkey:
     try:
         verified = verify_registration_response(
             credential=credential,
             expected_challenge=ceremony.challenge,
-            expected_rp_id=rp_id(request),
-            expected_origin=origin(request),
+            expected_rp_id=rp_id(request, settings),
+            expected_origin=origin(request, settings),
             require_user_verification=True,
         )
     except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
@@ -392,11 +394,16 @@ def account_body(store: AccountStore, account: Account, token: str | None = None
 
 
 def _authenticate(
-    request: Request, ceremony: Ceremony, credential: dict[str, Any], refused: ProtocolError
+    p: PlayerServices,
+    request: Request,
+    ceremony: Ceremony,
+    credential: dict[str, Any],
+    refused: ProtocolError,
 ) -> Passkey:
     """The passkey that answered ``ceremony`` (its signature, the origin, the relying party,
     user verification all checked; its sign count noted), or ``refused``."""
-    store = _store(request)
+    store = p.accounts
+    settings = p.settings
     passkey = store.passkey(str(credential.get("id", ""))[:512])
     if passkey is None:
         raise refused
@@ -404,8 +411,8 @@ def _authenticate(
         verified = verify_authentication_response(
             credential=credential,
             expected_challenge=ceremony.challenge,
-            expected_rp_id=rp_id(request),
-            expected_origin=origin(request),
+            expected_rp_id=rp_id(request, settings),
+            expected_origin=origin(request, settings),
             credential_public_key=passkey.public_key,
             credential_current_sign_count=passkey.sign_count,
             require_user_verification=True,
@@ -420,7 +427,7 @@ def _authenticate(
 
 
 @router.get("/api/account")
-async def whoami(request: Request) -> JSONResponse:
+async def whoami(request: Request, p: PlayersDep) -> JSONResponse:
     """Who is signed in. A browser signed in over https before the ``__Host-`` cookie has
     its session moved into it here (the page asks this on every load): nobody is signed
     out by the upgrade, and the plain cookie is read no longer."""
@@ -428,34 +435,34 @@ async def whoami(request: Request) -> JSONResponse:
     if account is None:
         return JSONResponse({"account": None})
     token = session_token(request)
-    response = JSONResponse(account_body(_store(request), account, token))
+    response = JSONResponse(account_body(p.accounts, account, token))
     moved = legacy_token(request)
     if moved is not None:
-        session = _store(request).session(moved)
+        session = p.accounts.session(moved)
         if session is not None:
             _set_session_cookie(request, response, moved, max(1, int(session.expires_at - time.time())))
     return response
 
 
 @router.post("/api/account/signup/options")
-async def signup_options(request: Request, body: SignupOptions) -> dict[str, Any]:
-    _limit(request)
+async def signup_options(request: Request, p: PlayersDep, body: SignupOptions) -> dict[str, Any]:
+    _limit(p, request)
     name = _name(body.name)
-    store = _store(request)
+    store = p.accounts
     if not store.name_free(name):
         raise _taken(name)
     user_handle = secrets.token_bytes(32)
-    options, challenge = _registration(request, name, user_handle, [])
+    options, challenge = _registration(p.settings, request, name, user_handle, [])
     ceremony = store.start_ceremony(Ceremony("signup", challenge, name=name, user_handle=user_handle))
     return {"ceremony": ceremony, "options": options}
 
 
 @router.post("/api/account/signup/verify")
-async def signup_verify(request: Request, body: SignupAnswer) -> JSONResponse:
-    ceremony = _ceremony(request, body.ceremony, "signup")
-    passkey = _verify_registration(request, ceremony, body.credential)
+async def signup_verify(request: Request, p: PlayersDep, body: SignupAnswer) -> JSONResponse:
+    ceremony = _ceremony(p.accounts, body.ceremony, "signup")
+    passkey = _verify_registration(p.settings, request, ceremony, body.credential)
     assert ceremony.name is not None
-    store = _store(request)
+    store = p.accounts
     try:
         account = store.create(
             ceremony.name,
@@ -467,39 +474,39 @@ async def signup_verify(request: Request, body: SignupAnswer) -> JSONResponse:
         raise _passkey_taken() from None
     except NameTaken:
         raise _taken(ceremony.name) from None
-    return _with_session(request, account, passkey.id)
+    return _with_session(p.accounts, request, account, passkey.id)
 
 
 @router.post("/api/account/signin/options")
-async def signin_options(request: Request) -> dict[str, Any]:
-    _limit(request)
+async def signin_options(request: Request, p: PlayersDep) -> dict[str, Any]:
+    _limit(p, request)
     options = generate_authentication_options(
-        rp_id=rp_id(request), user_verification=UserVerificationRequirement.REQUIRED
+        rp_id=rp_id(request, p.settings), user_verification=UserVerificationRequirement.REQUIRED
     )
-    ceremony = _store(request).start_ceremony(Ceremony("signin", options.challenge))
+    ceremony = p.accounts.start_ceremony(Ceremony("signin", options.challenge))
     return {"ceremony": ceremony, "options": options_to_json(options)}
 
 
 @router.post("/api/account/signin/verify")
-async def signin_verify(request: Request, body: Answer) -> JSONResponse:
-    ceremony = _ceremony(request, body.ceremony, "signin")
+async def signin_verify(request: Request, p: PlayersDep, body: Answer) -> JSONResponse:
+    ceremony = _ceremony(p.accounts, body.ceremony, "signin")
     refused = ProtocolError(ErrorCode.UNAUTHORIZED, "this passkey is not one of this server's accounts")
-    passkey = _authenticate(request, ceremony, body.credential, refused)
-    account = _store(request).owner_of(passkey.id)
+    passkey = _authenticate(p, request, ceremony, body.credential, refused)
+    account = p.accounts.owner_of(passkey.id)
     if account is None:
         raise refused
-    return _with_session(request, account, passkey.id)
+    return _with_session(p.accounts, request, account, passkey.id)
 
 
 @router.post("/api/account/confirm/options")
-async def confirm_options(request: Request) -> dict[str, Any]:
+async def confirm_options(request: Request, p: PlayersDep) -> dict[str, Any]:
     """A passkey confirmation for this session: one of the account's own passkeys, with
     user verification (a device's lock, not only its presence)."""
-    _limit(request)
+    _limit(p, request)
     account = _signed_in(request)
-    store = _store(request)
+    store = p.accounts
     options = generate_authentication_options(
-        rp_id=rp_id(request),
+        rp_id=rp_id(request, p.settings),
         user_verification=UserVerificationRequirement.REQUIRED,
         allow_credentials=[
             PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.id)) for p in store.passkeys_of(account.id)
@@ -510,29 +517,31 @@ async def confirm_options(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/account/confirm/verify")
-async def confirm_verify(request: Request, body: Answer) -> JSONResponse:
+async def confirm_verify(request: Request, p: PlayersDep, body: Answer) -> JSONResponse:
     account = _signed_in(request)
-    ceremony = _ceremony(request, body.ceremony, "confirm")
+    ceremony = _ceremony(p.accounts, body.ceremony, "confirm")
     refused = ProtocolError(ErrorCode.UNAUTHORIZED, "that passkey is not one of your account's")
     if ceremony.account_id != account.id:
         raise refused
-    passkey = _authenticate(request, ceremony, body.credential, refused)
-    owner = _store(request).owner_of(passkey.id)
+    passkey = _authenticate(p, request, ceremony, body.credential, refused)
+    owner = p.accounts.owner_of(passkey.id)
     if owner is None or owner.id != account.id:
         raise refused
     token = session_token(request)
     assert token is not None  # signed in
-    _store(request).confirm_session(token)
-    return JSONResponse(account_body(_store(request), account, token))
+    p.accounts.confirm_session(token)
+    return JSONResponse(account_body(p.accounts, account, token))
 
 
 @router.post("/api/account/passkeys/options")
-async def passkey_options(request: Request) -> dict[str, Any]:
-    _limit(request)
-    account, _token = _confirmed(request)
-    store = _store(request)
+async def passkey_options(request: Request, p: PlayersDep) -> dict[str, Any]:
+    _limit(p, request)
+    account, _token = _confirmed(p.accounts, request)
+    store = p.accounts
     handle = store.user_handle(account.id)
-    options, challenge = _registration(request, account.name, handle, store.passkeys_of(account.id))
+    options, challenge = _registration(
+        p.settings, request, account.name, handle, store.passkeys_of(account.id)
+    )
     ceremony = store.start_ceremony(Ceremony("add", challenge, account_id=account.id))
     return {"ceremony": ceremony, "options": options}
 
@@ -549,14 +558,14 @@ def passkey_name(raw: str | None) -> str | None:
 
 
 @router.post("/api/account/passkeys/verify")
-async def passkey_verify(request: Request, body: PasskeyAnswer) -> dict[str, Any]:
-    account, token = _confirmed(request)
+async def passkey_verify(request: Request, p: PlayersDep, body: PasskeyAnswer) -> dict[str, Any]:
+    account, token = _confirmed(p.accounts, request)
     name = passkey_name(body.name)
-    ceremony = _ceremony(request, body.ceremony, "add")
+    ceremony = _ceremony(p.accounts, body.ceremony, "add")
     if ceremony.account_id != account.id:
         raise ProtocolError(ErrorCode.FORBIDDEN, "that passkey was asked for by another account")
-    store = _store(request)
-    added = replace(_verify_registration(request, ceremony, body.credential), name=name)
+    store = p.accounts
+    added = replace(_verify_registration(p.settings, request, ceremony, body.credential), name=name)
     try:
         store.add_passkey(account.id, added)
     except PasskeyTaken:
@@ -565,22 +574,22 @@ async def passkey_verify(request: Request, body: PasskeyAnswer) -> dict[str, Any
 
 
 @router.post("/api/account/passkeys/rename")
-async def passkey_rename(request: Request, body: RenamePasskey) -> dict[str, Any]:
+async def passkey_rename(request: Request, p: PlayersDep, body: RenamePasskey) -> dict[str, Any]:
     """Name one of this account's passkeys. A name changes no access: no confirmation, and
     not counted against the sign-in attempts (a session, itself won by a passkey, is the
     bound; the request's size is the model's)."""
     account = _signed_in(request)
-    store = _store(request)
+    store = p.accounts
     if not store.rename_passkey(account.id, body.id, passkey_name(body.name)):
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such passkey on your account")
     return account_body(store, account, session_token(request))
 
 
 @router.post("/api/account/passkeys/remove")
-async def passkey_remove(request: Request, body: RemovePasskey) -> JSONResponse:
+async def passkey_remove(request: Request, p: PlayersDep, body: RemovePasskey) -> JSONResponse:
     """Remove a passkey, and end the sessions it opened (this one too, if it did)."""
-    account, token = _confirmed(request)
-    store = _store(request)
+    account, token = _confirmed(p.accounts, request)
+    store = p.accounts
     try:
         removed = store.remove_passkey(account.id, body.id)
     except LastPasskey:
@@ -597,10 +606,10 @@ async def passkey_remove(request: Request, body: RemovePasskey) -> JSONResponse:
 
 
 @router.post("/api/account/sessions/end")
-async def end_session(request: Request, body: EndSession) -> JSONResponse:
+async def end_session(request: Request, p: PlayersDep, body: EndSession) -> JSONResponse:
     """End one of the account's sessions (another device's, or this one)."""
-    account, token = _confirmed(request)
-    store = _store(request)
+    account, token = _confirmed(p.accounts, request)
+    store = p.accounts
     if not store.end_session(account.id, body.id):
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such session on your account")
     if body.id == handle_of(token):
@@ -611,39 +620,39 @@ async def end_session(request: Request, body: EndSession) -> JSONResponse:
 
 
 @router.post("/api/account/sessions/end-all")
-async def sign_out_everywhere(request: Request) -> JSONResponse:
+async def sign_out_everywhere(request: Request, p: PlayersDep) -> JSONResponse:
     """Sign out everywhere: every session of the account ends, this one too."""
-    account, _token = _confirmed(request)
-    ended = _store(request).end_sessions(account.id)
+    account, _token = _confirmed(p.accounts, request)
+    ended = p.accounts.end_sessions(account.id)
     response = JSONResponse({"account": None, "ended": ended})
     _clear_session_cookies(request, response)
     return response
 
 
 @router.post("/api/account/claim")
-async def claim(request: Request, body: Claim) -> dict[str, Any]:
+async def claim(request: Request, p: PlayersDep, body: Claim) -> dict[str, Any]:
     account = _signed_in(request)
-    linked = _store(request).claim(account.id, [token_hash(t) for t in body.tokens])
+    linked = p.accounts.claim(account.id, [token_hash(t) for t in body.tokens])
     return {"claimed": linked}
 
 
 @router.post("/api/account/signout")
-async def signout(request: Request) -> JSONResponse:
+async def signout(request: Request, p: PlayersDep) -> JSONResponse:
     token = session_token(request)
     if token:
-        _store(request).close_session(token)
+        p.accounts.close_session(token)
     response = JSONResponse({"account": None})
     _clear_session_cookies(request, response)
     return response
 
 
 @router.post("/api/account/delete")
-async def delete_account(request: Request, body: DeleteAccount) -> JSONResponse:
-    account, _token = _confirmed(request)
+async def delete_account(request: Request, p: PlayersDep, body: DeleteAccount) -> JSONResponse:
+    account, _token = _confirmed(p.accounts, request)
     if name_key(body.name) != name_key(account.name):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "type your name exactly to delete the account")
-    _store(request).delete(account.id)
-    players(request).seated.accounts_deleted({account.id})  # its seats in play here lose the name
+    p.accounts.delete(account.id)
+    p.seated.accounts_deleted({account.id})  # its seats in play here lose the name
     response = JSONResponse({"account": None, "deleted": True})
     _clear_session_cookies(request, response)
     return response

@@ -8,27 +8,18 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from sqlalchemy import select
+from sqlalchemy.engine import Engine
 
 from nomercy.rules import PRESETS
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.players.accounts import account_of, accounts
-from nomercy.server.players.daily import BOT, DailyStore, over, seconds_left, valid_day
-from nomercy.server.players.deps import players
+from nomercy.server.players.daily import BOT, over, seconds_left, valid_day
+from nomercy.server.players.deps import PlayersDep
 
 router = APIRouter()
 
 #: Entrants on one page of a board.
 PAGE = 50
-
-
-def _daily(request: Request) -> DailyStore:
-    store: DailyStore = players(request).daily
-    return store
-
-
-def _today(request: Request) -> str:
-    day: str = players(request).today()
-    return day
 
 
 def known_preset(preset: str) -> str:
@@ -38,20 +29,20 @@ def known_preset(preset: str) -> str:
     return preset
 
 
-def _names(request: Request, ids: list[str]) -> dict[str, str]:
+def _names(engine: Engine, ids: list[str]) -> dict[str, str]:
     if not ids:
         return {}
-    with players(request).accounts.engine.connect() as conn:
+    with engine.connect() as conn:
         rows = conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))).all()
     return {r.id: r.name for r in rows}
 
 
 @router.get("/api/daily")
-async def daily_today(request: Request) -> dict[str, Any]:
+async def daily_today(request: Request, p: PlayersDep) -> dict[str, Any]:
     """Today (UTC), the time left in it, and for each preset whether this player played."""
-    day = _today(request)
+    day = p.today()
     account = account_of(request)
-    store = _daily(request)
+    store = p.daily
     presets = []
     for name in PRESETS:
         entry = await asyncio.to_thread(store.entry, day, name, account.id) if account else None
@@ -66,17 +57,18 @@ async def daily_today(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/daily/{day}/{preset}")
-async def daily_board(request: Request, day: str, preset: str, page: int = 1) -> dict[str, Any]:
+async def daily_board(p: PlayersDep, day: str, preset: str, page: int = 1) -> dict[str, Any]:
     """The day's board: finished rated attempts, best first; a past day's games open to all."""
     known_preset(preset)
     if not valid_day(day):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "a day is written YYYY-MM-DD")
-    current = _today(request)
+    current = p.today()
     if day > current:
         raise ProtocolError(ErrorCode.NOT_FOUND, "that day has not come yet")
     page = max(1, min(page, 10_000))
+    engine = p.accounts.engine
     total, entries = await asyncio.to_thread(
-        _daily(request).board, day, preset, lambda ids: _names(request, ids), PAGE, (page - 1) * PAGE
+        p.daily.board, day, preset, lambda ids: _names(engine, ids), PAGE, (page - 1) * PAGE
     )
     done = over(day, current)
     for entry in entries:

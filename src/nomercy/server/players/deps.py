@@ -2,8 +2,12 @@
 
 The services object is built at the edge (:mod:`nomercy.server.http.services`), above this
 package; here is only the part that accounts, sign-in, profiles, ratings and the daily deal
-read, as a ``Protocol`` that the object meets (the edge's type check proves it), reached
-through :data:`PlayersDep` (a route's parameter) or :func:`players` (a helper's call).
+read, as a ``Protocol`` that the object meets (the edge's type check proves it). Every
+players' route takes it as a parameter, :data:`PlayersDep`, and hands its helpers the part they
+need; :func:`players` itself is called only outside a route (the cross-site check, a
+middleware). The ratings' routes take :data:`~nomercy.server.players.ratings.RatingsDep`
+instead: this module is built on :mod:`~nomercy.server.players.ratings`.
+``tests/server/test_services.py`` holds every route to this.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from nomercy.server.base.settings import Settings
 from nomercy.server.base.tables import game_seats, games, reviews
 from nomercy.server.players.accounts import Account, AccountStore, account_of
 from nomercy.server.players.daily import over, today
-from nomercy.server.players.deps import players
+from nomercy.server.players.deps import PlayersDep
 from nomercy.server.players.ratings import conservative, player_of_account, rating_changes, ratings, settling
 from nomercy.server.players.standings import game_changes
 
@@ -296,22 +296,23 @@ router = APIRouter()
 @router.get("/api/players/{name}")
 async def get_profile(
     request: Request,
+    p: PlayersDep,
     name: str,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = PER_PAGE,
 ) -> dict[str, Any]:
     # A name that finds nobody tells whether an account exists, as a sign-up does: those
     # answers share the address's limit on sign-ups and sign-ins (``docs/accounts.md``).
-    limiter = players(request).account_attempts
+    limiter = p.account_attempts
     address = client_key(request)
     if limiter.blocked(address):
         raise ProtocolError(
             ErrorCode.RATE_LIMITED, "too many names looked up from your address: wait a minute"
         )
-    store: AccountStore = players(request).accounts
+    store: AccountStore = p.accounts
     viewer = await asyncio.to_thread(account_of, request)
-    profiles = Profiles(store.engine, store, players(request).ratings.min_games)
-    day = players(request).today()  # a test server may set the day
+    profiles = Profiles(store.engine, store, p.ratings.min_games)
+    day = p.today()  # a test server may set the day
     found = await asyncio.to_thread(profiles.profile, name, viewer, page, per_page, day)
     if found is None:
         limiter.charge(address)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from openskill.models import PlackettLuce
 from sqlalchemy import (
     Column,
@@ -41,6 +41,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine
+from starlette.requests import HTTPConnection
 
 from nomercy.bots.levels import LEVELS
 from nomercy.errors import InvalidRules
@@ -766,13 +767,19 @@ class Ratings:
 router = APIRouter()
 
 
-def _ratings(request: Request) -> Ratings:
-    made: Ratings = cast("RatingsHolder", services_of(request)).ratings
+def ratings_part(conn: HTTPConnection) -> Ratings:
+    """The ratings, as this module's routes see them (a FastAPI dependency: the players'
+    :data:`~nomercy.server.players.deps.PlayersDep` is built on this module, so it cannot be
+    used here without an import circle)."""
+    made: Ratings = cast("RatingsHolder", services_of(conn)).ratings
     return made
 
 
+RatingsDep = Annotated["Ratings", Depends(ratings_part)]
+
+
 @router.get("/api/rated")
-async def rated_rooms(request: Request) -> dict[str, Any]:
+async def rated_rooms(request: Request, made: RatingsDep) -> dict[str, Any]:
     """What the create form needs for a rated room: whether this browser is signed in (a
     rated room's host must be), the bot levels it may seat and the one it offers first, the
     turn timer it offers, the leaderboards' minimum."""
@@ -781,19 +788,18 @@ async def rated_rooms(request: Request) -> dict[str, Any]:
         "levels": list(LEVELS),
         "default_level": RATED_DEFAULT_LEVEL,
         "default_turn_seconds": RATED_DEFAULT_TURN_SECONDS,
-        "min_games": _ratings(request).min_games,
+        "min_games": made.min_games,
     }
 
 
 @router.get("/api/leaderboards")
-async def list_boards(request: Request) -> dict[str, Any]:
-    made = _ratings(request)
+async def list_boards(made: RatingsDep) -> dict[str, Any]:
     return {"min_games": made.min_games, "boards": await asyncio.to_thread(made.boards)}
 
 
 @router.get("/api/leaderboards/{preset}")
 async def get_board(
-    request: Request,
+    made: RatingsDep,
     preset: str,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 25,
@@ -804,4 +810,4 @@ async def get_board(
         raise ProtocolError(
             ErrorCode.NOT_FOUND, f"no leaderboard for {preset!r}: the presets are {', '.join(PRESETS)}"
         ) from None
-    return await asyncio.to_thread(_ratings(request).board, name, page, per_page)
+    return await asyncio.to_thread(made.board, name, page, per_page)

@@ -31,10 +31,9 @@ from nomercy.server.base.protocol import ErrorCode, ProtocolError
 from nomercy.server.base.requests import client_key
 from nomercy.server.base.tables import game_seats, games
 from nomercy.server.players.accounts import account_of
-from nomercy.server.players.deps import players
+from nomercy.server.players.deps import PlayersDep
 from nomercy.server.players.ratings import (
     BOT,
-    Ratings,
     board_query,
     conservative,
     player_of_account,
@@ -181,34 +180,29 @@ def standing(
 router = APIRouter()
 
 
-def _ratings(request: Request) -> Ratings:
-    made: Ratings = players(request).ratings
-    return made
-
-
 @router.get("/api/rooms/{code}/ratings")
 async def room_round_ratings(
-    request: Request, code: str, seq: Annotated[int, Query(ge=0, le=10_000_000)]
+    request: Request, p: PlayersDep, code: str, seq: Annotated[int, Query(ge=0, le=10_000_000)]
 ) -> dict[str, Any]:
     """The rating changes of the round a room ended at version ``seq`` (the version of the
     round's last move, as the end screen has it). Public, as the profiles and boards that
     show the same numbers are; an unknown code counts against the address's guessing limit."""
-    limiter = players(request).join_failures
+    limiter = p.join_failures
     address = client_key(request)
     code = code.upper()
     if limiter.blocked(address):
         raise ProtocolError(ErrorCode.RATE_LIMITED, "too many unknown codes: wait a minute")
-    room_ids = players(request).room_ids
+    room_ids = p.room_ids
     room_id = await asyncio.to_thread(room_ids.id_of, code) if re.fullmatch(P.CODE_PATTERN, code) else None
     if room_id is None:
         limiter.charge(address)
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no room with the code {code[:12]}")
-    made = _ratings(request)
+    made = p.ratings
     return await asyncio.to_thread(round_changes, made.engine, room_id, seq, made.min_games)
 
 
 @router.get("/api/leaderboards/{preset}/me")
-async def my_standing(request: Request, preset: str) -> dict[str, Any]:
+async def my_standing(request: Request, p: PlayersDep, preset: str) -> dict[str, Any]:
     """The signed-in player's place on ``preset``'s board (``signed_in`` false for a guest)."""
     try:
         name = preset_name(preset)
@@ -217,7 +211,7 @@ async def my_standing(request: Request, preset: str) -> dict[str, Any]:
     account = await asyncio.to_thread(account_of, request)
     if account is None:
         return {"signed_in": False}
-    made = _ratings(request)
+    made = p.ratings
     found = await asyncio.to_thread(
         standing, made.engine, name, account.id, made.min_games, made.active_since()
     )

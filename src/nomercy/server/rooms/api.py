@@ -31,7 +31,7 @@ from nomercy.server.players import auth
 from nomercy.server.players.accounts import account_of
 from nomercy.server.players.daily import BOT, SEATS
 from nomercy.server.players.daily_api import known_preset
-from nomercy.server.rooms.deps import RoomsDep, rooms_part
+from nomercy.server.rooms.deps import RoomsDep, RoomServices
 from nomercy.server.rooms.room import Room
 
 router = APIRouter()
@@ -45,7 +45,7 @@ class Asked:
     token: str | None
 
 
-async def lookup(request: Request, code: str, token: str | None = None) -> Room:
+async def lookup(request: Request, services: RoomServices, code: str, token: str | None = None) -> Room:
     """A room by join code; misses count against the address's guessing limit.
 
     A blocked address still reaches a room whose seat token it holds (a host behind a
@@ -53,7 +53,6 @@ async def lookup(request: Request, code: str, token: str | None = None) -> Room:
     several processes the room may be opened here from storage (``find``); a
     ``room_moving`` refusal is no guess and is not charged.
     """
-    services = rooms_part(request)
     limiter = services.join_failures
     address = client_key(request)
     blocked = limiter.blocked(address)
@@ -73,11 +72,13 @@ async def lookup(request: Request, code: str, token: str | None = None) -> Room:
     return room
 
 
-async def with_token(request: Request, code: str, authorization: str | None = Header(None)) -> Asked:
+async def with_token(
+    request: Request, services: RoomsDep, code: str, authorization: str | None = Header(None)
+) -> Asked:
     """The preamble of every route that acts with a seat token: the bearer token and
     the room it names (a FastAPI dependency)."""
     token = bearer(authorization)
-    return Asked(await lookup(request, code, token), token)
+    return Asked(await lookup(request, services, code, token), token)
 
 
 #: A route's parameter: the token and room of a request that acts with a seat token.
@@ -105,13 +106,13 @@ async def create_room(request: Request, body: P.CreateRoom, services: RoomsDep) 
 
 
 @router.get("/api/rooms/{code}")
-async def room_info(request: Request, code: str) -> dict[str, Any]:
-    return (await lookup(request, code)).info().model_dump()
+async def room_info(request: Request, services: RoomsDep, code: str) -> dict[str, Any]:
+    return (await lookup(request, services, code)).info().model_dump()
 
 
 @router.post("/api/rooms/{code}/join")
 async def join_room(request: Request, code: str, body: P.JoinRoom, services: RoomsDep) -> dict[str, Any]:
-    room = await lookup(request, code)
+    room = await lookup(request, services, code)
     account = account_of(request)
     nickname = account.name if account is not None else body.nickname
     if account is None:
