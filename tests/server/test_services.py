@@ -156,6 +156,22 @@ def test_every_served_route_lists_its_services_dependency() -> None:
     assert missing == []
 
 
+def test_the_websocket_takes_its_services_as_a_parameter() -> None:
+    """``/ws`` (added with ``add_api_websocket_route``, so no decorator marks it) lists the
+    services dependency too, and its module reaches the services nowhere else."""
+    from fastapi.routing import APIWebSocketRoute
+
+    from nomercy.server.http import ws
+    from nomercy.server.http.app import create_app
+    from nomercy.server.http.services import services
+
+    found = [r for r in create_app(Settings()).routes if isinstance(r, APIWebSocketRoute) and r.path == "/ws"]
+    assert len(found) == 1
+    assert services in _dependency_calls(found[0].dependant)
+    source = Path(ws.__file__).read_text(encoding="utf-8")
+    assert "services(" not in source and "services_of(" not in source
+
+
 def test_the_route_check_finds_a_helper() -> None:
     """The check itself: a route that calls a helper that calls ``players(request)`` is found;
     one that takes the services as a parameter, and a plain helper, are not."""

@@ -34,8 +34,9 @@ from nomercy.server.base.addresses import HostPolicy, limit_key, origin_allowed
 from nomercy.server.base.limits import KeyedLimiter, TokenBucket
 from nomercy.server.base.logs import room_var, seat_var
 from nomercy.server.base.protocol import ErrorCode, ProtocolError
+from nomercy.server.games.kept import Games
 from nomercy.server.http.inputs import json_depth_ok
-from nomercy.server.http.services import services
+from nomercy.server.http.services import ServicesDep
 from nomercy.server.players.fairplay import seat_connected
 from nomercy.server.players.ratings import void_together
 from nomercy.server.rooms.connections import SocketCounter
@@ -83,8 +84,11 @@ class Connection:
         join_failures: KeyedLimiter,
         sockets: SocketCounter | None = None,
         hosts: HostPolicy | None = None,
+        *,
+        games: Games,
     ) -> None:
         self.ws = ws
+        self.games = games  # the coach's pool answers hints
         self.manager = manager
         self.settings = manager.settings
         self.join_failures = join_failures
@@ -232,7 +236,7 @@ class Connection:
     async def _hint(self, room: Room, client: Client) -> None:
         """The coach's answer, or the refusal, to this connection only."""
         try:
-            text = await services(self.ws).games.hint(self.manager, room, client.seat, self.address)
+            text = await self.games.hint(self.manager, room, client.seat, self.address)
         except ProtocolError as exc:
             text = error_text(exc)
         except Exception:
@@ -287,6 +291,6 @@ class Connection:
             self.manager.address_shared(room, shared)
 
 
-async def websocket_endpoint(ws: WebSocket) -> None:
-    made = services(ws)
-    await Connection(ws, made.manager, made.join_failures, made.sockets, made.hosts).run()
+async def websocket_endpoint(ws: WebSocket, made: ServicesDep) -> None:
+    """``/ws``: one connection, its services handed in as every route's are."""
+    await Connection(ws, made.manager, made.join_failures, made.sockets, made.hosts, games=made.games).run()
