@@ -89,10 +89,11 @@ test: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/.installed-dev native $(if $(she
 	mkdir -p build
 	$(BIN)/mypy > build/mypy.log 2>&1 & mypy=$$!; \
 	$(BACKGROUND_MAKE) compiled > build/compiled-make.log 2>&1 & compiled=$$!; \
-	$(BIN)/pytest $(PARALLEL) --durations=25; status=$$?; \
+	$(BIN)/pytest $(PARALLEL) -m "not solo_game" --durations=25; status=$$?; \
 	wait $$mypy && cat build/mypy.log || { cat build/mypy.log; status=1; }; \
 	wait $$compiled || { tail -n 40 build/compiled-make.log; status=1; }; \
 	exit $$status
+	$(BIN)/pytest -q -p no:cacheprovider -n 0 -m solo_game
 	$(MAKE) test-web
 	$(MAKE) test-compiled
 

@@ -24,6 +24,7 @@ from nomercy.site import pyodide_dir  # noqa: E402
 from server.conftest import free_port  # noqa: E402
 
 pytestmark = [
+    pytest.mark.solo_game,  # run alone by make test, as tests/browser/test_offline.py is
     needs.CHROMIUM,
     pytest.mark.skipif(pyodide_dir() is None, reason="needs Pyodide's npm package: npm ci (make pyodide)"),
 ]
