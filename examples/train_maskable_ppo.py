@@ -3,7 +3,7 @@
     pip install -e '.[train]'      # CPU torch: see the note on the train extra in pyproject
     python examples/train_maskable_ppo.py --players 2 --timesteps 400000 --eval-games 1000
 
-The agent plays seat 0 of the Gymnasium environment ``nomercy/NoMercy-v2`` against
+The agent plays seat 0 of the Gymnasium environment ``nomercy/NoMercy-v3`` against
 ``--opponent`` bots (``random`` by default) and only ever picks legal actions (the mask of
 ``env.action_masks()``). The evaluation plays fresh seeded rounds with the greedy policy and
 prints its win rate beside the rate a random player gets against the same bots.

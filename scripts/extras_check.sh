@@ -83,7 +83,7 @@ check_rl() {
 import gymnasium
 import nomercy.rl  # registers the ids
 from nomercy.rl.pettingzoo import env as pz_env
-env = gymnasium.make("nomercy/NoMercy-v2", players=2, opponents="random")
+env = gymnasium.make("nomercy/NoMercy-v3", players=2, opponents="random")
 obs, info = env.reset(seed=1)
 mask = info["action_mask"]
 obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))

@@ -28,7 +28,7 @@ def test_the_shipped_weights_load_and_fit_in_five_megabytes() -> None:
     assert len(weights.read_bytes()) <= MAX_BYTES
     policy = load_policy()
     w0, *_, wp, bp = policy.layers
-    assert w0.shape[0] == 326 and wp.shape[1] == 224 and bp.shape == (224,)  # OBS_SIZE, NUM_ACTIONS
+    assert w0.shape[0] == 428 and wp.shape[1] == 224 and bp.shape == (224,)  # OBS_SIZE, NUM_ACTIONS
     assert all(a.dtype == np.float32 and np.isfinite(a).all() for a in policy.layers)
     assert "learned" in available()
 

@@ -40,6 +40,23 @@ RULES = {
         wild_draw4_challenge=True, wild_draw4_restricted=False
     ),
     "rlcard": Rules.preset("rlcard"),
+    # The rules section under a mix of non-default house rules (each an input since encoding 3).
+    "house_mix": Rules(
+        hand_size=6,
+        first_card="apply",
+        draw_rule="one",
+        draw_when_playable=True,
+        two_player_reverse="opponent",
+        two_player_reverse_draw="opponent",
+        roulette_color="revealed",
+        draw10_stackable=False,
+        stack_color="match",
+        mercy_limit=18,
+        uno_penalty=3,
+        uno_timing="own_play",
+        last_card_draw="apply",
+        play_drawn_at_once=True,
+    ),
 }
 
 
@@ -100,7 +117,7 @@ def test_the_three_encoders_write_every_section_alike() -> None:
                         "fast": encoder.observe(state, seat),
                         "native": native_obs,
                     }
-                    E.observe(batch.tables[0], seat, offsets, native_obs)
+                    E.observe(batch.tables[0], seat, offsets, E.rules_row(rules), native_obs)
                     E.mask(batch.tables[0], batch.encoded, seat, lookup, native_mask, scratch, lst)
                     assert np.array_equal(obs["reference"], obs["fast"]), (preset, players, seat)
                     assert np.array_equal(obs["reference"], native_obs), (preset, players, seat)
@@ -119,7 +136,9 @@ def test_the_three_encoders_write_every_section_alike() -> None:
 def _offset(index: int) -> int:
     """The seat offset table entry ``index`` names (a Seven's target, a catch), or 0."""
     action = ACTIONS[index]
-    return getattr(action, "target", None) or getattr(action, "seat", 0)
+    target: int | None = getattr(action, "target", None)
+    seat: int = getattr(action, "seat", 0)
+    return target or seat
 
 
 @pytest.mark.parametrize("players", range(2, MAX_PLAYERS + 1))

@@ -93,6 +93,6 @@ def test_every_registered_bot_can_be_the_opponent(bot: str) -> None:
 
 
 def test_module_prefixed_id_imports_and_registers() -> None:
-    env = gymnasium.make("nomercy.rl:nomercy/NoMercy-v2", players=2)
+    env = gymnasium.make("nomercy.rl:nomercy/NoMercy-v3", players=2)
     _, info = env.reset(seed=0)
     assert info["action_mask"].any()

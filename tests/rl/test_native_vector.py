@@ -369,7 +369,7 @@ def test_hidden_cards_do_not_reach_the_observation_or_the_mask() -> None:
             ):
                 continue
             batch.load(0, other)
-            E.observe(batch.tables[0], 1, OBS_OFFSETS, obs)
+            E.observe(batch.tables[0], 1, OBS_OFFSETS, E.rules_row(rules), obs)
             E.mask(batch.tables[0], batch.encoded, 1, RL_OF_NATIVE, mask, scratch, lst)
             assert _same(obs, env.observations[row]) and _same(mask, env.masks[row])
             checked += 1

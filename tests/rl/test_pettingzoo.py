@@ -10,7 +10,7 @@ import pettingzoo
 from pettingzoo.test import api_test, seed_test
 
 import nomercy
-import nomercy.rl  # registers nomercy/NoMercy-v2
+import nomercy.rl  # registers nomercy/NoMercy-v3
 from nomercy.encoding import NUM_ACTIONS, OBS_SIZE
 from nomercy.rl import pettingzoo as nm
 
@@ -28,7 +28,7 @@ def test_api_test_and_seed_test_pass(players: int, preset: str) -> None:
 
 
 def test_registered_in_pettingzoos_registry() -> None:
-    env = pettingzoo.make("aec", "nomercy/NoMercy-v2", players=3)
+    env = pettingzoo.make("aec", "nomercy/NoMercy-v3", players=3)
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.action_space("player_0").n == NUM_ACTIONS

@@ -10,6 +10,10 @@ A weights file may hold, besides the network every table uses, a network of its 
 some table sizes (the same arrays named ``p{n}_w0``, ...: :func:`seat_key`), for a size
 where one network was measured not to serve all.
 
+The house rules are an input (the observation's ``rules`` section, encoding 3). A weights
+file of the width before it (encoding 2) is read with zero input weights for that section
+(:func:`pad_inputs`): the same network, blind to the rules. The shipped file was padded so.
+
 Out of turn (U1, U2) it follows a fixed rule, not the network: it calls its own late Uno
 and catches a seat left open to a catch whenever the rules let it.
 
@@ -29,6 +33,7 @@ from nomercy.bots import Bot, register
 from nomercy.bots.expert import ExpertBot
 from nomercy.bots.heuristic import score_actions, table_from_view
 from nomercy.encoding import MAX_PLAYERS, NUM_ACTIONS, OBS_SIZE, check_deck, index_to_action
+from nomercy.encoding.rules import RULES_SIZE
 from nomercy.events import Event
 from nomercy.extras import require
 from nomercy.rules import Rules
@@ -38,17 +43,44 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["DEFAULT_WEIGHTS", "LearnedBot", "Policy", "load_policies", "load_policy", "seat_key"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "OLD_OBS_SIZE",
+    "LearnedBot",
+    "Policy",
+    "load_policies",
+    "load_policy",
+    "pad_inputs",
+    "seat_key",
+]
 
 #: The shipped weights, inside the package.
 DEFAULT_WEIGHTS = "learned.npz"
 #: The arrays a weights file holds: the hidden layers, then the policy head.
 LAYERS = ("w0", "b0", "w1", "b1", "wp", "bp")
+#: The observation's width before the rules section (encoding 2): such weights are padded.
+OLD_OBS_SIZE = OBS_SIZE - RULES_SIZE
 
 
 def _numpy() -> Any:
     """numpy, or a one-line error that says which extra brings it."""
     return require("numpy", "learned", "the learned bot")
+
+
+def pad_inputs(w0: Any) -> Any:
+    """The first layer's input-major matrix ``w0`` for today's observation: as it is, or,
+    when it is of the width before the rules section (encoding 2), with zero rows for that
+    section appended, so the network gives the same logits and ignores the rules."""
+    xp = _numpy()
+    width = int(w0.shape[0])
+    if width == OBS_SIZE:
+        return w0
+    if width == OLD_OBS_SIZE:
+        return xp.concatenate([w0, xp.zeros((RULES_SIZE, *w0.shape[1:]), w0.dtype)])
+    raise ValueError(
+        f"the weights take {width} inputs, but the observation has {OBS_SIZE} "
+        f"(a file of {OLD_OBS_SIZE}, from before the rules section, is padded): not a file of this encoding"
+    )
 
 
 class Policy:
@@ -61,6 +93,7 @@ class Policy:
         if missing:
             raise ValueError(f"the weights lack {', '.join(missing)}: not a learned bot's file")
         self.layers = [xp.asarray(arrays[k], xp.float32) for k in LAYERS]
+        self.layers[0] = pad_inputs(self.layers[0])
 
     def logits(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         xp = _numpy()

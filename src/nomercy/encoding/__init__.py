@@ -7,13 +7,15 @@ the observation's named sections, their version, and the encoders that implement
   as offsets from the actor, and the conversions both ways;
 - :mod:`~nomercy.encoding.sections`: the observation declared once as named sections
   (:data:`OBS_SECTIONS`);
+- :mod:`~nomercy.encoding.rules`: the house rules as numbers, the last section (every
+  ``Rules`` field encoded or left out with its reason);
 - :mod:`~nomercy.encoding.reference`: the readable encoder, from a ``PlayerView``;
 - :mod:`~nomercy.encoding.fast`: the same numbers from a ``GameState``, for stepping.
 
 The native engine's encoder (``nomercy.native.encode``) is the third implementation. The
 RL environments (``nomercy.rl``), the learned bot (``nomercy.bots.learned``) and the
 native engine import this package; it imports only the core (and numpy, for the two
-encoders). The first three modules need the standard library only, and so does importing
+encoders). The first four modules need the standard library only, and so does importing
 this package: :func:`observe`, :func:`legal_mask` and :class:`StateEncoder` load numpy
 on first use. ``docs/rl.md`` lists both tables (``python -m nomercy.encoding.docs``).
 """

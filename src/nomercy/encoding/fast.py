@@ -33,9 +33,11 @@ import numpy.typing as npt
 
 from nomercy.actions import Action, Catch, Play
 from nomercy.encoding.actions import NUM_ACTIONS, action_to_index
+from nomercy.encoding.rules import RULES_SIZE, rules_features
 from nomercy.encoding.sections import OBS_SIZE, START
 from nomercy.encoding.version import MAX_PLAYERS, NUM_CARDS
 from nomercy.engine import GameState
+from nomercy.rules import Rules
 
 __all__ = ["SECTIONS", "StateEncoder", "legal_index_list"]
 
@@ -57,6 +59,7 @@ SECTIONS: Final = (
     "discard",
     "draw_pile_size",
     "aside_size",
+    "rules",
 )
 _HAND: Final = START["hand"]
 _TOP: Final = START["top"]
@@ -74,6 +77,8 @@ _UNO: Final = START["uno_open"]
 _DISCARD: Final = START["discard"]
 _PILE: Final = START["draw_pile_size"]
 _ASIDE: Final = START["aside_size"]
+_RULES: Final = START["rules"]
+_RULES_STOP: Final = _RULES + RULES_SIZE
 
 #: ``_SEATS[n][seat]``: (k, seat + k mod n) for every relative seat k at an n-seat table.
 _SEATS: Final = [
@@ -169,6 +174,8 @@ class StateEncoder:
         "_pile_len",
         "_pile_shuffles",
         "_pile_state",
+        "_rules",
+        "_rules_mv",
     )
 
     def __init__(self) -> None:
@@ -181,6 +188,9 @@ class StateEncoder:
         self._pile_state: GameState | None = None
         self._pile: list[object] | None = None
         self._pile_shuffles = self._pile_buried = self._pile_len = -1
+        # The rules section, computed again only when the state's rules change.
+        self._rules: Rules | None = None
+        self._rules_mv = _floats(np.zeros(RULES_SIZE, np.float32))
 
     def observe(
         self, state: GameState, seat: int, out: npt.NDArray[np.float32] | None = None
@@ -218,6 +228,11 @@ class StateEncoder:
         mv[_DISCARD : _DISCARD + NUM_CARDS] = self._discard_counts(state)
         mv[_PILE] = len(state.draw_pile)
         mv[_ASIDE] = len(state.aside)
+        rules = state.rules
+        if rules is not self._rules:
+            self._rules = rules
+            self._rules_mv = _floats(np.array(rules_features(rules), np.float32))
+        mv[_RULES:_RULES_STOP] = self._rules_mv
         if out is None:
             return self._obs.copy()
         out[:] = self._obs

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nomercy.encoding.actions import NUM_ACTIONS, legal_indices
+from nomercy.encoding.rules import rules_features
 from nomercy.encoding.sections import OBS_SECTIONS, OBS_SIZE
 from nomercy.encoding.version import NUM_CARDS
 from nomercy.views import PlayerView
@@ -106,6 +107,10 @@ def _aside_size(view: PlayerView, out: Floats) -> None:
     out[0] = view.aside_size
 
 
+def _rules(view: PlayerView, out: Floats) -> None:
+    out[:] = rules_features(view.rules)
+
+
 #: Every section's writer, by the section's name.
 WRITERS: Final[dict[str, Writer]] = {
     "hand": _hand,
@@ -124,6 +129,7 @@ WRITERS: Final[dict[str, Writer]] = {
     "discard": _discard,
     "draw_pile_size": _draw_pile_size,
     "aside_size": _aside_size,
+    "rules": _rules,
 }
 
 _unknown = set(WRITERS) - {s.name for s in OBS_SECTIONS}

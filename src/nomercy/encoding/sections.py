@@ -5,7 +5,9 @@ float32 vector.
 Every encoder writes exactly these sections, by name: the readable reference
 (:mod:`nomercy.encoding.reference`, from a :class:`~nomercy.PlayerView`), the fast one the
 environments step with (:mod:`nomercy.encoding.fast`, from a ``GameState``) and the
-native one (``nomercy.native.encode``, from a native table, given :data:`START`).
+native one (``nomercy.native.encode``, from a native table, given :data:`START`). The
+``rules`` section is constant for a table: its numbers come from
+:func:`nomercy.encoding.rules.rules_features`, computed once per rules.
 ``tests/encoding`` fails when any of them lacks a section or writes one this list lacks.
 
 Seats are relative to the observer (entry 0 of a per-seat section is the observer
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from nomercy.encoding.rules import RULES_SIZE
 from nomercy.encoding.version import MAX_PLAYERS, NUM_CARDS
 from nomercy.state import Decision
 
@@ -55,6 +58,13 @@ _SPEC: Final = (
     ("discard", NUM_CARDS, "copies of each card kind in the discard pile (all were played face up)"),
     ("draw_pile_size", 1, "cards in the draw pile"),
     ("aside_size", 1, "cards of knocked-out hands set aside (M2)"),
+    # Appended last, so that every section before it keeps its offset (encoding 3).
+    (
+        "rules",
+        RULES_SIZE,
+        "the house rules (nomercy.encoding.rules): a bool 0/1, a choice one-hot, a number scaled, "
+        "mercy_limit as set and scaled, the deck as copies of each card kind / 4",
+    ),
 )
 
 

@@ -15,7 +15,10 @@ from nomercy.rules import Rules
 __all__ = ["ENV_VERSION", "MAX_PLAYERS", "NUM_CARDS", "check_deck", "check_table"]
 
 #: Version of both tables; the environment IDs end in ``-v{ENV_VERSION}``.
-ENV_VERSION: Final = 2  # 2: the Wild Draw 4 challenge (W6), a decision and an action
+# 2: the Wild Draw 4 challenge (W6), a decision and an action.
+# 3: the house rules are an input (the ``rules`` section, appended after the others), so
+# one network can be trained for many rules; the observation is wider.
+ENV_VERSION: Final = 3
 #: Most seats the tables can describe (docs/rules.md S1); larger tables are refused.
 MAX_PLAYERS: Final = 6
 #: Card kinds, indexed by ``Card.index`` (64 colored, then 6 wilds incl. the classic ones):

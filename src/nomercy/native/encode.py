@@ -18,9 +18,14 @@ and the drawn card when ``seat`` decides: never another hand or the draw pile's 
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
+import numpy as np
+import numpy.typing as npt
+
 from nomercy.encoding.actions import NUM_ACTIONS
+from nomercy.encoding.rules import rules_features
 from nomercy.encoding.sections import START
 from nomercy.native._compiled import kernel
 from nomercy.native.cdecl import F32Array, I8Array, I32Array, I64Array, U8Array
@@ -46,8 +51,9 @@ from nomercy.native.layout import (
     UO,
     UO_LEN,
 )
+from nomercy.rules import Rules
 
-__all__ = ["ACTION_LOOKUP", "OFFSETS", "SECTIONS", "mask", "observe"]
+__all__ = ["ACTION_LOOKUP", "OFFSETS", "SECTIONS", "mask", "observe", "rules_row"]
 
 #: The observation sections whose starts :func:`observe` takes, in this order.
 SECTIONS = (
@@ -67,6 +73,7 @@ SECTIONS = (
     "discard",
     "draw_pile_size",
     "aside_size",
+    "rules",
 )
 #: The ``offsets`` argument of :func:`observe`: each section's start, in :data:`SECTIONS` order.
 OFFSETS: Final = tuple(START[name] for name in SECTIONS)
@@ -75,13 +82,30 @@ OFFSETS: Final = tuple(START[name] for name in SECTIONS)
 ACTION_LOOKUP: Final = tuple(range(NUM_ACTIONS))
 _HAND, _TOP, _COLOR, _CW, _PENDING, _LAST, _DECISION, _DRAWN = range(8)
 _PRESENT, _ACTIVE, _SIZES, _CURRENT, _UNO, _DISCARD, _PILE, _ASIDE = range(8, 16)
+_RULES = 16
+
+
+@functools.lru_cache(maxsize=64)
+def _row(rules: Rules) -> npt.NDArray[np.float32]:
+    row = np.array(rules_features(rules), np.float32)
+    row.flags.writeable = False
+    return row
+
+
+def rules_row(rules: Rules) -> npt.NDArray[np.float32]:
+    """The ``rules`` argument of :func:`observe`: the rules section's numbers
+    (``nomercy.encoding.rules``), float32, read-only. The rules are constant for a batch of
+    tables, so they are computed once here, not by the kernel at every step."""
+    return _row(rules)
+
 
 _kernel = kernel
 
 
 @_kernel
-def observe(s: I32Array, seat: int, offsets: I64Array, out: F32Array):
-    """``StateEncoder().observe(to_state(s), seat)`` into the float32 vector ``out``."""
+def observe(s: I32Array, seat: int, offsets: I64Array, rules: F32Array, out: F32Array):
+    """``StateEncoder().observe(to_state(s), seat)`` into the float32 vector ``out``;
+    ``rules`` is the table's :func:`rules_row`, copied into the rules section."""
     for i in range(out.shape[0]):
         out[i] = 0.0
     deck = s[DECK]
@@ -119,6 +143,9 @@ def observe(s: I32Array, seat: int, offsets: I64Array, out: F32Array):
         out[discard + s[d0 + i]] += 1.0
     out[offsets[_PILE]] = s[PILE_LEN]
     out[offsets[_ASIDE]] = s[ASIDE_LEN]
+    r0 = offsets[_RULES]
+    for i in range(rules.shape[0]):
+        out[r0 + i] = rules[i]
 
 
 @_kernel

@@ -304,6 +304,7 @@ def _deal_rows(
     pool: I64Array2,
     generators: I32Array2,
     offsets: I64Array,
+    rules: F32Array,
     rl_of_native: I64Array,
     obs: F32Array2,
     masks: I8Array2,
@@ -344,7 +345,7 @@ def _deal_rows(
                 if _deal(s, R, deck, players, learner, kinds, reacting, catch_miss, r, mask, lst, sitting,
                          log, logn, row, tries) < 0:  # fmt: skip
                     return -1 - row
-            _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
+            _encode(s, R, learner, offsets, rules, rl_of_native, obs, masks, legal_out, mask, lst, row)
     return 0
 
 
@@ -372,6 +373,7 @@ def _encode(
     R: I64Array,
     learner: int,
     offsets: I64Array,
+    rules: F32Array,
     rl_of_native: I64Array,
     obs: F32Array2,
     masks: I8Array2,
@@ -380,7 +382,7 @@ def _encode(
     lst: I64Array,
     row: int,
 ):
-    observe(s, learner, offsets, obs[row])
+    observe(s, learner, offsets, rules, obs[row])
     mask(s, R, learner, rl_of_native, masks[row], scratch, lst)
     for i in range(masks.shape[1]):
         legal_out[row, i] = masks[row, i]
@@ -398,6 +400,7 @@ def reset(
     catch_miss: float,
     rng: U64Array2,
     offsets: I64Array,
+    rules: F32Array,
     rl_of_native: I64Array,
     obs: F32Array2,
     masks: I8Array2,
@@ -421,7 +424,7 @@ def reset(
         waiting[row] = row
     return _deal_rows(
         S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, S.shape[0], pool, generators,
-        offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
+        offsets, rules, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
     )  # fmt: skip
 
 
@@ -440,6 +443,7 @@ def step(
     points: int,
     knockout: float,
     offsets: I64Array,
+    rules: F32Array,
     rl_of_native: I64Array,
     obs: F32Array2,
     masks: I8Array2,
@@ -476,16 +480,16 @@ def step(
         if s[WINNER] >= 0 or not s[ACTIVE + learner]:
             dones[row] = True
             rewards[row] = _reward(s, learner, points, knockout)
-            observe(s, learner, offsets, final_obs[row])
+            observe(s, learner, offsets, rules, final_obs[row])
             waiting[count] = row
             count += 1
         else:
             dones[row] = False
             rewards[row] = 0.0
-            _encode(s, R, learner, offsets, rl_of_native, obs, masks, legal_out, mask, lst, row)
+            _encode(s, R, learner, offsets, rules, rl_of_native, obs, masks, legal_out, mask, lst, row)
     code = _deal_rows(
         S, R, deck, players, learner, kinds, reacting, catch_miss, rng, waiting, count, pool, generators,
-        offsets, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
+        offsets, rules, rl_of_native, obs, masks, legal_out, mask, lst, sitting, log, logn,
     )  # fmt: skip
     return code if code < 0 else count
 

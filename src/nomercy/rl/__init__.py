@@ -2,12 +2,12 @@
 
 Install with ``pip install nomercy[rl]``. Importing this package registers
 
-- Gymnasium: ``gymnasium.make("nomercy/NoMercy-v2", players=2, opponents="random")``
-- PettingZoo: ``pettingzoo.make("aec", "nomercy/NoMercy-v2", players=4)``, or
+- Gymnasium: ``gymnasium.make("nomercy/NoMercy-v3", players=2, opponents="random")``
+- PettingZoo: ``pettingzoo.make("aec", "nomercy/NoMercy-v3", players=4)``, or
   ``nomercy.rl.pettingzoo.env(players=4)``
 
-The ids end in ``-v{ENV_VERSION}``; the former ``nomercy/NoMercy-v1`` still makes the same
-environment, with a DeprecationWarning that names the current id.
+The ids end in ``-v{ENV_VERSION}``; the former ``nomercy/NoMercy-v1`` and ``-v2`` are no
+longer made (encoding 3 added the rules to the observation).
 
 OpenSpiel registers on ``import nomercy.rl.openspiel_game`` (it loads pyspiel):
 ``pyspiel.load_game("python_nomercy", {"players": 4})``.

@@ -1,7 +1,7 @@
 """Gymnasium single-agent environment: the learner plays one seat against bots.
 
 >>> import gymnasium, nomercy.rl
->>> env = gymnasium.make("nomercy/NoMercy-v2", players=2, opponents="random")
+>>> env = gymnasium.make("nomercy/NoMercy-v3", players=2, opponents="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
 
@@ -15,8 +15,10 @@ says why in game terms; ``illegal_action="raise"`` raises
 Version history (the id's ``-vN`` is :data:`~nomercy.rl.encoding.ENV_VERSION`, the version of
 the action table and the observation encoding):
 
-* v2 (``nomercy/NoMercy-v2``): the environment of ``nomercy/NoMercy-v1`` under the number
-  of its encoding; ``nomercy/NoMercy-v1`` still makes it, with a DeprecationWarning.
+* v3 (``nomercy/NoMercy-v3``): encoding 3, the house rules are an input (the observation's
+  ``rules`` section, after the others). ``nomercy/NoMercy-v1`` and ``-v2`` (encoding 2)
+  are no longer made: their observations were narrower.
+* v2: the environment of ``nomercy/NoMercy-v1`` under the number of its encoding.
 * v1: encoding 2, the Wild Draw 4 challenge (W6): a ``challenge`` decision and action.
 * v0: encoding 1, the first release; no longer made.
 """
@@ -35,16 +37,16 @@ from nomercy.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
 from nomercy.encoding.fast import StateEncoder
 from nomercy.engine import GameState
 from nomercy.errors import IllegalAction
-from nomercy.rl.common import ToleratedId, knockout_reward, resolve_rules
+from nomercy.rl.common import knockout_reward, resolve_rules
 from nomercy.rl.render import render_view
 from nomercy.rl.single import SingleAgentGame
 from nomercy.rules import Rules
 from nomercy.views import player_view
 
-__all__ = ["DEPRECATED_GYM_IDS", "GYM_ENV_ID", "NoMercyEnv", "make_v1"]
+__all__ = ["DEPRECATED_GYM_IDS", "GYM_ENV_ID", "NoMercyEnv"]
 
 #: The Gymnasium id: its ``-vN`` is ENV_VERSION (a test checks they agree).
-GYM_ENV_ID = "nomercy/NoMercy-v2"
+GYM_ENV_ID = "nomercy/NoMercy-v3"
 
 
 class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -150,7 +152,6 @@ class NoMercyEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return info
 
 
-#: ``nomercy/NoMercy-v1``'s entry point: the same environment, with a DeprecationWarning.
-make_v1 = ToleratedId("nomercy/NoMercy-v1", GYM_ENV_ID, NoMercyEnv)
-#: Former ids still registered -> their entry point (``module:attribute``).
-DEPRECATED_GYM_IDS = {make_v1.old: "nomercy.rl.gymnasium_env:make_v1"}
+#: Former ids still registered -> their entry point (``module:attribute``): none since v3,
+#: whose observations are wider than those of v1 and v2 (``common.ToleratedId`` makes one).
+DEPRECATED_GYM_IDS: dict[str, str] = {}

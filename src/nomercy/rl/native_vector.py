@@ -160,7 +160,7 @@ class _Rows:
         self._step_before = (
             b.tables, b.encoded, b.deck, players, seat, kinds, self.reacting, self.catch_miss, self.rng,
         )  # fmt: skip
-        encoding = (OBS_OFFSETS, RL_OF_NATIVE, a["obs"], a["masks"], a["legal"])
+        encoding = (OBS_OFFSETS, E.rules_row(rules), RL_OF_NATIVE, a["obs"], a["masks"], a["legal"])
         scratch = (
             self._scratch, self._lst, self._sitting, self.log, self.logn, self._waiting, self._pool,
             self._generators,

@@ -25,9 +25,11 @@ Version history (``-vN`` and ``metadata["name"]``'s ``_vN`` are
 :data:`~nomercy.rl.encoding.ENV_VERSION`, the version of the action table and the
 observation encoding):
 
-* v2 (``nomercy/NoMercy-v2``, ``nomercy_v2``): the environment of ``nomercy/NoMercy-v1``
-  under the number of its encoding, in the id and the name alike (the name said
-  ``nomercy_v0``); ``nomercy/NoMercy-v1`` still makes it, with a DeprecationWarning.
+* v3 (``nomercy/NoMercy-v3``, ``nomercy_v3``): encoding 3, the house rules are an input
+  (the observation's ``rules`` section, after the others). ``nomercy/NoMercy-v1`` and
+  ``-v2`` (encoding 2) are no longer made: their observations were narrower.
+* v2 (``nomercy_v2``): the environment of ``nomercy/NoMercy-v1`` under the number of its
+  encoding, in the id and the name alike (the name said ``nomercy_v0``).
 * v1: encoding 2, the Wild Draw 4 challenge (W6): a ``challenge`` decision and action.
 * v0: encoding 1, the first release; no longer made.
 """
@@ -45,15 +47,15 @@ from pettingzoo import AECEnv
 from nomercy.encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, check_table, index_to_action
 from nomercy.encoding.fast import StateEncoder
 from nomercy.engine import GameState, new_game
-from nomercy.rl.common import ToleratedId, check_reward, knockout_reward, resolve_rules, round_rewards
+from nomercy.rl.common import check_reward, knockout_reward, resolve_rules, round_rewards
 from nomercy.rl.render import render_view
 from nomercy.rules import Rules
 from nomercy.views import player_view
 
-__all__ = ["DEPRECATED_PZ_IDS", "PZ_ENV_ID", "NoMercyAECEnv", "env", "env_v1", "raw_env"]
+__all__ = ["DEPRECATED_PZ_IDS", "PZ_ENV_ID", "NoMercyAECEnv", "env", "raw_env"]
 
 #: The PettingZoo id; its ``-vN`` and ``metadata["name"]``'s ``_vN`` are ENV_VERSION (tested).
-PZ_ENV_ID = "nomercy/NoMercy-v2"
+PZ_ENV_ID = "nomercy/NoMercy-v3"
 
 
 # AECEnv is Any to mypy: pettingzoo has no type information (see pyproject.toml).
@@ -62,7 +64,7 @@ class NoMercyAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # ty
 
     metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi"],
-        "name": "nomercy_v2",
+        "name": "nomercy_v3",
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -213,10 +215,9 @@ def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int | None]:
 _WRAPPER: type[Any] | None = None
 
 
-#: ``nomercy/NoMercy-v1``'s entry point: the same environment, with a DeprecationWarning.
-env_v1 = ToleratedId("nomercy/NoMercy-v1", PZ_ENV_ID, env)
-#: Former ids still registered -> their entry point (``module:attribute``).
-DEPRECATED_PZ_IDS = {env_v1.old: "nomercy.rl.pettingzoo_env:env_v1"}
+#: Former ids still registered -> their entry point (``module:attribute``): none since v3,
+#: whose observations are wider than those of v1 and v2 (``common.ToleratedId`` makes one).
+DEPRECATED_PZ_IDS: dict[str, str] = {}
 
 
 def _order_enforcing() -> type[Any]:

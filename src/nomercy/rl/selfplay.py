@@ -91,6 +91,7 @@ class SelfPlayEnv:
         self.players = players
         self.seed = seed
         self.batch = Batch(self.rules, num_envs, players)
+        self._rules_row = E.rules_row(self.rules)  # the observations' rules section
         self.observations = np.zeros((num_envs, OBS_SIZE), np.float32)
         self.masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
         self.seats = np.zeros(num_envs, np.int64)
@@ -225,7 +226,7 @@ class SelfPlayEnv:
         s = self.batch.tables[row]
         seat = int(s[L.CURRENT])
         self.seats[row] = seat
-        E.observe(s, seat, OBS_OFFSETS, self.observations[row])
+        E.observe(s, seat, OBS_OFFSETS, self._rules_row, self.observations[row])
         E.mask(s, self.batch.encoded, seat, RL_OF_NATIVE, self.masks[row], self._scratch, self._lst)
 
     def _heuristic(self, row: int) -> int:
