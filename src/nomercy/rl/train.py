@@ -7,7 +7,8 @@ observation's ``seat_present`` section tells the network how many seats its tabl
    heuristic at every seat of 2- to 6-seat tables (:data:`BC_SEATS` gives each size's
    share of the decisions); each decision's observation, mask and the heuristic's action
    are the data, and the network learns to predict the action (cross-entropy over the
-   legal actions). ``--init FILE`` starts from a weights file instead and skips this phase.
+   legal actions). ``--init FILE`` starts from a weights file instead and skips this phase
+   (a file from before the observation's rules section is padded with zero weights for it).
 2. **PPO** (Schulman et al. 2017) with a masked policy and a value head, against a league:
    most rows play :class:`~nomercy.rl.native_vector.NativeVectorEnv` against the native
    heuristic at every other seat (which also catches out of turn), with
@@ -410,6 +411,12 @@ def train(cfg: Config, out: Path, log: Any = print, init: Path | None = None, re
         if _same_run(state["config"]) != _same_run(asdict(cfg)):
             raise SystemExit(f"--resume: {ckpt} was written by a run of other arguments: {state['config']}")
     hidden = cfg.hidden
+    width = int(state["net"]["l0.weight"].shape[1]) if state is not None else OBS_SIZE
+    if width != OBS_SIZE:  # an optimizer's state cannot be padded as a weights file is
+        raise SystemExit(
+            f"--resume: {ckpt} takes {width} inputs, this encoding {OBS_SIZE}: "
+            "go on with --init from its weights file"
+        )
     if init is not None:
         policy = load_policy(init)
         hidden = int(policy.layers[0].shape[1])
