@@ -181,7 +181,7 @@ def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, nu
     from nomercy.native import kernels
 
     for lanes in (kernels.SEED_LANES, 3):
-        pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.int64)
+        pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.uint32)
         seeds = [(first + lane) % 2**64 for lane in range(lanes)]
         for lane, seed in enumerate(seeds):
             kernels.lane_key(pool, lane, seed - 2**64 if seed >= 2**63 else seed, number)  # int64
@@ -191,7 +191,7 @@ def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, nu
             alone = np.zeros(L.MT_WORDS, np.int32)
             kernels.mt_seed(alone, 0, seed & 0xFFFFFFFF, seed >> 32, number)
             assert np.array_equal(generators[lane], alone), (lanes, lane)
-            assert int(pool[kernels.POOL_ROWS - 1, lane]) % 2**64 == seed
+            assert int(kernels.lane_seed(pool, lane)) % 2**64 == seed
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -201,7 +201,7 @@ def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
     from nomercy.native import kernels
 
     batch = Batch(Rules(), 2, players)
-    pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.int64)
+    pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.uint32)
     seeds = [2**32 - 1 + lane for lane in range(4)]
     for lane, seed in enumerate(seeds):
         kernels.lane_key(pool, lane, seed, 0)

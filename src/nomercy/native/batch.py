@@ -161,7 +161,7 @@ class Batch:
         self._mask[:] = 0
         if self._seeding is None:
             self._seeding = (
-                np.zeros((K.POOL_ROWS, K.SEED_LANES), np.int64),
+                np.zeros((K.POOL_ROWS, K.SEED_LANES), np.uint32),
                 np.zeros((K.SEED_LANES, L.MT_WORDS), np.int32),
             )
         played = K.random_play(

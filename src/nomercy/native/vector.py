@@ -45,13 +45,13 @@ from nomercy.native.cdecl import (
     I64Array,
     I64Array2,
     U8Array,
+    U32Array2,
     U64Array,
     U64Array2,
 )
 from nomercy.native.encode import mask, observe
 from nomercy.native.heuristic import heuristic_choose, heuristic_offer
 from nomercy.native.kernels import (
-    POOL_ROWS,
     SEED_LANES,
     _rand,
     apply_action,
@@ -59,6 +59,7 @@ from nomercy.native.kernels import (
     deal,
     deal_seeded,
     lane_key,
+    lane_seed,
     legal,
     legal_list,
     mt_seed_lanes,
@@ -301,7 +302,7 @@ def _deal_rows(
     rng: U64Array2,
     waiting: I64Array,
     count: int,
-    pool: I64Array2,
+    pool: U32Array2,
     generators: I32Array2,
     offsets: I64Array,
     rules: F32Array,
@@ -335,7 +336,7 @@ def _deal_rows(
             row = waiting[g + q]
             s = S[row]
             r = rng[row]
-            seed = pool[POOL_ROWS - 1, q]
+            seed = lane_seed(pool, q)
             deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, generators[q])
             seeded_reshuffle(s, generators[lanes + q])
             _note(log, logn, row, -(seed + 1))
@@ -411,7 +412,7 @@ def reset(
     log: I64Array2,
     logn: I64Array,
     waiting: I64Array,
-    pool: I64Array2,
+    pool: U32Array2,
     generators: I32Array2,
 ):
     """Deal every row (from its seed stream) and encode its learner's first decision.
@@ -457,7 +458,7 @@ def step(
     log: I64Array2,
     logn: I64Array,
     waiting: I64Array,
-    pool: I64Array2,
+    pool: U32Array2,
     generators: I32Array2,
 ):
     """Apply ``actions[row]`` (a native index, checked legal by the caller) for the

@@ -151,7 +151,7 @@ class _Rows:
         self._lst = np.zeros(NUM_ACTIONS + 1, np.int64)
         self._sitting = np.zeros(MAX_PLAYERS, np.int64)
         self._waiting = np.zeros(self.rows, np.int64)  # the rows to deal again
-        self._pool = np.zeros((POOL_ROWS, SEED_LANES), np.int64)  # their generators, seeded
+        self._pool = np.zeros((POOL_ROWS, SEED_LANES), np.uint32)  # their generators, seeded
         self._generators = np.zeros((SEED_LANES, MT_WORDS), np.int32)
         # vector.step's and vector.reset's arguments, bound once: looking each one up cost a
         # few percent of a step. Both kernels take the first ones, then the arrays that
