@@ -60,6 +60,7 @@ BUNDLE_MODULES = (
     "nomercy.decisions",
     "nomercy.encoding",
     "nomercy.encoding.actions",
+    "nomercy.encoding.rules",
     "nomercy.encoding.sections",
     "nomercy.encoding.version",
     "nomercy.engine",
