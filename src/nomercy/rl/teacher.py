@@ -44,8 +44,7 @@ from nomercy.bots.runner import play_round
 from nomercy.encoding import action_to_index
 from nomercy.engine import new_game
 from nomercy.events import Event
-from nomercy.rl.selfplay import SelfPlayEnv
-from nomercy.rl.train import _net, _torch, export, load_into, save
+from nomercy.rl.train import _net, _torch, export, heuristic_positions, load_into, save
 from nomercy.views import PlayerView
 
 __all__ = ["CANDIDATES", "Labels", "distil", "label", "main"]
@@ -138,18 +137,8 @@ def label(
 
 
 def _anchor_positions(seed: int, rows: int) -> tuple[Any, Any]:
-    obs, masks = [], []
-    for players in (3, 4, 5, 6):
-        env = SelfPlayEnv(64, players=players, seed=seed + players)
-        env.reset()
-        got = 0
-        while got < rows:
-            acts = env.heuristic_actions()
-            obs.append(env.observations.copy())
-            masks.append(env.masks.copy())
-            got += len(acts)
-            env.step(acts)
-    return np.concatenate(obs), np.concatenate(masks)
+    parts = [heuristic_positions(players, rows, seed + players, 64) for players in (3, 4, 5, 6)]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def distil(

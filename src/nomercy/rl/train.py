@@ -56,7 +56,17 @@ from nomercy.encoding import MAX_PLAYERS, NUM_ACTIONS, OBS_SIZE
 from nomercy.rl.native_vector import NativeVectorEnv
 from nomercy.rl.selfplay import SelfPlayEnv
 
-__all__ = ["BC_SEATS", "PPO_SEATS", "Config", "combine", "evaluate", "main", "score", "train"]
+__all__ = [
+    "BC_SEATS",
+    "PPO_SEATS",
+    "Config",
+    "combine",
+    "evaluate",
+    "heuristic_positions",
+    "main",
+    "score",
+    "train",
+]
 
 #: Behaviour cloning's decisions by table size (shares of ``bc_samples``).
 BC_SEATS: Final = {2: 0.3, 3: 0.175, 4: 0.175, 5: 0.175, 6: 0.175}
@@ -197,20 +207,33 @@ def _rates(rates: dict[int, float]) -> str:
     return ", ".join(f"{n}p {rate:.1%}" for n, rate in rates.items()) + f"; score {score(rates):.3f}"
 
 
+def heuristic_positions(
+    players: int, rows: int, seed: int, envs: int
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+    """At least ``rows`` decisions of the native heuristic at every seat of ``envs``
+    tables of ``players`` seats: observations, masks and the heuristic's actions."""
+    env = SelfPlayEnv(envs, players=players, seed=seed)
+    env.reset()
+    obs, masks, acts = [], [], []
+    got = 0
+    while got < rows:
+        chosen = env.heuristic_actions()
+        obs.append(env.observations.copy())
+        masks.append(env.masks.copy())
+        acts.append(chosen)
+        got += len(chosen)
+        env.step(chosen)
+    return np.concatenate(obs), np.concatenate(masks), np.concatenate(acts)
+
+
 def behaviour_clone(torch: Any, net: Any, cfg: Config, log: Any) -> None:
     """Phase 1: fit the heuristic's decisions at every seat of each table size."""
     obs_parts, mask_parts, act_parts = [], [], []
     for players, need in split(cfg.bc_samples, BC_SEATS, cfg.seats).items():
-        env = SelfPlayEnv(max(8, cfg.envs), players=players, seed=cfg.seed + players * 1000)
-        env.reset()
-        got = 0
-        while got < need:
-            acts = env.heuristic_actions()
-            obs_parts.append(env.observations.copy())
-            mask_parts.append(env.masks.copy())
-            act_parts.append(acts)
-            got += len(acts)
-            env.step(acts)
+        o, m, a = heuristic_positions(players, need, cfg.seed + players * 1000, max(8, cfg.envs))
+        obs_parts.append(o)
+        mask_parts.append(m)
+        act_parts.append(a)
     obs = torch.from_numpy(np.concatenate(obs_parts))
     masks = torch.from_numpy(np.concatenate(mask_parts))
     acts = torch.from_numpy(np.concatenate(act_parts))
