@@ -16,6 +16,13 @@ observation's ``seat_present`` section tells the network how many seats its tabl
    :class:`~nomercy.rl.selfplay.SelfPlayEnv` against frozen snapshots of the policy
    itself, taken every few updates (numpy copies, :class:`nomercy.bots.learned.Policy`).
 
+**House rules.** ``--rules`` names the rules of the rows against the heuristic and of the
+cloned decisions: a preset (``no_mercy``, the default) or ``mix``
+(:mod:`nomercy.rl.rules_mix`): half of each table size's rows at ``no_mercy``, the other
+half in groups that each play a Rules drawn from the seed (another preset or a variation
+of ``no_mercy``), drawn again at every checkpoint boundary. The observation's ``rules``
+section shows the network which. The league and the evaluation play ``no_mercy``.
+
 Every few updates the greedy policy plays a fixed set of rounds against heuristics at each
 table size; its *score* is the mean over the sizes of its win rate over the fair share
 (1.0 is a fair share everywhere). The best-scoring weights whose two-seat rate stays within
@@ -54,7 +61,9 @@ import numpy.typing as npt
 from nomercy.bots.learned import LAYERS, Policy, load_policy, seat_key
 from nomercy.encoding import MAX_PLAYERS, NUM_ACTIONS, OBS_SIZE
 from nomercy.rl.native_vector import NativeVectorEnv
+from nomercy.rl.rules_mix import MIX, row_groups, run_rules
 from nomercy.rl.selfplay import SelfPlayEnv
+from nomercy.rules import PRESETS, Rules
 
 __all__ = [
     "BC_SEATS",
@@ -110,6 +119,10 @@ class Config:
     seats: tuple[int, ...] = field(default=(2, 3, 4, 5, 6))
     seed: int = 0
     threads: int = 1
+    #: The house rules of the rows against the heuristic and of the cloned decisions: a
+    #: preset, or ``"mix"`` (:mod:`nomercy.rl.rules_mix`). The league and the evaluation
+    #: play ``no_mercy`` whatever this says.
+    rules: str = "no_mercy"
 
     @classmethod
     def tiny(cls) -> Config:
@@ -208,11 +221,12 @@ def _rates(rates: dict[int, float]) -> str:
 
 
 def heuristic_positions(
-    players: int, rows: int, seed: int, envs: int
+    players: int, rows: int, seed: int, envs: int, rules: Rules | None = None
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """At least ``rows`` decisions of the native heuristic at every seat of ``envs``
-    tables of ``players`` seats: observations, masks and the heuristic's actions."""
-    env = SelfPlayEnv(envs, players=players, seed=seed)
+    tables of ``players`` seats under ``rules`` (``no_mercy``): observations, masks and
+    the heuristic's actions."""
+    env = SelfPlayEnv(envs, players=players, rules=rules, seed=seed)
     env.reset()
     obs, masks, acts = [], [], []
     got = 0
@@ -230,14 +244,19 @@ def behaviour_clone(torch: Any, net: Any, cfg: Config, log: Any) -> None:
     """Phase 1: fit the heuristic's decisions at every seat of each table size."""
     obs_parts, mask_parts, act_parts = [], [], []
     for players, need in split(cfg.bc_samples, BC_SEATS, cfg.seats).items():
-        o, m, a = heuristic_positions(players, need, cfg.seed + players * 1000, max(8, cfg.envs))
-        obs_parts.append(o)
-        mask_parts.append(m)
-        act_parts.append(a)
+        for group, (rows, rules) in enumerate(row_groups(need, players, cfg.seed, cfg.rules)):
+            seed = cfg.seed + players * 1000 + group * 100
+            o, m, a = heuristic_positions(players, rows, seed, max(8, cfg.envs), rules)
+            obs_parts.append(o)
+            mask_parts.append(m)
+            act_parts.append(a)
     obs = torch.from_numpy(np.concatenate(obs_parts))
     masks = torch.from_numpy(np.concatenate(mask_parts))
     acts = torch.from_numpy(np.concatenate(act_parts))
-    log(f"behaviour cloning: {len(acts):,} decisions of the heuristic at {len(cfg.seats)} table sizes")
+    log(
+        f"behaviour cloning: {len(acts):,} decisions of the heuristic at {len(cfg.seats)} table sizes"
+        + ("" if cfg.rules == "no_mercy" else f", rules {cfg.rules}")
+    )
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     gen = torch.Generator().manual_seed(cfg.seed)
     for epoch in range(cfg.bc_epochs):
@@ -258,10 +277,17 @@ def behaviour_clone(torch: Any, net: Any, cfg: Config, log: Any) -> None:
 class _Heuristic:
     """Rows against the native heuristic at every other seat (learner at seat 0)."""
 
-    def __init__(self, envs: int, players: int) -> None:
-        self.env = NativeVectorEnv(envs, players=players, opponents="heuristic")
+    def __init__(self, envs: int, players: int, rules: Rules | None = None) -> None:
+        self.env = NativeVectorEnv(envs, players=players, rules=rules, opponents="heuristic")
         self.players = players
         self.obs, self.masks = self.env.observations, self.env.masks
+
+    def set_rules(self, rules: Rules) -> None:
+        """Play ``rules`` from the next :meth:`reseed` on (the rows are dealt again there)."""
+        if rules != self.env.rules:
+            envs = self.env.num_envs
+            self.env.close()
+            self.env = NativeVectorEnv(envs, players=self.players, rules=rules, opponents="heuristic")
 
     def reseed(self, seed: int) -> None:
         self.obs, self.masks = self.env.reset(seed)
@@ -305,6 +331,20 @@ def _boundary_seed(seed: int, update: int) -> int:
     return (seed * 1_000_003 + update * 7_919) % 2**31
 
 
+def _mix_text(sources: Sequence[Any]) -> str:
+    """The drawn rules of the heuristic rows, shortly (``4p: deck=classic, stacking=False``)."""
+    parts = []
+    for src in sources:
+        if isinstance(src, _Heuristic) and src.env.rules != Rules():
+            changes = src.env.rules.to_dict(only_changes=True)
+            preset = next((k for k, r in PRESETS.items() if r == src.env.rules), None)
+            text = preset or ", ".join(
+                f"{k}={'custom' if isinstance(v, dict) else v}" for k, v in changes.items()
+            )
+            parts.append(f"{src.players}p {text}")
+    return "; ".join(parts)
+
+
 def _checkpoint(torch: Any, path: Path, **state: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
     torch.save({"version": CHECKPOINT_VERSION, **state}, tmp)
@@ -317,8 +357,11 @@ def ppo(
     """Phase 2; returns the best score (its weights written to ``out``)."""
     F = torch.nn.functional
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    rows = split(cfg.envs, PPO_SEATS, cfg.seats)
     sources: list[Any] = [
-        _Heuristic(n, players) for players, n in split(cfg.envs, PPO_SEATS, cfg.seats).items()
+        _Heuristic(k, players, rules)
+        for players, n in rows.items()
+        for k, rules in row_groups(n, players, cfg.seed, cfg.rules)
     ]
     league = _League(cfg.league_envs) if cfg.league_envs else None
     if resume is None:
@@ -339,6 +382,12 @@ def ppo(
         if (update - 1) % cfg.snapshot_every == 0:  # a boundary: everything seeded again
             seed = _boundary_seed(cfg.seed, update)
             torch.manual_seed(seed)
+            if cfg.rules == MIX:  # the drawn groups draw their rules again
+                drawn = [g for n, k in rows.items() for g in row_groups(k, n, seed, cfg.rules)]
+                heuristic = [s for s in sources if isinstance(s, _Heuristic)]
+                for src, (_, rules) in zip(heuristic, drawn, strict=True):
+                    src.set_rules(rules)
+                log(f"update {update}: rules {_mix_text(sources)}")
             for i, src in enumerate(s for s in sources if s is not league):
                 src.reseed(seed + 100_000 * (i + 1))
             if league is not None:
@@ -469,12 +518,21 @@ def combine(main: Path, sizes: Path, seats: Sequence[int], out: Path) -> None:
 
 
 def _same_run(config: dict[str, Any]) -> dict[str, Any]:
-    """A run's arguments but its length (a resumed run may be given more time and updates)."""
+    """A run's arguments but its length (a resumed run may be given more time and updates);
+    a checkpoint from before ``rules`` was a field played ``no_mercy``."""
     return {
         k: tuple(v) if isinstance(v, list) else v
-        for k, v in config.items()
+        for k, v in {"rules": "no_mercy", **config}.items()
         if k not in ("minutes", "updates")
     }
+
+
+def _rules_name(text: str) -> str:
+    try:
+        run_rules(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def _seat_list(text: str) -> tuple[int, ...]:
@@ -494,6 +552,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--eval-rounds", type=int, help="rounds per table size at each evaluation")
     parser.add_argument("--seats", type=_seat_list, help="table sizes to train at (default 2,3,4,5,6)")
     parser.add_argument("--seed", type=int, help="seed of the run")
+    parser.add_argument(
+        "--rules",
+        type=_rules_name,
+        help="house rules of the rows against the heuristic and of the cloning: a preset "
+        "(default no_mercy) or 'mix' (half of each table size's rows at no_mercy, half drawn "
+        "from the seed: other presets and variations of no_mercy)",
+    )
     parser.add_argument("--init", type=Path, help="start from this weights file (no behaviour cloning)")
     parser.add_argument("--checkpoint", type=Path, help="checkpoint file (default: OUT.ckpt.pt)")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint")
@@ -512,7 +577,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{args.out}: {args.combine[0]} for every table, {args.combine[1]} at {args.seats}")
         return
     cfg = Config.tiny() if args.tiny else Config()
-    for key in ("updates", "minutes", "bc_samples", "eval_rounds", "seats", "seed"):
+    for key in ("updates", "minutes", "bc_samples", "eval_rounds", "seats", "seed", "rules"):
         if getattr(args, key) is not None:
             setattr(cfg, key, getattr(args, key))
     train(cfg, args.out, init=args.init, resume=args.resume, checkpoint=args.checkpoint)
