@@ -161,12 +161,13 @@ def test_the_block_twisting_shuffle_is_cpythons_shuffle(length: int, seed: int, 
     start = L.MT_WORDS
     table[start : start + length] = np.arange(length) * 3 + 1
     kernels.mt_seed(table, 0, seed & 0xFFFFFFFF, seed >> 32, number)
-    kernels._shuffle(table, 0, start, length)
+    mt = table[: L.MT_WORDS]
+    kernels._shuffle(mt, table[start : start + length])
     expected = [int(x) for x in np.arange(length) * 3 + 1]
     rng = random.Random(shuffle_key(seed, number))
     rng.shuffle(expected)
     assert table[start : start + length].tolist() == expected
-    assert [kernels._below_block(table, 0, n) for n in (4, 3, 1000, 2)] == [
+    assert [kernels._below_block(mt, n) for n in (4, 3, 1000, 2)] == [
         rng.randrange(n) for n in (4, 3, 1000, 2)
     ]
 
@@ -197,7 +198,9 @@ def test_generators_seeded_side_by_side_are_the_ones_seeded_alone(first: int, nu
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
     """S1-S4: random play deals new rounds from generators seeded side by side
-    (``deal_seeded``); each table is the one ``deal`` (and so ``new_game``) makes."""
+    (``deal_seeded``); each table is the one ``deal`` (and so ``new_game``) makes, but for
+    the generator region: ``deal_seeded`` shuffles with the pooled generator where it lies,
+    and no later draw of the round reads shuffle 0's generator (``MT_READY`` stays 0)."""
     from nomercy.native import kernels
 
     batch = Batch(Rules(), 2, players)
@@ -211,7 +214,9 @@ def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
         args = (batch.encoded, batch.deck, players, seed & 0xFFFFFFFF, seed >> 32, -1, batch._no_one)
         kernels.deal(batch.tables[0], *args)
         kernels.deal_seeded(batch.tables[1], *args, generators[lane])
-        assert np.array_equal(batch.tables[0], batch.tables[1])
+        game = slice(0, batch.tables.shape[1] - L.MT_WORDS)  # all but the generator region
+        assert np.array_equal(batch.tables[0, game], batch.tables[1, game])
+        assert batch.tables[1, L.MT_READY] == 0
         assert batch.state(1) == new_game(players, Rules(), seed)
 
 

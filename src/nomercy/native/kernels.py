@@ -159,43 +159,81 @@ def _init_genrand(seed: int) -> np.ndarray:
 _MT_START = _init_genrand(19650218)
 
 
+@_inline
+def _key_add(r: int, n: int, k0: int, seed_lo: int, seed_hi: int):
+    """What ``init_by_array``'s first pass adds at its step ``t`` (``r = t mod 6``): the
+    key's word ``j = t mod n`` plus ``j``, mod 2**32. A key has ``n`` = 1 to 3 words, so
+    the additions repeat every six steps whatever its length."""
+    j = r % n
+    word = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)
+    return (word + j) & M32
+
+
+@_inline
+def _first_pass(start: int, prev: int, add: int):
+    """One step of ``init_by_array``'s first pass: the new word from init_genrand's word
+    ``start`` at its place and the word before it."""
+    return ((start ^ ((prev ^ (prev >> 30)) * 1664525)) + add) & M32
+
+
 @_kernel
 def mt_seed(s: I32Array, m0: int, seed_lo: int, seed_hi: int, number: int):
     """``random.Random(key)`` for key = seed * 2**32 + number into ``s[m0:m0+625]``:
     init_by_array over the key's 32-bit words, least significant first, as many as the key
-    needs (one for 0). Words are stored in int32 slots and read back masked."""
+    needs (one for 0). Words are stored in int32 slots and read back masked.
+
+    Seeding is one chain of 1,247 dependent steps, so each step is kept short: the first
+    pass runs six steps a loop with the six additions its key makes (:func:`_key_add`) in
+    registers, and the second pass's wrap-around from word 623 to word 1 is taken out of
+    the loop, which then has no branch (callgrind: about half the instructions of a loop
+    that tracked the key's word and the wrap at every step)."""
     k0 = number & M32
-    if seed_hi != 0:
-        n = 3
-    elif seed_lo != 0:
-        n = 2
-    else:
-        n = 1
-    # The first pass over words 1-623 reads init_genrand's words straight from the table.
+    n = _key_length(seed_lo, seed_hi)
+    a0 = _key_add(0, n, k0, seed_lo, seed_hi)
+    a1 = _key_add(1, n, k0, seed_lo, seed_hi)
+    a2 = _key_add(2, n, k0, seed_lo, seed_hi)
+    a3 = _key_add(3, n, k0, seed_lo, seed_hi)
+    a4 = _key_add(4, n, k0, seed_lo, seed_hi)
+    a5 = _key_add(5, n, k0, seed_lo, seed_hi)
+    # The first pass over words 1-623 (step t at word t + 1) reads init_genrand's words
+    # straight from the table: 103 rounds of six steps, then five.
     prev = _MT_START[0]
-    j = 0
-    for i in range(1, 624):
-        key = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)
-        v = ((_MT_START[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & M32
-        s[m0 + i] = v
-        prev = v
-        j += 1
-        if j >= n:
-            j = 0
-    s[m0] = prev  # i reached 624: word 0 takes word 623, and i starts again at 1
-    key = k0 if j == 0 else (seed_lo if j == 1 else seed_hi)  # the 624th step, at i = 1
-    v = (((np.int64(s[m0 + 1]) & M32) ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & M32
-    s[m0 + 1] = v
-    prev = v
-    i = 2
-    for _ in range(623):
-        v = (((np.int64(s[m0 + i]) & M32) ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & M32
-        s[m0 + i] = v
-        prev = v
-        i += 1
-        if i >= 624:
-            s[m0] = v
-            i = 1
+    i = 1
+    for _ in range(103):
+        prev = _first_pass(_MT_START[i], prev, a0)
+        s[m0 + i] = prev
+        prev = _first_pass(_MT_START[i + 1], prev, a1)
+        s[m0 + i + 1] = prev
+        prev = _first_pass(_MT_START[i + 2], prev, a2)
+        s[m0 + i + 2] = prev
+        prev = _first_pass(_MT_START[i + 3], prev, a3)
+        s[m0 + i + 3] = prev
+        prev = _first_pass(_MT_START[i + 4], prev, a4)
+        s[m0 + i + 4] = prev
+        prev = _first_pass(_MT_START[i + 5], prev, a5)
+        s[m0 + i + 5] = prev
+        i += 6
+    prev = _first_pass(_MT_START[619], prev, a0)
+    s[m0 + 619] = prev
+    prev = _first_pass(_MT_START[620], prev, a1)
+    s[m0 + 620] = prev
+    prev = _first_pass(_MT_START[621], prev, a2)
+    s[m0 + 621] = prev
+    prev = _first_pass(_MT_START[622], prev, a3)
+    s[m0 + 622] = prev
+    prev = _first_pass(_MT_START[623], prev, a4)
+    s[m0 + 623] = prev
+    # Word 0 takes word 623, and the 624th step (t = 623, so the sixth addition) is at word 1,
+    # which the pass has written already.
+    prev = _first_pass(np.int64(s[m0 + 1]) & M32, prev, a5)
+    s[m0 + 1] = prev
+    # The second pass, 623 steps from word 2: words 2-623, then word 1 again (word 0, which
+    # would take word 623 in between, is set below and read by no step). A word is read as
+    # stored (sign-extended): only its low 32 bits reach the masked result.
+    for i in range(2, 624):
+        prev = ((np.int64(s[m0 + i]) ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & M32
+        s[m0 + i] = prev
+    s[m0 + 1] = ((np.int64(s[m0 + 1]) ^ ((prev ^ (prev >> 30)) * 1566083941)) - 1) & M32
     s[m0] = 0x80000000
     s[m0 + 624] = 624
 
@@ -397,27 +435,31 @@ def _mt0(s: I32Array):
 
 
 @_inline
-def _shuffle(s: I32Array, m0: int, start: int, length: int):
-    """``random.shuffle`` of ``s[start:start+length]`` by the freshly seeded generator at
-    ``m0``: swap ``i`` with ``_randbelow(i + 1)``, drawn as :func:`mt_below` draws it,
-    with the bit count and the generator's position kept in registers across the draws.
+def _shuffle(mt: I32Array, deck: I32Array):
+    """``random.shuffle`` of ``deck`` (a region of a table) by the freshly seeded generator
+    ``mt`` (its 625 words): swap ``i`` with ``_randbelow(i + 1)``, drawn as
+    :func:`mt_below` draws it, with the bit count and the generator's position kept in
+    registers across the draws.
 
     Unlike :func:`mt_next`, it twists a whole block at once (:func:`_twist_block`, as
     CPython does): a deck's shuffle draws a few hundred words, and the vector code twists
     all 624 in less time than a word at a time twists those. The words drawn are the same;
     the generator is left in the block form, so only :func:`_below_block` may draw from
     it afterwards (``mt_next`` would twist again)."""
-    mt = s[m0 : m0 + MT_WORDS]
-    deck = s[start : start + length]
+    length = deck.shape[0]
     k = _bit_length(length)
+    low = (np.int64(1) << (k - 1)) - 1 if k > 0 else 0  # i + 1 has k bits while i >= low
     at = np.int64(mt[624])
     i = np.int64(length - 1)
     while i > 0:
         # One draw a pass, without a branch on it: a draw below i + 1 swaps and moves on,
         # one above swaps card i with itself and draws again. A branch there went the
         # unforeseen way on many of the draws (about a quarter are drawn again); without
-        # it, and with the block twist, a 168-card shuffle takes half the time.
-        k -= np.int64(i + 1 < 1 << (k - 1))
+        # it, and with the block twist, a 168-card shuffle takes half the time. The branch
+        # on the bit count is taken once per power of two, and foreseen on every other pass.
+        if i < low:
+            k -= 1
+            low >>= 1
         word, at = _block_word(mt, at)
         r = word >> (32 - k)
         taken = r <= i
@@ -430,9 +472,8 @@ def _shuffle(s: I32Array, m0: int, start: int, length: int):
 
 
 @_inline
-def _below_block(s: I32Array, m0: int, n: int):
+def _below_block(mt: I32Array, n: int):
     """:func:`mt_below` from a generator in the block form :func:`_shuffle` leaves."""
-    mt = s[m0 : m0 + MT_WORDS]
     k = _bit_length(n)
     while True:
         word, at = _block_word(mt, np.int64(mt[624]))
@@ -450,7 +491,7 @@ def shuffle_region(s: I32Array, start: int, length: int, number: int):
     if ready == 0 or ready != number:  # random play may have seeded it at the deal
         mt_seed(s, m0, np.int64(s[SEED_LO]) & M32, np.int64(s[SEED_HI]) & M32, number)
     s[MT_READY] = 0
-    _shuffle(s, m0, start, length)
+    _shuffle(s[m0 : m0 + MT_WORDS], s[start : start + length])
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -1482,8 +1523,9 @@ def deal(
     """``engine.new_game``: shuffle 0 of the seed, the deal from the dealer's left, the
     first card (S1-S4). ``dealer`` -1 draws the dealer; ``sitting`` flags seats out."""
     _deal_start(s, deck, players, seed_lo, seed_hi)
-    mt_seed(s, _mt0(s), seed_lo, seed_hi, 0)
-    _deal_rest(s, R, deck, players, dealer, sitting)
+    m0 = _mt0(s)
+    mt_seed(s, m0, seed_lo, seed_hi, 0)
+    _deal_rest(s, R, deck, players, dealer, sitting, s[m0 : m0 + MT_WORDS])
 
 
 @_kernel
@@ -1499,10 +1541,11 @@ def deal_seeded(
     mt: I32Array,
 ):
     """:func:`deal` with shuffle 0's generator seeded already: ``mt`` holds the 625 words
-    :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds many at once)."""
+    :func:`mt_seed` leaves for this seed (:func:`mt_seed_lanes` seeds many at once). The
+    shuffle draws from ``mt`` where it lies (and leaves it used): no later draw of the
+    round reads shuffle 0's generator, so the table's generator region is not written."""
     _deal_start(s, deck, players, seed_lo, seed_hi)
-    _load_generator(s, mt)
-    _deal_rest(s, R, deck, players, dealer, sitting)
+    _deal_rest(s, R, deck, players, dealer, sitting, mt)
 
 
 @_inline
@@ -1521,14 +1564,15 @@ def _deal_start(s: I32Array, deck: I32Array, players: int, seed_lo: int, seed_hi
 
 
 @_inline
-def _deal_rest(s: I32Array, R: I64Array, deck: I32Array, players: int, dealer: int, sitting: I64Array):
-    """The deal once shuffle 0's generator is seeded: shuffle, dealer, hands, first card."""
+def _deal_rest(
+    s: I32Array, R: I64Array, deck: I32Array, players: int, dealer: int, sitting: I64Array, mt: I32Array
+):
+    """The deal once shuffle 0's generator ``mt`` is seeded: shuffle, dealer, hands, first card."""
     size = deck.shape[0]
     p0 = _pile0(s)
-    m0 = _mt0(s)
-    _shuffle(s, m0, p0, size)
+    _shuffle(mt, s[p0 : p0 + size])
     if dealer < 0:
-        dealer = _below_block(s, m0, players)
+        dealer = _below_block(mt, players)
     while sitting[dealer]:
         dealer = (dealer + 1) % players
     out = 0
