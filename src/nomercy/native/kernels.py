@@ -388,13 +388,58 @@ def _twist_block(mt: I32Array):
 
 
 @_inline
-def _block_word(mt: I32Array, at: int):
-    """The tempered word at position ``at`` of a generator in the block form, the block
-    twisted first when ``at`` has reached its end; and the next position."""
-    if at >= 624:
+def _untemper(y: int):
+    """The state word that :func:`_temper` turns into ``y`` (each of its four steps undone,
+    last first: a shift of 18 or a masked shift of 15 undoes itself, the masked shift of 7
+    takes four rounds, the shift of 11 two terms)."""
+    y ^= y >> 18
+    y ^= (y << 15) & 0xEFC60000
+    x = y
+    for _ in range(4):
+        x = y ^ ((x << 7) & 0x9D2C5680)
+    return (x ^ (x >> 11) ^ (x >> 22)) & M32
+
+
+#: A generator in the tempered block form stores its position plus this in word 624, where
+#: a freshly seeded one has 624 (:func:`_block_start`).
+TEMPERED = MT_WORDS
+
+
+@_inline
+def _next_block(mt: I32Array):
+    """The next block of a generator in the tempered block form: its words untempered back
+    into the state, twisted, and tempered again (a shuffle of a few hundred cards never
+    gets here; the first block is :func:`_block_start`'s)."""
+    for i in range(624):
+        mt[i] = _untemper(np.int64(mt[i]) & M32)
+    _twist_block(mt)
+    for i in range(624):
+        mt[i] = _temper(np.int64(mt[i]) & M32)
+
+
+@_inline
+def _block_start(mt: I32Array):
+    """The position of a generator's next word in the tempered block form: a freshly seeded
+    generator (position 624) is twisted a whole block at once and the block tempered in
+    place, both loops in vector code, so that a draw is one load (the scalar tempering
+    of each drawn word cost more than tempering all 624 side by side)."""
+    stored = np.int64(mt[624])
+    if stored == 624:
         _twist_block(mt)
+        for i in range(624):
+            mt[i] = _temper(np.int64(mt[i]) & M32)
+        return 0
+    return stored - TEMPERED
+
+
+@_inline
+def _block_word(mt: I32Array, at: int):
+    """The output word at position ``at`` of a generator in the tempered block form, the
+    next block made first when ``at`` has reached its end; and the next position."""
+    if at >= 624:
+        _next_block(mt)
         at = 0
-    return _temper(np.int64(mt[at]) & M32), at + 1
+    return np.int64(mt[at]) & M32, at + 1
 
 
 @_inline
@@ -442,44 +487,47 @@ def _shuffle(mt: I32Array, deck: I32Array):
     registers across the draws.
 
     Unlike :func:`mt_next`, it twists a whole block at once (:func:`_twist_block`, as
-    CPython does): a deck's shuffle draws a few hundred words, and the vector code twists
-    all 624 in less time than a word at a time twists those. The words drawn are the same;
-    the generator is left in the block form, so only :func:`_below_block` may draw from
-    it afterwards (``mt_next`` would twist again)."""
+    CPython does) and tempers it (:func:`_block_start`): a deck's shuffle draws a few
+    hundred words, and the vector code twists and tempers all 624 in less time than a word
+    at a time does those. The words drawn are the same; the generator is left in the
+    tempered block form, so only :func:`_below_block` may draw from it afterwards."""
     length = deck.shape[0]
-    k = _bit_length(length)
-    low = (np.int64(1) << (k - 1)) - 1 if k > 0 else 0  # i + 1 has k bits while i >= low
-    at = np.int64(mt[624])
-    i = np.int64(length - 1)
-    while i > 0:
-        # One draw a pass, without a branch on it: a draw below i + 1 swaps and moves on,
-        # one above swaps card i with itself and draws again. A branch there went the
-        # unforeseen way on many of the draws (about a quarter are drawn again); without
-        # it, and with the block twist, a 168-card shuffle takes half the time. The branch
-        # on the bit count is taken once per power of two, and foreseen on every other pass.
-        if i < low:
-            k -= 1
-            low >>= 1
-        word, at = _block_word(mt, at)
-        r = word >> (32 - k)
-        taken = r <= i
-        j = r if taken else i
-        a = deck[i]
-        deck[i] = deck[j]
-        deck[j] = a
-        i -= np.int64(taken)
-    mt[624] = at
+    if length > 1:
+        k = _bit_length(length)
+        low = (np.int64(1) << (k - 1)) - 1  # i + 1 has k bits while i >= low
+        i = np.int64(length - 1)
+        at = _block_start(mt)
+        while i > 0:
+            # One draw a pass, without a branch on it: a draw below i + 1 swaps and moves
+            # on, one above swaps card i with itself and draws again. A branch there went
+            # the unforeseen way on many of the draws (about a quarter are drawn again);
+            # without it, and with the block twist, a 168-card shuffle takes half the
+            # time. The branch on the bit count is taken once per power of two, and
+            # foreseen on every other pass.
+            if i < low:
+                k -= 1
+                low >>= 1
+            word, at = _block_word(mt, at)
+            r = word >> (32 - k)
+            taken = r <= i
+            j = r if taken else i
+            a = deck[i]
+            deck[i] = deck[j]
+            deck[j] = a
+            i -= np.int64(taken)
+        mt[624] = at + TEMPERED
 
 
 @_inline
 def _below_block(mt: I32Array, n: int):
     """:func:`mt_below` from a generator in the block form :func:`_shuffle` leaves."""
     k = _bit_length(n)
+    at = _block_start(mt)
     while True:
-        word, at = _block_word(mt, np.int64(mt[624]))
-        mt[624] = at
+        word, at = _block_word(mt, at)
         r = word >> (32 - k)
         if r < n:
+            mt[624] = at + TEMPERED
             return r
 
 
