@@ -573,12 +573,9 @@ def top_card(s: I32Array):
 @_inline
 def _wrap(x: int, n: int):
     """``x % n`` for ``-n <= x < 2 * n`` (a seat, or a seat offset, one step out of range):
-    compares instead of an integer division, on the path of every decision."""
-    if x < 0:
-        return x + n
-    if x >= n:
-        return x - n
-    return x
+    compares instead of an integer division, on the path of every decision, and no branch
+    (which way a seat wraps is as random as the play)."""
+    return x + n * np.int64(x < 0) - n * np.int64(x >= n)
 
 
 @_inline
@@ -1496,14 +1493,16 @@ def apply_action(s: I32Array, R: I64Array, seat: int, action: int):
         h0 = _hand0(s, seat)
         size = s[HLEN + seat]
         hand = s[h0 : h0 + size]
-        at = 0
-        while hand[at] != card:
-            at += 1
-        more = 0  # another copy of the card stays in the hand (none comes before ``at``)
-        for i in range(at, size - 1):
-            c = hand[i + 1]
+        # The hand closes up over the card's first copy in one pass with no branch on the
+        # cards: from that copy on, each place takes the card after it (a search, then a
+        # shift, each ended where the card happened to lie, which no predictor foresees).
+        found = 0
+        more = 0  # another copy of the card stays in the hand (none comes before the first)
+        for i in range(size - 1):
+            found |= np.int64(hand[i] == card)  # type: ignore[assignment]
+            c = hand[i + found]
             hand[i] = c
-            more |= np.int64(c == card)  # type: ignore[assignment]
+            more |= found & np.int64(c == card)  # type: ignore[assignment]
         s[HLEN + seat] = size - 1
         if not more:
             _clear_kind(s, seat, card)
