@@ -220,6 +220,36 @@ def test_a_deal_from_a_pooled_generator_is_the_deal(players: int) -> None:
         assert batch.state(1) == new_game(players, Rules(), seed)
 
 
+@pytest.mark.parametrize(("copies", "players"), [(1, 2), (1, 4), (4, 3), (5, 2)])
+def test_a_deal_from_a_twisted_lane_is_the_deal(copies: int, players: int) -> None:
+    """S1-S4: random play deals from generators seeded, twisted and partly tempered in the
+    columns of a pool (``mt_seed_lanes_twisted``, ``deal_pooled``); each table is the one
+    ``deal`` (and so ``new_game``) makes. Decks of 672 and 990 cards draw past the
+    tempered rows and past the block (about 900 and 1,350 words: the generator moves out
+    of the pool, then a third block is twisted)."""
+    from nomercy.cards import NO_MERCY_DECK
+    from nomercy.native import kernels
+
+    deck = {code: count * copies for code, count in NO_MERCY_DECK}
+    if copies == 5:
+        deck["W+6"] += 150  # 990 cards: a deck holds 1,000 at most
+    rules = Rules(deck=deck)
+    batch = Batch(rules, 2, players)
+    pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.uint32)
+    seeds = [3, 2**32 - 1, 2**40 + 5, 2**64 - 2]
+    for lane, seed in enumerate(seeds):
+        kernels.lane_key(pool, lane, seed, 0)
+    kernels.mt_seed_lanes_twisted(pool, len(seeds))
+    game = slice(0, batch.tables.shape[1] - L.MT_WORDS)  # all but the generator region
+    for lane, seed in enumerate(seeds):
+        args = (batch.encoded, batch.deck, players, seed & 0xFFFFFFFF, seed >> 32, -1, batch._no_one)
+        kernels.deal(batch.tables[0], *args)
+        kernels.deal_pooled(batch.tables[1], *args, pool, lane)
+        assert np.array_equal(batch.tables[0, game], batch.tables[1, game])
+        assert batch.tables[1, L.MT_READY] == 0
+        assert batch.state(1) == new_game(players, rules, seed)
+
+
 @pytest.mark.parametrize(("preset", "players"), [("no_mercy", 4), ("no_mercy", 6), ("classic", 3)])
 def test_random_play_is_the_reference_game_across_reshuffles(preset: str, players: int) -> None:
     """T4, S1-S4: every decision of random play is a legal move of the reference engine,

@@ -68,7 +68,7 @@ class Batch:
         self._no_one = np.zeros(L.MAX_PLAYERS, np.int64)
         # Random play's seeding scratch (about 480 KB), made on its first call and kept:
         # allocating it on every call cost page faults worth a few percent of a short one.
-        self._seeding: tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]] | None = None
+        self._seeding: npt.NDArray[np.uint32] | None = None  # random_play's seeding pool
 
     def __len__(self) -> int:
         return int(self.tables.shape[0])
@@ -160,10 +160,7 @@ class Batch:
         seeds = np.array([first_game_seed], np.int64)
         self._mask[:] = 0
         if self._seeding is None:
-            self._seeding = (
-                np.zeros((K.POOL_ROWS, K.SEED_LANES), np.uint32),
-                np.zeros((K.SEED_LANES, L.MT_WORDS), np.int32),
-            )
+            self._seeding = np.zeros((K.POOL_ROWS, K.SEED_LANES), np.uint32)
         played = K.random_play(
             self.tables,
             self.encoded,
@@ -175,6 +172,6 @@ class Batch:
             self._mask,
             self._list,
             self._no_one,
-            *self._seeding,
+            self._seeding,
         )
         return int(played)

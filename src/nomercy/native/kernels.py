@@ -323,6 +323,86 @@ def mt_seed_lanes(pool: U32Array2, lanes: int, generators: I32Array2):
         generators[q, 624] = 624
 
 
+#: Rows of a pool that :func:`mt_seed_lanes_twisted` tempers ahead: a shuffle of 108 to
+#: 168 cards draws about 150 to 230 words, so almost every draw is one load, and a word
+#: past these is tempered when drawn.
+LANE_TEMPERED = 256
+
+
+@_kernel
+def mt_seed_lanes_twisted(pool: U32Array2, lanes: int):
+    """:func:`mt_seed_lanes` for columns ``0 .. lanes-1`` of ``pool``, left in the pool:
+    each column's generator twisted a whole block at once and its first
+    :data:`LANE_TEMPERED` words tempered, each step of every lane one loop over a pool row
+    (vector code), so that a deal draws its words straight from its column
+    (:func:`deal_pooled`) with no copy of the generator out of the pool."""
+    for q in range(lanes):
+        pool[0, q] = _MT_START[0]
+    r = 0
+    for i in range(1, 624):
+        start = _MT_START[i]
+        for q in range(lanes):
+            p = np.int64(pool[i - 1, q])
+            pool[i, q] = ((start ^ ((p ^ (p >> 30)) * 1664525)) + np.int64(pool[MT_WORDS + r, q])) & M32
+        r = r + 1 if r < 5 else 0
+    for q in range(lanes):  # i reached 624: word 0 takes word 623; the 624th step, at i = 1
+        p = np.int64(pool[623, q])
+        pool[0, q] = p
+        added = np.int64(pool[MT_WORDS + r, q])
+        pool[1, q] = ((np.int64(pool[1, q]) ^ ((p ^ (p >> 30)) * 1664525)) + added) & M32
+    for i in range(2, 624):  # the second pass, from i = 2
+        for q in range(lanes):
+            p = np.int64(pool[i - 1, q])
+            pool[i, q] = ((np.int64(pool[i, q]) ^ ((p ^ (p >> 30)) * 1566083941)) - i) & M32
+    for q in range(lanes):  # the second pass's last step, at i = 1 again
+        p = np.int64(pool[623, q])
+        pool[1, q] = ((np.int64(pool[1, q]) ^ ((p ^ (p >> 30)) * 1566083941)) - 1) & M32
+        pool[0, q] = 0x80000000
+    # The block twist, as _twist_block, a row of lanes at a time.
+    for i in range(227):
+        for q in range(lanes):
+            pool[i, q] = _twisted(pool[i, q], pool[i + 1, q], pool[i + 397, q])
+    for i in range(227, 623):
+        for q in range(lanes):
+            pool[i, q] = _twisted(pool[i, q], pool[i + 1, q], pool[i - 227, q])
+    for q in range(lanes):
+        pool[623, q] = _twisted(pool[623, q], pool[0, q], pool[396, q])
+    for i in range(LANE_TEMPERED):
+        for q in range(lanes):
+            pool[i, q] = _temper(np.int64(pool[i, q]))
+
+
+@_kernel
+def _lane_later(pool: U32Array2, lane: int, at: int, mt: I32Array):
+    """The output word at position ``at`` (624 or more) of column ``lane``'s generator,
+    drawn in order: at 624 the generator moves out of the pool into ``mt`` (its first
+    rows untempered), is twisted and tempered there (the tempered block form), and each
+    later block is :func:`_next_block`'s. No shuffle of a real deck gets here."""
+    j = (at - 624) % 624
+    if j == 0:
+        if at == 624:
+            for i in range(624):
+                word = np.int64(pool[i, lane])
+                mt[i] = _untemper(word) if i < LANE_TEMPERED else word
+            _twist_block(mt)
+            for i in range(624):
+                mt[i] = _temper(np.int64(mt[i]) & M32)
+        else:
+            _next_block(mt)
+    return np.int64(mt[j]) & M32
+
+
+@_inline
+def _lane_word(pool: U32Array2, lane: int, at: int, mt: I32Array):
+    """The output word at position ``at`` of column ``lane``'s generator (words drawn in
+    order; ``mt`` the scratch :func:`_lane_later` moves it to past the block)."""
+    if at < LANE_TEMPERED:
+        return np.int64(pool[at, lane])
+    if at < 624:
+        return _temper(np.int64(pool[at, lane]))
+    return _lane_later(pool, lane, at, mt)
+
+
 @_inline
 def _load_generator(s: I32Array, mt: I32Array):
     """A seeded generator's 625 words (``mt``) into the table's MT19937 region."""
@@ -508,14 +588,20 @@ def _shuffle(mt: I32Array, deck: I32Array):
                 k -= 1
                 low >>= 1
             word, at = _block_word(mt, at)
-            r = word >> (32 - k)
-            taken = r <= i
-            j = r if taken else i
-            a = deck[i]
-            deck[i] = deck[j]
-            deck[j] = a
-            i -= np.int64(taken)
+            i = _shuffle_step(deck, i, word >> (32 - k))
         mt[624] = at + TEMPERED
+
+
+@_inline
+def _shuffle_step(deck: I32Array, i: int, r: int):
+    """A pass of the shuffle with the draw ``r``: swap card ``i`` with card ``r`` and move
+    on when ``r <= i``, else swap card ``i`` with itself and stay (the draw is redrawn)."""
+    taken = r <= i
+    j = r if taken else i
+    a = deck[i]
+    deck[i] = deck[j]
+    deck[j] = a
+    return i - np.int64(taken)
 
 
 @_inline
@@ -657,10 +743,9 @@ def _size_after(s: I32Array, R: I64Array, seat: int, card: int):
     face = C_FACE[card]
     if face == F_DISCARD_ALL:
         h0 = _hand0(s, seat)
-        same = 0
+        same = np.int64(0)
         for i in range(s[HLEN + seat]):
-            if C_COLOR[s[h0 + i]] == C_COLOR[card]:
-                same += 1
+            same += np.int64(C_COLOR[s[h0 + i]] == C_COLOR[card])  # no branch on the cards
         return left - same + 1
     if R[R_SEVEN_ZERO] and face == F_ZERO:
         return s[HLEN + previous_seat(s, seat)]
@@ -724,7 +809,7 @@ def _word64(s: I32Array, at: int):
 def _int32(word: int):
     """The low 32 bits of ``word`` as the int32 a slot holds."""
     v = np.int64(word & np.uint64(M32))
-    return v - (1 << 32) if v >= (1 << 31) else v
+    return v - ((v >> 31) << 32)  # no branch: the high bit is as random as the cards
 
 
 @_inline
@@ -1595,6 +1680,52 @@ def deal_seeded(
     _deal_rest(s, R, deck, players, dealer, sitting, mt)
 
 
+@_kernel
+def deal_pooled(
+    s: I32Array,
+    R: I64Array,
+    deck: I32Array,
+    players: int,
+    seed_lo: int,
+    seed_hi: int,
+    dealer: int,
+    sitting: I64Array,
+    pool: U32Array2,
+    lane: int,
+):
+    """:func:`deal` with shuffle 0's generator twisted already in column ``lane`` of
+    ``pool`` (:func:`mt_seed_lanes_twisted`): the shuffle and the dealer's draw read its
+    words where they lie. The table's generator region is only scratch for a generator
+    drawn past its first block (:func:`_lane_later`); ``MT_READY`` stays 0."""
+    _deal_start(s, deck, players, seed_lo, seed_hi)
+    m0 = _mt0(s)
+    mt = s[m0 : m0 + MT_WORDS]
+    p0 = _pile0(s)
+    length = deck.shape[0]
+    cards = s[p0 : p0 + length]
+    at = np.int64(0)
+    if length > 1:
+        k = _bit_length(length)
+        low = (np.int64(1) << (k - 1)) - 1  # i + 1 has k bits while i >= low
+        i = np.int64(length - 1)
+        while i > 0:  # as _shuffle's loop
+            if i < low:
+                k -= 1
+                low >>= 1
+            word = _lane_word(pool, lane, at, mt)
+            at += 1
+            i = _shuffle_step(cards, i, word >> (32 - k))
+    if dealer < 0:
+        k = _bit_length(players)
+        while True:
+            word = _lane_word(pool, lane, at, mt)
+            at += 1
+            dealer = word >> (32 - k)
+            if dealer < players:
+                break
+    _deal_hands(s, R, deck, players, dealer, sitting)
+
+
 @_inline
 def _deal_start(s: I32Array, deck: I32Array, players: int, seed_lo: int, seed_hi: int):
     """A cleared table holding the seed and the unshuffled deck as its draw pile."""
@@ -1615,11 +1746,18 @@ def _deal_rest(
     s: I32Array, R: I64Array, deck: I32Array, players: int, dealer: int, sitting: I64Array, mt: I32Array
 ):
     """The deal once shuffle 0's generator ``mt`` is seeded: shuffle, dealer, hands, first card."""
-    size = deck.shape[0]
     p0 = _pile0(s)
-    _shuffle(mt, s[p0 : p0 + size])
+    _shuffle(mt, s[p0 : p0 + deck.shape[0]])
     if dealer < 0:
         dealer = _below_block(mt, players)
+    _deal_hands(s, R, deck, players, dealer, sitting)
+
+
+@_inline
+def _deal_hands(s: I32Array, R: I64Array, deck: I32Array, players: int, dealer: int, sitting: I64Array):
+    """The deal once the draw pile is shuffled and the dealer drawn: hands, first card."""
+    size = deck.shape[0]
+    p0 = _pile0(s)
     while sitting[dealer]:
         dealer = (dealer + 1) % players
     out = 0
@@ -1727,7 +1865,6 @@ def random_play(
     lst: I64Array,
     sitting: I64Array,
     pool: U32Array2,
-    generators: I32Array2,
 ):
     """Play ``decisions`` random legal actions of the deciding seats over the tables of
     ``S``: a table's round is played to its end, then dealt again with the next seed
@@ -1737,8 +1874,9 @@ def random_play(
     deciding seat's legal actions, as ``rng.choice(state.legal_actions())`` is:
     :func:`legal_list` lists them in one pass (the same actions in the same order as
     :func:`legal`, with no mask) and one exactly uniform draw (:func:`_below`) picks one.
-    New rounds' shuffle 0 generators are seeded side by side (:func:`mt_seed_lanes`,
-    ``pool`` and ``generators`` its scratch, as many rounds as ``pool`` has columns); a
+    New rounds' shuffle 0 generators are seeded and twisted side by side
+    (:func:`mt_seed_lanes_twisted`, ``pool`` its scratch, as many rounds as ``pool`` has
+    columns) and dealt from where they lie (:func:`deal_pooled`); a
     reshuffle's generator is seeded only when a round reshuffles (:func:`shuffle_region`):
     most rounds never do (1.9% of the ``rlcard`` preset's). ``lst`` has room for every
     action, ``sitting`` is all zeros; ``mask`` is not used (left all zeros). Returns the rounds finished."""
@@ -1757,11 +1895,11 @@ def random_play(
                 first = seeds[0]
                 for q in range(lanes):
                     lane_key(pool, q, first + q, 0)
-                mt_seed_lanes(pool, lanes, generators)
+                mt_seed_lanes_twisted(pool, lanes)
                 seeded = 0
             seed = seeds[0]
             seeds[0] += 1
-            deal_seeded(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, generators[seeded])
+            deal_pooled(s, R, deck, players, seed & M32, (seed >> 32) & M32, -1, sitting, pool, seeded)
             seeded += 1
             t += 1
             if t == tables:
