@@ -233,7 +233,7 @@ def test_a_deal_from_a_twisted_lane_is_the_deal(copies: int, players: int) -> No
     deck = {code: count * copies for code, count in NO_MERCY_DECK}
     if copies == 5:
         deck["W+6"] += 150  # 990 cards: a deck holds 1,000 at most
-    rules = Rules(deck=deck)
+    rules = Rules(deck=tuple(deck.items()))
     batch = Batch(rules, 2, players)
     pool = np.zeros((kernels.POOL_ROWS, kernels.SEED_LANES), np.uint32)
     seeds = [3, 2**32 - 1, 2**40 + 5, 2**64 - 2]
