@@ -84,8 +84,21 @@ def native(data: dict[str, Any]) -> list[str]:
         "heuristic_4p_games": "native / Python heuristic games (`nomercy.sim`), 4 players, games/s",
         "rlcard_2p_games_vs_rlcard": "native `rlcard` 2 players / RLCard's `env.run`, games/s",
     }
+    #: The ratios to the C reference (target 0.6x), by CPU time and by instructions.
+    to_c = {
+        "rlcard_2p_games_vs_c": "native / C reference, `rlcard` 2 players, games/s",
+        "no_mercy_4p_decisions_vs_c": "native / C reference, `no_mercy` 4 players, decisions/s",
+        "rlcard_2p_instructions_c_over_native": "C reference / native, instructions, `rlcard` 2 players",
+        "no_mercy_4p_instructions_c_over_native": "C reference / native, instructions, `no_mercy` 4 players",
+    }
     lines.append("")
     lines += [f"- {names[k]}: {v:.1f}x" for k, v in data["ratios"].items() if k in names]
+    lines += [f"- {to_c[k]}: {v:.2f}x" for k, v in data["ratios"].items() if k in to_c]
+    counts = data.get("instructions", {})
+    lines += [
+        f"- instructions a decision (callgrind), {case}: native {c['native']:,.0f}, C reference {c['C']:,.0f}"
+        for case, c in counts.items()
+    ]
     return lines
 
 
