@@ -119,10 +119,10 @@ def instructions(exe: Path, preset: str, players: int, decisions: int) -> dict[s
     and arguments give the same count."""
     native = [sys.executable, __file__, "--inner", preset, str(players), str(decisions)]
     c = [_callgrind([str(exe), preset, str(players), str(n)]) for n in (decisions, 2 * decisions)]
-    return {
-        "native": _callgrind(native, only=NATIVE_RANDOM_PLAY) / decisions,
-        "C": (c[1] - c[0]) / decisions,
-    }
+    inside = _callgrind(native, only=NATIVE_RANDOM_PLAY)
+    if inside == 0:
+        raise SystemExit(f"callgrind found no function {NATIVE_RANDOM_PLAY} in the native engine")
+    return {"native": inside / decisions, "C": (c[1] - c[0]) / decisions}
 
 
 def _inner(preset: str, players: int, decisions: int) -> None:
