@@ -1076,10 +1076,18 @@ def legal_mask(s: I32Array, R: I64Array, seat: int, mask: U8Array, lst: I64Array
 
 
 @_inline
-def _plays_into(s: I32Array, R: I64Array, seat: int, card: int, lst: I64Array, n: int):
+def _plain_calls(s: I32Array, R: I64Array, seat: int):
+    """U1: a plain card's plays come with an Uno variant (the play leaves ``seat`` one card)."""
+    return R[R_UNO_CALLS] and s[HLEN + seat] == 2
+
+
+@_inline
+def _plays_into(s: I32Array, R: I64Array, seat: int, card: int, lst: I64Array, n: int, plain_calls: int):
     """Write ``card``'s plays for ``seat`` after ``lst[n]``, in :func:`_variant_at`'s order
     (the targets or colours, each followed by its Uno variant where there is one); returns
-    the new length. Most cards cost one table read to learn they are plain."""
+    the new length. Most cards cost one table read to learn they are plain; whether a plain
+    card's plays come with an Uno variant, ``plain_calls``, is the same for every card of a
+    decision (:func:`_plain_calls`)."""
     if _SPECIAL_PLAYS[card]:
         if _targets_seven(s, R, seat, card):
             m = s[PLAYERS]
@@ -1093,7 +1101,7 @@ def _plays_into(s: I32Array, R: I64Array, seat: int, card: int, lst: I64Array, n
             return n
         calls = _needs_call(s, R, seat, card)
     else:
-        calls = R[R_UNO_CALLS] and s[HLEN + seat] == 2
+        calls = plain_calls
     for c in range(_BASE_PLAYS[card]):  # 4 colours for a wild but the Roulette, else 1
         n += 1
         lst[n] = PLAY_INDEX[card, 0, c]
@@ -1118,16 +1126,17 @@ def legal_list(s: I32Array, R: I64Array, lst: I64Array):
     n = 0
     if decision == D_PLAY or decision == D_STACK:  # noqa: SIM109 - no tuple in the hot loop
         lo, hi = _play_set(s, R, cur, decision == D_STACK)
+        plain = _plain_calls(s, R, cur)
         for w in range(2):
             word = lo if w == 0 else hi
             while word:
                 card = 64 * w + _lowest(word)
                 word &= word - np.uint64(1)
                 cards += 1
-                n = _plays_into(s, R, cur, card, lst, n)
+                n = _plays_into(s, R, cur, card, lst, n, plain)
     elif decision == D_PLAY_DRAWN:
         cards = 1
-        n = _plays_into(s, R, cur, s[DRAWN], lst, n)
+        n = _plays_into(s, R, cur, s[DRAWN], lst, n, _plain_calls(s, R, cur))
     for j in range(_rest_count(s, R, decision, cards)):
         n += 1
         lst[n] = _rest_at(s, R, cur, decision, cards, j)
@@ -1587,7 +1596,7 @@ def apply_action(s: I32Array, R: I64Array, seat: int, action: int):
             found |= np.int64(hand[i] == card)  # type: ignore[assignment]
             c = hand[i + found]
             hand[i] = c
-            more |= found & np.int64(c == card)  # type: ignore[assignment]
+            more |= np.int64(c == card)  # type: ignore[assignment]  # c is no copy before the first
         s[HLEN + seat] = size - 1
         if not more:
             _clear_kind(s, seat, card)
