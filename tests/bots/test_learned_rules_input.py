@@ -103,12 +103,15 @@ def test_a_file_of_another_width_is_refused_naming_both_widths(width: int) -> No
         pad_inputs(arrays["w0"])
 
 
-def test_the_shipped_weights_were_padded_so_they_ignore_the_rules() -> None:
-    """The shipped file was trained before the rules were an input and padded with zero
-    weights for them (scripts/pad_rules_inputs.py): its rules rows are zero, so it plays
-    alike under any rules. A file trained with varied rules will not have zero rows: when
-    one ships, this test goes (and docs/rl.md's note on the padding with it)."""
-    w0 = load_policy().layers[0]
+def test_the_shipped_weights_read_the_rules() -> None:
+    """The shipped file was trained with varied house rules (``--rules mix``, docs/bots.md):
+    its rules section has weights, so the same position under other rules gives other
+    logits (a padded file, above, gives the same)."""
+    policy = load_policy()
+    w0 = policy.layers[0]
     assert w0.shape[0] == OBS_SIZE
-    assert not w0[RULES.start : RULES.stop].any()
-    assert w0[: RULES.start].any()
+    assert w0[RULES.start : RULES.stop].any() and w0[: RULES.start].any()
+    obs, _ = _positions(Rules.preset("classic"), 2, 1)
+    other = obs.copy()
+    other[:, RULES.start :] = _positions(Rules(), 2, 1)[0][0, RULES.start :]
+    assert not np.allclose(policy.logits(obs), policy.logits(other))

@@ -12,7 +12,8 @@ where one network was measured not to serve all.
 
 The house rules are an input (the observation's ``rules`` section, encoding 3). A weights
 file of the width before it (encoding 2) is read with zero input weights for that section
-(:func:`pad_inputs`): the same network, blind to the rules. The shipped file was padded so.
+(:func:`pad_inputs`): the same network, blind to the rules. The shipped file was trained
+with varied house rules (``--rules mix``, docs/bots.md), so it reads them.
 
 Out of turn (U1, U2) it follows a fixed rule, not the network: it calls its own late Uno
 and catches a seat left open to a catch whenever the rules let it.
