@@ -277,6 +277,26 @@ def lane_seed(pool: U32Array2, lane: int):
     return np.int64(pool[MT_WORDS + 6, lane]) | (np.int64(pool[MT_WORDS + 7, lane]) << 32)
 
 
+@_inline
+def _lanes_first_pass(pool: U32Array2, lanes: int):
+    """``init_by_array``'s first pass for the keys of columns ``0 .. lanes-1`` of ``pool``
+    (:func:`lane_key`), a step of every lane one loop over a pool row."""
+    for q in range(lanes):
+        pool[0, q] = _MT_START[0]
+    r = 0
+    for i in range(1, 624):
+        start = _MT_START[i]
+        for q in range(lanes):
+            p = np.int64(pool[i - 1, q])
+            pool[i, q] = ((start ^ ((p ^ (p >> 30)) * 1664525)) + np.int64(pool[MT_WORDS + r, q])) & M32
+        r = r + 1 if r < 5 else 0
+    for q in range(lanes):  # i reached 624: word 0 takes word 623; the 624th step, at i = 1
+        p = np.int64(pool[623, q])
+        pool[0, q] = p
+        added = np.int64(pool[MT_WORDS + r, q])
+        pool[1, q] = ((np.int64(pool[1, q]) ^ ((p ^ (p >> 30)) * 1664525)) + added) & M32
+
+
 @_kernel
 def mt_seed_lanes(pool: U32Array2, lanes: int, generators: I32Array2):
     """:func:`mt_seed` for the keys of columns ``0 .. lanes-1`` of ``pool`` (a uint32
@@ -294,20 +314,7 @@ def mt_seed_lanes(pool: U32Array2, lanes: int, generators: I32Array2):
     against 9,500 with an int64 pool). The last pass hands its words over in blocks of 16 steps while they are
     in the first-level cache, so that a generator is then one contiguous row
     (measured: ``CHANGELOG.md``)."""
-    for q in range(lanes):
-        pool[0, q] = _MT_START[0]
-    r = 0
-    for i in range(1, 624):
-        start = _MT_START[i]
-        for q in range(lanes):
-            p = np.int64(pool[i - 1, q])
-            pool[i, q] = ((start ^ ((p ^ (p >> 30)) * 1664525)) + np.int64(pool[MT_WORDS + r, q])) & M32
-        r = r + 1 if r < 5 else 0
-    for q in range(lanes):  # i reached 624: word 0 takes word 623; the 624th step, at i = 1
-        p = np.int64(pool[623, q])
-        pool[0, q] = p
-        added = np.int64(pool[MT_WORDS + r, q])
-        pool[1, q] = ((np.int64(pool[1, q]) ^ ((p ^ (p >> 30)) * 1664525)) + added) & M32
+    _lanes_first_pass(pool, lanes)
     for b in range(0, 624, 16):  # the second pass, from i = 2; words 0 and 1 are set last
         for i in range(max(b, 2), b + 16):
             for q in range(lanes):
@@ -336,20 +343,7 @@ def mt_seed_lanes_twisted(pool: U32Array2, lanes: int):
     :data:`LANE_TEMPERED` words tempered, each step of every lane one loop over a pool row
     (vector code), so that a deal draws its words straight from its column
     (:func:`deal_pooled`) with no copy of the generator out of the pool."""
-    for q in range(lanes):
-        pool[0, q] = _MT_START[0]
-    r = 0
-    for i in range(1, 624):
-        start = _MT_START[i]
-        for q in range(lanes):
-            p = np.int64(pool[i - 1, q])
-            pool[i, q] = ((start ^ ((p ^ (p >> 30)) * 1664525)) + np.int64(pool[MT_WORDS + r, q])) & M32
-        r = r + 1 if r < 5 else 0
-    for q in range(lanes):  # i reached 624: word 0 takes word 623; the 624th step, at i = 1
-        p = np.int64(pool[623, q])
-        pool[0, q] = p
-        added = np.int64(pool[MT_WORDS + r, q])
-        pool[1, q] = ((np.int64(pool[1, q]) ^ ((p ^ (p >> 30)) * 1664525)) + added) & M32
+    _lanes_first_pass(pool, lanes)
     for i in range(2, 624):  # the second pass, from i = 2
         for q in range(lanes):
             p = np.int64(pool[i - 1, q])
